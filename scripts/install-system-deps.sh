@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the system tools nicdoctor's tests (and its checks) use, on Debian/Ubuntu.
+# Safe to run again: it only installs what is missing.
+set -euo pipefail
+packages=(iperf3 ethtool pciutils iproute2 iptables numactl procps util-linux)
+missing=()
+for pkg in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -eq 0 ]; then
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "Installing: ${missing[*]}" >&2
+$SUDO apt-get update -qq
+# iperf3's package asks whether to start a daemon; answer no without a prompt.
+echo "iperf3 iperf3/start_daemon boolean false" | $SUDO debconf-set-selections
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"

@@ -1,0 +1,20 @@
+import { defineCollector } from '../engine/collector.js';
+import { SYS_CLASS_NET, type NetDevice } from './net-device.js';
+
+declare module '../engine/facts.js' {
+  interface FactTypes {
+    /** Every network interface on the host except loopback. */
+    interfaces: NetDevice[];
+  }
+}
+
+export const interfacesCollector = defineCollector({
+  id: 'interfaces',
+  scope: 'host',
+  description: 'The host\'s network interfaces (/sys/class/net), loopback excluded',
+  async collect(ctx) {
+    const names = (await ctx.readDir(SYS_CLASS_NET)).filter((name) => name !== 'lo' && !name.startsWith('.') && name !== 'bonding_masters');
+    const devices = await Promise.all(names.map((name) => ctx.get('net.device', name)));
+    return devices.filter((device) => device.linkType !== 772);
+  },
+});

@@ -1,0 +1,190 @@
+import type { Logger } from 'pino';
+import { HostIOError, type ExecOptions, type ExecResult, type HostIO } from '../hostio/types.js';
+import type { Source } from '../report/schema.js';
+import { FactCollectionError, type FactError, type FactId, type FactResult, type FactTypes } from './facts.js';
+
+export type FactScope = 'host' | 'interface';
+
+/**
+ * A collector reads one fact from the host through HostIO, and nothing else does.
+ * Interface-scoped collectors run once per interface with `subject` set to its name.
+ */
+export interface Collector<K extends FactId = FactId> {
+  id: K;
+  scope: FactScope;
+  description: string;
+  /** Watchdog for the whole collector (commands also have their own timeouts). */
+  timeoutMs?: number;
+  collect(ctx: CollectContext, subject: string): Promise<FactTypes[K]>;
+}
+
+export function defineCollector<K extends FactId>(collector: Collector<K>): Collector<K> {
+  return collector;
+}
+
+/** HostIO seen through a collector: every read is recorded as a source of the fact. */
+export interface CollectContext {
+  readFile(path: string): Promise<string>;
+  /** Like readFile, but resolves undefined when the file does not exist (optional attributes). */
+  readOptionalFile(path: string): Promise<string | undefined>;
+  readDir(path: string): Promise<string[]>;
+  readLink(path: string): Promise<string>;
+  /** Runs a command; a non-zero exit is returned, not thrown. */
+  exec(argv: string[], options?: ExecOptions): Promise<ExecResult>;
+  /** Another fact this one depends on; throws a dependency-failed error when it failed. */
+  get<K extends FactId>(id: K, subject?: string): Promise<FactTypes[K]>;
+  readonly io: HostIO;
+  readonly log: Logger;
+}
+
+/** Which Debian package provides a tool, for "install X" hints. */
+export const TOOL_PACKAGES: Record<string, string> = {
+  ethtool: 'ethtool',
+  lspci: 'pciutils',
+  iperf3: 'iperf3',
+  numactl: 'numactl',
+  taskset: 'util-linux',
+  irqbalance: 'irqbalance',
+  ip: 'iproute2',
+  tc: 'iproute2',
+  sysctl: 'procps',
+};
+
+export function hintFor(error: HostIOError, argv?: string[]): string | undefined {
+  switch (error.kind) {
+    case 'tool-missing': {
+      const tool = argv?.[0] ?? '';
+      const pkg = TOOL_PACKAGES[tool];
+      return pkg ? `install ${tool}: apt-get install ${pkg} (dnf install ${pkg} on RHEL)` : `install ${tool}`;
+    }
+    case 'permission-denied':
+      return 'run nicdoctor as root (sudo nicdoctor ...)';
+    case 'not-captured':
+      return 'record the snapshot again with a newer nicdoctor collect';
+    default:
+      return undefined;
+  }
+}
+
+function toFactError(error: unknown, argv?: string[]): FactError {
+  if (error instanceof FactCollectionError) return { kind: error.kind, message: error.message, hint: error.hint };
+  if (error instanceof HostIOError) {
+    const kind = error.kind === 'io' ? 'failed' : error.kind;
+    return { kind, message: error.message, hint: hintFor(error, argv) };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'failed', message };
+}
+
+export interface CollectorRun {
+  fact: string;
+  subject?: string;
+  ok: boolean;
+  durationMs: number;
+  error?: FactError;
+}
+
+const DEFAULT_COLLECTOR_TIMEOUT_MS = 30_000;
+
+/**
+ * Collects facts on demand, each once (memoised by id and subject), concurrently.
+ * A failed collector leaves its typed error in its slot and the run goes on.
+ */
+export class FactStore {
+  private readonly results = new Map<string, Promise<FactResult<unknown>>>();
+  readonly runs: CollectorRun[] = [];
+  private readonly collectors = new Map<string, Collector>();
+
+  constructor(
+    readonly io: HostIO,
+    collectors: readonly Collector[],
+    private readonly log: Logger,
+  ) {
+    for (const collector of collectors) {
+      if (this.collectors.has(collector.id)) throw new Error(`two collectors for fact ${collector.id}`);
+      this.collectors.set(collector.id, collector);
+    }
+  }
+
+  scopeOf(id: FactId): FactScope {
+    const collector = this.collectors.get(id);
+    if (!collector) throw new Error(`no collector provides fact ${id}`);
+    return collector.scope;
+  }
+
+  get<K extends FactId>(id: K, subject?: string): Promise<FactResult<FactTypes[K]>> {
+    const collector = this.collectors.get(id);
+    if (!collector) throw new Error(`no collector provides fact ${id}`);
+    const effectiveSubject = collector.scope === 'host' ? '' : (subject ?? '');
+    if (collector.scope === 'interface' && !effectiveSubject) throw new Error(`fact ${id} needs an interface`);
+    const key = `${id}@${effectiveSubject}`;
+    let pending = this.results.get(key);
+    if (!pending) {
+      pending = this.run(collector, effectiveSubject);
+      this.results.set(key, pending);
+    }
+    return pending as Promise<FactResult<FactTypes[K]>>;
+  }
+
+  private async run(collector: Collector, subject: string): Promise<FactResult<unknown>> {
+    const sources: Source[] = [];
+    const log = this.log.child({ fact: collector.id, ...(subject ? { subject } : {}) });
+    const io = this.io;
+    const ctx: CollectContext = {
+      io,
+      log,
+      readFile: (path) => {
+        sources.push({ kind: 'file', path });
+        return io.readFile(path);
+      },
+      readOptionalFile: async (path) => {
+        try {
+          return await ctx.readFile(path);
+        } catch (error) {
+          if (error instanceof HostIOError && error.kind === 'not-found') return undefined;
+          throw error;
+        }
+      },
+      readDir: (path) => {
+        sources.push({ kind: 'file', path });
+        return io.readDir(path);
+      },
+      readLink: (path) => io.readLink(path),
+      exec: async (argv, options) => {
+        sources.push({ kind: 'command', argv });
+        try {
+          return await io.exec(argv, options);
+        } catch (error) {
+          // Attach the hint here, where the argv that failed is known.
+          if (error instanceof HostIOError) throw new FactCollectionError(toFactError(error, argv).kind, error.message, hintFor(error, argv));
+          throw error;
+        }
+      },
+      get: async (id, depSubject) => {
+        const result = await this.get(id, depSubject ?? subject);
+        if (result.ok) return result.value;
+        throw new FactCollectionError('dependency-failed', `needs ${id}: ${result.error.message}`, result.error.hint);
+      },
+    };
+    const started = performance.now();
+    const timeoutMs = collector.timeoutMs ?? DEFAULT_COLLECTOR_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const watchdog = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new FactCollectionError('timeout', `collector ${collector.id} did not finish in ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      const value = await Promise.race([collector.collect(ctx, subject), watchdog]);
+      const durationMs = performance.now() - started;
+      this.runs.push({ fact: collector.id, ...(subject ? { subject } : {}), ok: true, durationMs });
+      return { ok: true, value, sources, durationMs };
+    } catch (error) {
+      const durationMs = performance.now() - started;
+      const factError = toFactError(error);
+      log.debug({ err: factError }, 'collector failed');
+      this.runs.push({ fact: collector.id, ...(subject ? { subject } : {}), ok: false, durationMs, error: factError });
+      return { ok: false, error: factError, sources, durationMs };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { Source } from '../report/schema.js';
+
+/**
+ * Every fact a collector can produce, by id. Collector modules add their own entries by
+ * declaration merging, so adding a fact never edits a central list of types:
+ *
+ *   declare module '../engine/facts.js' { interface FactTypes { 'ethtool.rings': Rings } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface FactTypes {}
+export type FactId = keyof FactTypes & string;
+
+export type FactErrorKind =
+  | 'tool-missing'
+  | 'permission-denied'
+  | 'unsupported' // the driver or kernel does not offer this (e.g. ethtool -g on veth)
+  | 'timeout'
+  | 'parse-failed'
+  | 'not-found'
+  | 'not-captured' // an offline snapshot that lacks this input
+  | 'dependency-failed'
+  | 'failed';
+
+export interface FactError {
+  kind: FactErrorKind;
+  message: string;
+  /** What the user can do to get the fact: "run as root", "apt-get install ethtool". */
+  hint?: string;
+}
+
+export type FactResult<T> =
+  | { ok: true; value: T; sources: Source[]; durationMs: number }
+  | { ok: false; error: FactError; sources: Source[]; durationMs: number };
+
+/** Thrown by collectors and parsers; the engine turns it into a failed FactResult. */
+export class FactCollectionError extends Error implements FactError {
+  constructor(
+    readonly kind: FactErrorKind,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'FactCollectionError';
+  }
+}
+
+/** Parsers throw this on output they cannot read; it becomes an `unknown` with the parse error. */
+export class ParseError extends FactCollectionError {
+  constructor(message: string) {
+    super('parse-failed', message);
+    this.name = 'ParseError';
+  }
+}

@@ -1,0 +1,178 @@
+import type { Logger } from 'pino';
+import type { CheckResult, Evidence, Finding, InterfaceSummary, Profile, Scalar, Source, SubjectResult } from '../report/schema.js';
+import type { AnyCheck, CheckContext, FindingInput, Skip } from './check.js';
+import type { FactStore } from './collector.js';
+import type { FactId, FactResult } from './facts.js';
+
+export const HOST_SUBJECT = 'host';
+
+export interface CheckRunOptions {
+  store: FactStore;
+  checks: readonly AnyCheck[];
+  interfaces: readonly InterfaceSummary[];
+  profile: Profile;
+  log: Logger;
+  /** Per-check option overrides (validated by each check's own schema). */
+  checkOptions?: Record<string, unknown>;
+}
+
+export function renderTemplate(template: string, data: Record<string, Scalar>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = data[name];
+    return value === undefined || value === null ? whole : String(value);
+  });
+}
+
+/** Runs every check for every subject; results come back in registry order. */
+export async function runChecks(options: CheckRunOptions): Promise<CheckResult[]> {
+  return Promise.all(options.checks.map((check) => runCheck(check, options)));
+}
+
+async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<CheckResult> {
+  const started = performance.now();
+  const subjects = check.scope === 'interface' ? options.interfaces.map((iface) => iface.name) : [HOST_SUBJECT];
+  const findings: Finding[] = [];
+  const subjectResults: SubjectResult[] = [];
+  let firstError: CheckResult['error'];
+  const parsedOptions = check.options ? check.options.safeParse(options.checkOptions?.[check.id] ?? {}) : { success: true as const, data: {} };
+  if (!parsedOptions.success) {
+    return {
+      id: check.id,
+      title: check.title,
+      status: 'error',
+      reason: `invalid options for ${check.id}: ${parsedOptions.error.issues[0]?.message ?? 'invalid'}`,
+      durationMs: 0,
+      subjects: [],
+      findings: [],
+    };
+  }
+
+  await Promise.all(
+    subjects.map(async (subject) => {
+      const factSubject = check.scope === 'interface' ? subject : undefined;
+      const required = (check.requires as FactId[]) ?? [];
+      const optional = (check.optionalFacts as FactId[] | undefined) ?? [];
+      const requiredResults = await Promise.all(required.map((id) => options.store.get(id, factSubject)));
+      const optionalResults = await Promise.all(optional.map((id) => options.store.get(id, factSubject)));
+      const failedIndex = requiredResults.findIndex((result) => !result.ok);
+      if (failedIndex >= 0) {
+        const failed = requiredResults[failedIndex] as Extract<FactResult<unknown>, { ok: false }>;
+        subjectResults.push({
+          subject,
+          status: 'unknown',
+          reason: `${required[failedIndex]}: ${failed.error.message}`,
+          ...(failed.error.hint ? { hint: failed.error.hint } : {}),
+        });
+        return;
+      }
+      const subjectFindings: Finding[] = [];
+      const ctx = makeContext(check, subject, required, requiredResults, optional, optionalResults, parsedOptions.data, options, subjectFindings);
+      try {
+        const skip = check.run(ctx) as Skip | undefined;
+        if (skip) {
+          subjectResults.push({ subject, status: skip.status, reason: skip.reason, ...('hint' in skip && skip.hint ? { hint: skip.hint } : {}) });
+          return;
+        }
+        findings.push(...subjectFindings);
+        const failed = subjectFindings.some((finding) => finding.severity !== 'info');
+        subjectResults.push({ subject, status: failed ? 'fail' : 'pass' });
+      } catch (error) {
+        const err = error instanceof Error ? error : new Error(String(error));
+        options.log.error({ check: check.id, subject, err }, 'check crashed');
+        firstError ??= { message: err.message, ...(err.stack ? { stack: err.stack } : {}) };
+        subjectResults.push({ subject, status: 'error', reason: `the check broke: ${err.message}` });
+      }
+    }),
+  );
+
+  // Subjects finish in any order; the report lists them in the order they were given.
+  subjectResults.sort((a, b) => subjects.indexOf(a.subject) - subjects.indexOf(b.subject));
+  findings.sort((a, b) => subjects.indexOf(a.subject) - subjects.indexOf(b.subject));
+  const status = combineStatus(subjectResults);
+  const explained = subjectResults.find((result) => result.status === status && result.reason);
+  return {
+    id: check.id,
+    title: status === 'fail' ? check.failureTitle : check.title,
+    status,
+    ...(explained?.reason ? { reason: subjects.length > 1 ? `${explained.subject}: ${explained.reason}` : explained.reason } : {}),
+    ...(explained?.hint ? { hint: explained.hint } : {}),
+    durationMs: performance.now() - started,
+    subjects: subjectResults,
+    findings,
+    ...(firstError ? { error: firstError } : {}),
+  };
+}
+
+/**
+ * One status for the check across its subjects: a fault anywhere is what matters most; a
+ * missing fact anywhere means the check cannot claim a pass.
+ */
+export function combineStatus(results: readonly SubjectResult[]): CheckResult['status'] {
+  const order: CheckResult['status'][] = ['fail', 'error', 'unknown', 'pass', 'not-applicable'];
+  for (const status of order) if (results.some((result) => result.status === status)) return status;
+  return 'not-applicable';
+}
+
+function makeContext(
+  check: AnyCheck,
+  subject: string,
+  required: FactId[],
+  requiredResults: FactResult<unknown>[],
+  optional: FactId[],
+  optionalResults: FactResult<unknown>[],
+  checkOptions: unknown,
+  options: CheckRunOptions,
+  sink: Finding[],
+): CheckContext<FactId, FactId, string, unknown> {
+  const values = new Map<string, unknown>(required.map((id, index) => [id, (requiredResults[index] as { value: unknown }).value]));
+  const optionalMap = new Map<string, FactResult<unknown>>(optional.map((id, index) => [id, optionalResults[index]!]));
+  const allSources = new Map<string, Source[]>([
+    ...required.map((id, index) => [id, requiredResults[index]!.sources] as const),
+    ...optional.map((id, index) => [id, optionalResults[index]!.sources] as const),
+  ]);
+  // Checks read only what they declared; reading anything else is a bug caught in tests.
+  const guard = <T>(map: Map<string, T>, kind: string) =>
+    new Proxy({} as Record<string, T>, {
+      get(_, key) {
+        if (typeof key !== 'string') return undefined;
+        if (!map.has(key)) throw new Error(`check ${check.id} read ${kind} fact "${key}" that it did not declare`);
+        return map.get(key);
+      },
+      has: (_, key) => typeof key === 'string' && map.has(key),
+      ownKeys: () => [...map.keys()],
+      getOwnPropertyDescriptor: (_, key) => (typeof key === 'string' && map.has(key) ? { enumerable: true, configurable: true, value: map.get(key) } : undefined),
+    });
+
+  return {
+    subject,
+    interfaces: options.interfaces,
+    facts: guard(values, 'required') as never,
+    optional: guard(optionalMap, 'optional') as never,
+    options: checkOptions,
+    profile: options.profile,
+    source(id, match) {
+      const sources = allSources.get(id) ?? [];
+      if (!match) return sources[0];
+      return sources.find((source) => (source.kind === 'file' ? source.path.includes(match) : source.kind === 'command' ? source.argv.join(' ').includes(match) : false));
+    },
+    report(symptom, input: FindingInput) {
+      const meta = (check.symptoms as Record<string, { severity: Finding['severity']; message: string; fix?: string }>)[symptom];
+      if (!meta) throw new Error(`check ${check.id} reported undeclared symptom "${symptom}"`);
+      const data = input.data ?? {};
+      const findingSubject = input.subject ?? subject;
+      const templateData = { subject: findingSubject, ...data };
+      sink.push({
+        symptom,
+        check: check.id,
+        subject: findingSubject,
+        severity: input.severity ?? meta.severity,
+        message: renderTemplate(meta.message, templateData),
+        ...(meta.fix ? { fix: renderTemplate(meta.fix, templateData) } : {}),
+        evidence: input.evidence.map((item: Evidence) => item),
+        data,
+      });
+    },
+    notApplicable: (reason) => ({ status: 'not-applicable', reason }),
+    unknown: (reason, hint) => ({ status: 'unknown', reason, ...(hint ? { hint } : {}) }),
+  };
+}

@@ -1,0 +1,120 @@
+import type { Logger } from 'pino';
+import { collectors as allCollectors } from '../collectors/index.js';
+import { summarize, type NetDevice } from '../collectors/net-device.js';
+import type { HostIO } from '../hostio/types.js';
+import { SCHEMA_VERSION, reportSchema, type CheckResult, type Profile, type Report } from '../report/schema.js';
+import { VERSION } from '../version.js';
+import type { AnyCheck } from './check.js';
+import { FactStore, type Collector } from './collector.js';
+import { UsageError } from './errors.js';
+import { runChecks } from './run-checks.js';
+
+export interface ScanOptions {
+  io: HostIO;
+  checks: readonly AnyCheck[];
+  log: Logger;
+  profile?: Profile;
+  /** Interfaces to examine; all but loopback when empty. */
+  ifaces?: readonly string[];
+  only?: readonly string[];
+  skip?: readonly string[];
+  collectors?: readonly Collector[];
+  sourcePath?: string;
+  checkOptions?: Record<string, unknown>;
+}
+
+export interface ScanOutcome {
+  report: Report;
+  store: FactStore;
+}
+
+export function selectChecks(checks: readonly AnyCheck[], only: readonly string[] = [], skip: readonly string[] = []): AnyCheck[] {
+  const known = new Set(checks.map((check) => check.id));
+  for (const [flag, ids] of [['--only', only], ['--skip', skip]] as const) {
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length) throw new UsageError(`${flag}: unknown check ${unknown.join(', ')} (see \`nicdoctor checks\`)`);
+  }
+  return checks.filter((check) => (only.length === 0 || only.includes(check.id)) && !skip.includes(check.id));
+}
+
+/** Collect → check → one validated report. Never throws for what the host holds, only for bad usage. */
+export async function scan(options: ScanOptions): Promise<ScanOutcome> {
+  const started = performance.now();
+  const checks = selectChecks(options.checks, options.only, options.skip);
+  const store = new FactStore(options.io, options.collectors ?? allCollectors, options.log);
+  const [inventory, interfacesResult] = await Promise.all([options.io.inventory(), store.get('interfaces')]);
+  const all: NetDevice[] = interfacesResult.ok ? interfacesResult.value : [];
+  let selected = all;
+  if (options.ifaces?.length) {
+    const names = new Set(all.map((device) => device.name));
+    const missing = options.ifaces.filter((name) => !names.has(name));
+    if (missing.length && interfacesResult.ok) {
+      throw new UsageError(`--iface: no interface named ${missing.join(', ')} on this host (present: ${[...names].join(', ') || 'none'})`);
+    }
+    selected = all.filter((device) => options.ifaces!.includes(device.name));
+  }
+  const interfaces = selected.map(summarize);
+  const profile = options.profile ?? 'throughput';
+  const results = await runChecks({ store, checks, interfaces, profile, log: options.log, checkOptions: options.checkOptions });
+  if (!interfacesResult.ok) {
+    // Without the interface list nothing per-interface can be judged; say why on each such check.
+    for (const result of results) {
+      if (result.subjects.length === 0) {
+        result.status = 'unknown';
+        result.reason = `interfaces: ${interfacesResult.error.message}`;
+      }
+    }
+  }
+  const report: Report = {
+    schemaVersion: SCHEMA_VERSION,
+    tool: { name: 'nicdoctor', version: VERSION },
+    generatedAt: new Date().toISOString(),
+    source: { mode: options.io.mode, ...(options.sourcePath ? { path: options.sourcePath } : {}) },
+    profile,
+    host: {
+      hostname: inventory.hostname,
+      kernel: inventory.kernel,
+      os: inventory.os,
+      arch: inventory.arch,
+      cpuModel: inventory.cpuModel,
+      logicalCpus: inventory.logicalCpus,
+      physicalCores: inventory.physicalCores,
+      virtualization: inventory.virtualization,
+      root: inventory.uid === 0,
+    },
+    interfaces,
+    checks: results,
+    summary: countResults(results),
+    collectors: store.runs.map((run) => ({
+      fact: run.fact,
+      ...(run.subject ? { subject: run.subject } : {}),
+      ok: run.ok,
+      durationMs: round(run.durationMs),
+      ...(run.error ? { error: { kind: run.error.kind, message: run.error.message, ...(run.error.hint ? { hint: run.error.hint } : {}) } } : {}),
+    })),
+    durationMs: round(performance.now() - started),
+  };
+  for (const check of report.checks) check.durationMs = round(check.durationMs);
+  // The report is the contract: validate what we emit, so a bug fails here and not in a user's jq.
+  return { report: reportSchema.parse(report), store };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+function countResults(results: readonly CheckResult[]): Report['summary'] {
+  const count = (status: CheckResult['status']) => results.filter((result) => result.status === status).length;
+  const findings = results.flatMap((result) => result.findings);
+  const severity = (level: string) => findings.filter((finding) => finding.severity === level).length;
+  return {
+    pass: count('pass'),
+    fail: count('fail'),
+    notApplicable: count('not-applicable'),
+    unknown: count('unknown'),
+    error: count('error'),
+    critical: severity('critical'),
+    warning: severity('warning'),
+    info: severity('info'),
+  };
+}

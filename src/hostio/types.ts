@@ -1,0 +1,68 @@
+/**
+ * HostIO is the only door to the machine (ARCHITECTURE.md): collectors and the bench read the
+ * host through it, so the same collectors run live, against a recorded snapshot, or while
+ * recording one.
+ */
+
+export interface ExecOptions {
+  /** Kill the command after this long; every command has a timeout. */
+  timeoutMs?: number;
+}
+
+export interface ExecResult {
+  argv: string[];
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}
+
+export type HostIOErrorKind =
+  | 'not-found' // a file or directory that does not exist
+  | 'tool-missing' // the executable is not installed
+  | 'permission-denied'
+  | 'timeout'
+  | 'not-captured' // a snapshot that does not hold this file or command
+  | 'io'; // anything else the OS reported
+
+export class HostIOError extends Error {
+  constructor(
+    readonly kind: HostIOErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HostIOError';
+  }
+}
+
+/** Facts about the host that come from systeminformation rather than one file or command. */
+export interface HostInventory {
+  hostname: string;
+  kernel: string;
+  os: string;
+  arch: string;
+  cpuModel: string;
+  logicalCpus: number;
+  physicalCores: number;
+  virtualization: string | null;
+  /** Effective uid of the process that collected the facts. */
+  uid: number;
+}
+
+export interface HostIO {
+  /** 'live', 'snapshot' or 'recording': reported so a reader knows where facts came from. */
+  readonly mode: 'live' | 'snapshot' | 'recording';
+  /** Runs argv (never a shell string). Resolves for any exit code; rejects with HostIOError. */
+  exec(argv: string[], options?: ExecOptions): Promise<ExecResult>;
+  readFile(path: string): Promise<string>;
+  /** Entry names of a directory, sorted. */
+  readDir(path: string): Promise<string[]>;
+  /** Target of a symbolic link, as the kernel reports it (often relative). */
+  readLink(path: string): Promise<string>;
+  inventory(): Promise<HostInventory>;
+}
+
+/** Stable file name for a command's captured output, in the style of sosreport (`ethtool_-S_eth0`). */
+export function commandKey(argv: string[]): string {
+  return argv.map((part) => part.replace(/[^A-Za-z0-9._,:=+@-]/g, '_')).join('_');
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+/**
+ * The JSON report: nicdoctor's public contract. Later features and outside tools rely on it,
+ * so changes are additive; a breaking change bumps SCHEMA_VERSION.
+ */
+export const SCHEMA_VERSION = '1.0';
+
+export const sourceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('file'), path: z.string() }),
+  z.object({ kind: z.literal('command'), argv: z.array(z.string()) }),
+  z.object({ kind: z.literal('inventory'), field: z.string() }),
+]);
+export type Source = z.infer<typeof sourceSchema>;
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export type Scalar = z.infer<typeof scalar>;
+
+export const evidenceSchema = z.object({
+  /** What was looked at: "LnkSta speed", "net.core.rmem_max". */
+  label: z.string(),
+  observed: scalar,
+  expected: scalar.optional(),
+  unit: z.string().optional(),
+  source: sourceSchema.optional(),
+});
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+export const severitySchema = z.enum(['critical', 'warning', 'info']);
+export type Severity = z.infer<typeof severitySchema>;
+
+export const findingSchema = z.object({
+  /** Stable id of what was seen, scoped to the check: rules match on `<check>/<symptom>`. */
+  symptom: z.string(),
+  check: z.string(),
+  subject: z.string(),
+  severity: severitySchema,
+  message: z.string(),
+  fix: z.string().optional(),
+  evidence: z.array(evidenceSchema),
+  /** Structured numbers behind the message, for rules and other tools. */
+  data: z.record(z.string(), scalar).default({}),
+});
+export type Finding = z.infer<typeof findingSchema>;
+
+export const checkStatusSchema = z.enum(['pass', 'fail', 'not-applicable', 'unknown', 'error']);
+export type CheckStatus = z.infer<typeof checkStatusSchema>;
+
+export const subjectResultSchema = z.object({
+  subject: z.string(),
+  status: checkStatusSchema,
+  reason: z.string().optional(),
+  hint: z.string().optional(),
+});
+export type SubjectResult = z.infer<typeof subjectResultSchema>;
+
+export const checkResultSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: checkStatusSchema,
+  /** Why the check is unknown, not-applicable or error (the first such subject's reason). */
+  reason: z.string().optional(),
+  hint: z.string().optional(),
+  durationMs: z.number().nonnegative(),
+  subjects: z.array(subjectResultSchema),
+  findings: z.array(findingSchema),
+  error: z.object({ message: z.string(), stack: z.string().optional() }).optional(),
+});
+export type CheckResult = z.infer<typeof checkResultSchema>;
+
+export const interfaceSummarySchema = z.object({
+  name: z.string(),
+  kind: z.enum(['physical', 'paravirtual', 'virtual', 'bond', 'bridge', 'vlan', 'other']),
+  driver: z.string().nullable(),
+  pciAddress: z.string().nullable(),
+  speedMbps: z.number().nullable(),
+  duplex: z.string().nullable(),
+  mtu: z.number().nullable(),
+  operstate: z.string().nullable(),
+  numaNode: z.number().nullable(),
+  master: z.string().nullable(),
+});
+export type InterfaceSummary = z.infer<typeof interfaceSummarySchema>;
+
+export const collectorRunSchema = z.object({
+  fact: z.string(),
+  subject: z.string().optional(),
+  ok: z.boolean(),
+  durationMs: z.number().nonnegative(),
+  error: z.object({ kind: z.string(), message: z.string(), hint: z.string().optional() }).optional(),
+});
+
+export const reportSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  tool: z.object({ name: z.literal('nicdoctor'), version: z.string() }),
+  generatedAt: z.string(),
+  source: z.object({
+    mode: z.enum(['live', 'snapshot', 'recording']),
+    path: z.string().optional(),
+  }),
+  profile: z.enum(['throughput', 'measurement', 'latency']),
+  host: z.object({
+    hostname: z.string(),
+    kernel: z.string(),
+    os: z.string(),
+    arch: z.string(),
+    cpuModel: z.string(),
+    logicalCpus: z.number(),
+    physicalCores: z.number(),
+    virtualization: z.string().nullable(),
+    root: z.boolean(),
+  }),
+  interfaces: z.array(interfaceSummarySchema),
+  checks: z.array(checkResultSchema),
+  summary: z.object({
+    pass: z.number().int(),
+    fail: z.number().int(),
+    notApplicable: z.number().int(),
+    unknown: z.number().int(),
+    error: z.number().int(),
+    critical: z.number().int(),
+    warning: z.number().int(),
+    info: z.number().int(),
+  }),
+  collectors: z.array(collectorRunSchema),
+  durationMs: z.number().nonnegative(),
+});
+export type Report = z.infer<typeof reportSchema>;
+export type Profile = Report['profile'];
+export const PROFILES = ['throughput', 'measurement', 'latency'] as const;

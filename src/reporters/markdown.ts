@@ -1,0 +1,59 @@
+import type { Report } from '../report/schema.js';
+import { STATUS_LABEL, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
+
+/** Text inside a table cell: pipes and newlines would break the table. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+const STATUS_ICON: Record<string, string> = { pass: '✅', fail: '❌', 'not-applicable': '➖', unknown: '❔', error: '💥' };
+
+/** A report to paste into a ticket: renders on GitHub, GitLab and Jira (which accept GFM tables). */
+export function renderMarkdown(report: Report): string {
+  const out: string[] = [];
+  out.push(`# nicdoctor report: ${report.host.hostname}`);
+  out.push('');
+  out.push(`- **Host:** ${hostLine(report)}`);
+  out.push(`- **nicdoctor:** ${report.tool.version}, profile \`${report.profile}\`, ${report.source.mode === 'snapshot' ? `offline analysis of \`${report.source.path ?? 'snapshot'}\`` : 'live scan'}, ${report.generatedAt}`);
+  out.push(`- **Result:** ${summaryLine(report)}`);
+  out.push('');
+  out.push('## Interfaces');
+  out.push('');
+  if (report.interfaces.length === 0) out.push('No network interfaces were found.');
+  for (const iface of report.interfaces) out.push(`- \`${iface.name}\` ${interfaceLine(iface).slice(iface.name.length + 1)}`);
+  out.push('');
+  out.push('## Checks');
+  out.push('');
+  out.push('| | Check | Status | Detail |');
+  out.push('|---|---|---|---|');
+  for (const check of report.checks) {
+    const detail = check.findings.length
+      ? `${check.findings.length} finding${check.findings.length > 1 ? 's' : ''}`
+      : (check.reason ?? '');
+    out.push(`| ${STATUS_ICON[check.status]} | ${cell(check.title)} (\`${check.id}\`) | ${STATUS_LABEL[check.status]} | ${cell(detail)}${check.hint ? ` — ${cell(check.hint)}` : ''} |`);
+  }
+  const findings = report.checks.flatMap((check) => check.findings);
+  if (findings.length) {
+    out.push('');
+    out.push('## Findings');
+    for (const finding of findings) {
+      out.push('');
+      out.push(`### ${finding.severity.toUpperCase()}: ${finding.message}`);
+      out.push('');
+      out.push(`\`${finding.check}/${finding.symptom}\` on \`${finding.subject}\``);
+      out.push('');
+      if (finding.evidence.length) {
+        out.push('| Evidence | Observed | Expected | Source |');
+        out.push('|---|---|---|---|');
+        for (const evidence of finding.evidence) {
+          const expected = evidence.expected === undefined ? '' : formatValue(evidence.expected, evidence.unit);
+          const source = evidence.source ? `\`${cell(formatSource(evidence.source))}\`` : '';
+          out.push(`| ${cell(evidence.label)} | ${cell(formatValue(evidence.observed, evidence.unit))} | ${cell(expected)} | ${source} |`);
+        }
+        out.push('');
+      }
+      if (finding.fix) out.push(`**Fix:** ${finding.fix}`);
+    }
+  }
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import mtu from '../../checks/mtu.js';
+import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { netDevice } from '../helpers/net-device.js';
+
+describe('mtu check', () => {
+  it('passes a 10G link with jumbo frames', async () => {
+    const device = netDevice('eth0', { mtu: 9000 });
+    const result = await runCheckOn(mtu, { 'net.device': device, interfaces: [device] });
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([]);
+  });
+
+  it('notes the goodput ceiling of MTU 1500 on a 10G link, without failing', async () => {
+    const device = netDevice('eth0', { mtu: 1500, speedMbps: 10000 });
+    const result = await runCheckOn(mtu, { 'net.device': device, interfaces: [device] });
+    expect(result.status).toBe('pass');
+    expect(result.findings).toHaveLength(1);
+    expect(result.findings[0]).toMatchObject({ symptom: 'standard-mtu-fast-link', severity: 'info', subject: 'eth0' });
+    expect(result.findings[0]!.message).toContain('9.41 Gb/s');
+    expect(result.findings[0]!.message).toContain('9.90 Gb/s');
+  });
+
+  it('says nothing about MTU 1500 on a 1G link', async () => {
+    const device = netDevice('eth0', { mtu: 1500, speedMbps: 1000 });
+    const result = await runCheckOn(mtu, { 'net.device': device, interfaces: [device] });
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([]);
+  });
+
+  it('fails a bond member whose MTU differs from the bond', async () => {
+    const bond = netDevice('bond0', { kind: 'bond', mtu: 9000, bondSlaves: ['eth0', 'eth1'], pciAddress: null });
+    const member = netDevice('eth1', { mtu: 1500, master: 'bond0', speedMbps: 1000 });
+    const result = await runCheckOn(
+      mtu,
+      { 'net.device': (subject) => (subject === 'bond0' ? bond : member), interfaces: [bond, member] },
+      { interfaces: [{ name: 'bond0', kind: 'bond' }, { name: 'eth1' }] },
+    );
+    expect(result.status).toBe('fail');
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'bond-member-mtu-mismatch', severity: 'warning', subject: 'eth1', data: { mtu: 1500, master: 'bond0', masterMtu: 9000 } }),
+    ]);
+    expect(result.subjects.map((s) => s.status)).toEqual(['pass', 'fail']);
+  });
+
+  it('is unknown when the MTU cannot be read', async () => {
+    const device = netDevice('eth0', { mtu: null });
+    const result = await runCheckOn(mtu, { 'net.device': device, interfaces: [device] });
+    expect(result.status).toBe('unknown');
+    expect(result.reason).toContain('mtu');
+  });
+
+  it('is unknown, with the reason, when the interface facts could not be read', async () => {
+    const result = await runCheckOn(mtu, { 'net.device': failed('permission-denied', '/sys/class/net/eth0: permission denied', 'run as root'), interfaces: [] });
+    expect(result.status).toBe('unknown');
+    expect(result.reason).toContain('permission denied');
+    expect(result.hint).toBe('run as root');
+  });
+
+  it('has nothing to judge (not applicable) when no interface is selected', async () => {
+    const result = await runCheckOn(mtu, { interfaces: [] }, { interfaces: [] });
+    expect(result.status).toBe('not-applicable');
+  });
+});

@@ -1,0 +1,6 @@
+import { execFileSync } from 'node:child_process';
+
+/** CLI tests run the built `dist/src/cli.js`, exactly what users run: build once per test run. */
+export default function setup(): void {
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
+}
