@@ -1,0 +1,27 @@
+import type { CollectContext } from '../engine/collector.js';
+import { FactCollectionError } from '../engine/facts.js';
+import type { ExecResult } from '../hostio/types.js';
+
+/**
+ * Runs a diagnostic tool and turns the ways it says "no" into typed fact errors, so that a
+ * check shows "unknown: the driver does not support ethtool -g" instead of a failure:
+ * ethtool answers "Operation not supported" (veth rings, coalescing), "Operation not permitted"
+ * (needs root), "No such device" (interface gone).
+ */
+export async function runTool(ctx: CollectContext, argv: string[], options: { timeoutMs?: number } = {}): Promise<ExecResult> {
+  const result = await ctx.exec(argv, options);
+  if (result.exitCode === 0) return result;
+  const said = `${result.stderr}\n${result.stdout}`;
+  const command = argv.join(' ');
+  const firstLine = said.split('\n').map((line) => line.trim()).find(Boolean) ?? `exit code ${result.exitCode}`;
+  if (/Operation not supported|not supported/i.test(said)) {
+    throw new FactCollectionError('unsupported', `\`${command}\`: the driver does not support this (${firstLine})`);
+  }
+  if (/Operation not permitted|Permission denied|access denied/i.test(said)) {
+    throw new FactCollectionError('permission-denied', `\`${command}\`: permission denied`, 'run nicdoctor as root (sudo nicdoctor ...)');
+  }
+  if (/No such device|does not exist/i.test(said)) {
+    throw new FactCollectionError('not-found', `\`${command}\`: ${firstLine}`);
+  }
+  throw new FactCollectionError('failed', `\`${command}\` exited with ${result.exitCode}: ${firstLine}`);
+}
