@@ -2,6 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, FAIL_ON } from './cli/exit-codes.js';
 import { analyzeCommand, checksCommand, collectCommand, scanCommand, type ReportOptions } from './cli/commands.js';
+import { benchReportCommand, serveCommand, type BenchCliOptions, type ServeCliOptions } from './cli/bench-commands.js';
 import { RunError, UsageError } from './engine/errors.js';
 import { PROFILES } from './report/schema.js';
 import { FORMATS } from './reporters/index.js';
@@ -22,6 +23,23 @@ function reportOptions(command: Command): Command {
     .addOption(new Option('--profile <profile>', 'what the host is for; verdicts that depend on it follow it').choices(PROFILES).default('throughput'));
 }
 
+function benchOptions(command: Command, peerRequired: boolean): Command {
+  return command
+    .option('--peer <host>', peerRequired ? 'far end running `nicdoctor serve`' : 'also run the bench against this far end (`nicdoctor serve` there)')
+    .option('--loopback', 'bench against iperf3 servers on 127.0.0.1: this host\'s memory-to-memory ceiling')
+    .option('--ports <ports>', 'iperf3 server ports, one per process', '5101-5108')
+    .option('--control-port <port>', 'port of the peer\'s nicdoctor serve info endpoint', '5100')
+    .option('--duration <seconds>', 'length of the measurement run at the best step', '10')
+    .option('--step-duration <seconds>', 'length of each ramp step', '3')
+    .option('--omit <seconds>', 'seconds of slow start to leave out of each run (iperf3 -O)', '1')
+    .option('--max-procs <n>', 'at most this many iperf3 processes')
+    .option('--reverse', 'the peer sends (iperf3 -R)')
+    .option('--bidir', 'both directions at once (iperf3 --bidir)')
+    .option('--udp', 'UDP at --rate instead of TCP')
+    .option('--rate <rate>', 'UDP target rate per process, e.g. 5G')
+    .option('--link-speed <speed>', 'link speed for the goodput ceiling when the interface does not report it (10000, 25g)');
+}
+
 async function main(argv: string[]): Promise<number> {
   const program = new Command('nicdoctor')
     .description('Find why a 10/40/100GbE server does not reach line rate')
@@ -39,9 +57,27 @@ async function main(argv: string[]): Promise<number> {
   };
   const verbose = () => Boolean(program.opts<{ verbose?: boolean }>().verbose);
 
-  reportOptions(program.command('scan').description('inspect this host\'s NICs and print a report')).action(async (options: ReportOptions) => {
-    exitCode = await scanCommand({ ...options, verbose: verbose() }, logger());
-  });
+  benchOptions(reportOptions(program.command('scan').description('inspect this host\'s NICs and print a report; with --peer or --loopback also run the bench')), false).action(
+    async (options: ReportOptions & BenchCliOptions) => {
+      const withVerbose = { ...options, verbose: verbose() };
+      exitCode = options.peer || options.loopback ? await benchReportCommand(withVerbose, logger(), 'scan') : await scanCommand(withVerbose, logger());
+    },
+  );
+  benchOptions(reportOptions(program.command('bench').description('calibrated multi-process iperf3 test: ramp processes until throughput stops rising')), true).action(
+    async (options: ReportOptions & BenchCliOptions) => {
+      exitCode = await benchReportCommand({ ...options, verbose: verbose() }, logger(), 'bench');
+    },
+  );
+  program
+    .command('serve')
+    .description('far end of the bench: one iperf3 server per port, pinned to NIC-local cores, and a read-only info endpoint')
+    .option('--bind <addr>', 'address to listen on (default: all)')
+    .option('--ports <ports>', 'iperf3 server ports', '5101-5108')
+    .option('--control-port <port>', 'port of the read-only info endpoint', '5100')
+    .option('--idle-timeout <seconds>', 'stop after this long without a test')
+    .action(async (options: ServeCliOptions) => {
+      exitCode = await serveCommand(options, logger());
+    });
   reportOptions(program.command('analyze').argument('<dir>', 'snapshot directory written by `nicdoctor collect`').description('run the checks on a recorded snapshot, offline')).action(
     async (dir: string, options: ReportOptions) => {
       exitCode = await analyzeCommand(dir, { ...options, verbose: verbose() }, logger());
@@ -87,18 +123,19 @@ async function main(argv: string[]): Promise<number> {
 let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (interrupted) process.exit(EXIT.interrupted);
+    if (interrupted) process.exit(EXIT.interrupted); // a second Ctrl-C: leave now
     interrupted = true;
-    // Children get the abort through the shared signal; then our own cleanups run.
+    // Children are killed through the shared abort signal; the command then prints what it has
+    // (a partial report) and exits 130. If it cannot within a few seconds, clean up and go.
     requestShutdown(signal);
-    void runCleanups().finally(() => process.exit(EXIT.interrupted));
+    setTimeout(() => void runCleanups().finally(() => process.exit(EXIT.interrupted)), 8000).unref();
   });
 }
 
 main(process.argv).then(
   async (code) => {
     await runCleanups();
-    process.exitCode = code;
+    process.exitCode = interrupted ? EXIT.interrupted : code;
   },
   (error: unknown) => {
     process.stderr.write(`nicdoctor: ${String(error)}\n`);

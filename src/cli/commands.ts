@@ -27,7 +27,7 @@ export interface ReportOptions {
   verbose?: boolean;
 }
 
-function scanInputs(options: ReportOptions) {
+export function scanInputs(options: ReportOptions) {
   return {
     ifaces: validateInterfaceNames(splitList(options.iface)),
     only: splitList(options.only),
@@ -36,14 +36,14 @@ function scanInputs(options: ReportOptions) {
   };
 }
 
-async function emit(report: Report, options: ReportOptions): Promise<void> {
+export async function emit(report: Report, options: ReportOptions): Promise<void> {
   const color = !options.output && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const text = render(report, options.format, { color, verbose: options.verbose ?? false });
   if (options.output) await writeFileAtomic(options.output, text);
   else process.stdout.write(text);
 }
 
-function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
+export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
   const interfaces = outcome.store.runs.find((run) => run.fact === 'interfaces');
   if (interfaces && !interfaces.ok) return EXIT.couldNotRun;
   const severities = outcome.report.checks.flatMap((check) => check.findings.map((finding) => finding.severity));

@@ -112,6 +112,14 @@ export class FactStore {
     return collector.scope;
   }
 
+  /**
+   * Supplies a fact that was measured rather than read (the bench result), before any check asks.
+   */
+  provide<K extends FactId>(id: K, value: FactTypes[K], subject = ''): void {
+    if (!this.collectors.has(id)) throw new Error(`no collector provides fact ${id}`);
+    this.results.set(`${id}@${subject}`, Promise.resolve({ ok: true, value, sources: [], durationMs: 0 }));
+  }
+
   get<K extends FactId>(id: K, subject?: string): Promise<FactResult<FactTypes[K]>> {
     const collector = this.collectors.get(id);
     if (!collector) throw new Error(`no collector provides fact ${id}`);

@@ -21,6 +21,8 @@ export interface ScanOptions {
   collectors?: readonly Collector[];
   sourcePath?: string;
   checkOptions?: Record<string, unknown>;
+  /** Runs after the interfaces are known and before the checks (the bench, which provides a fact). */
+  beforeChecks?: (store: FactStore) => Promise<void>;
 }
 
 export interface ScanOutcome {
@@ -55,6 +57,8 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   }
   const interfaces = selected.map(summarize);
   const profile = options.profile ?? 'throughput';
+  // The bench runs before the checks so that their commands do not disturb its measurement.
+  await options.beforeChecks?.(store);
   const results = await runChecks({ store, checks, interfaces, profile, log: options.log, checkOptions: options.checkOptions });
   if (!interfacesResult.ok) {
     // Without the interface list nothing per-interface can be judged; say why on each such check.
@@ -94,6 +98,10 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
     })),
     durationMs: round(performance.now() - started),
   };
+  const bench = await store.get('bench.result');
+  if (bench.ok) {
+    report.bench = { ...bench.value, findings: results.find((result) => result.id === 'throughput')?.findings ?? [] };
+  }
   for (const check of report.checks) check.durationMs = round(check.durationMs);
   // The report is the contract: validate what we emit, so a bug fails here and not in a user's jq.
   return { report: reportSchema.parse(report), store };

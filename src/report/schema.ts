@@ -90,6 +90,87 @@ export const collectorRunSchema = z.object({
   error: z.object({ kind: z.string(), message: z.string(), hint: z.string().optional() }).optional(),
 });
 
+export const benchProcessSchema = z.object({
+  label: z.string(),
+  port: z.number().int(),
+  /** CPU the client was pinned to (taskset), null when not pinned. */
+  cpu: z.number().int().nullable(),
+  pid: z.number().int().nullable(),
+  bitsPerSecond: z.number().nullable(),
+  senderBitsPerSecond: z.number().nullable(),
+  retransmits: z.number().nullable(),
+  /** iperf3's own figure: process CPU time over wall time, in % of one core. */
+  hostCpuPercent: z.number().nullable(),
+  remoteCpuPercent: z.number().nullable(),
+  /** Sampled from /proc/<pid>/stat while it ran, in % of one core. */
+  measuredCpuPercent: z.number().nullable(),
+  /** cgroup CPU quota in % of one core, when the process had one. */
+  cpuQuotaPercent: z.number().nullable(),
+  throttledPeriods: z.number().nullable(),
+  serverVersion: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type BenchProcess = z.infer<typeof benchProcessSchema>;
+
+export const benchStepSchema = z.object({
+  processes: z.number().int().positive(),
+  streamsPerProcess: z.number().int().positive(),
+  durationSeconds: z.number(),
+  /** Receiver-side aggregate over all processes. */
+  bitsPerSecond: z.number(),
+  senderBitsPerSecond: z.number(),
+  retransmits: z.number(),
+  perProcess: z.array(benchProcessSchema),
+});
+export type BenchStep = z.infer<typeof benchStepSchema>;
+
+export const benchSchema = z.object({
+  mode: z.enum(['peer', 'loopback']),
+  peer: z.string(),
+  direction: z.enum(['forward', 'reverse', 'bidir']),
+  protocol: z.enum(['tcp', 'udp']),
+  iperf3: z.object({ client: z.string().nullable(), server: z.string().nullable() }),
+  /** Interface the traffic leaves by, its speed and MTU (null on loopback). */
+  interface: z.string().nullable(),
+  linkSpeedMbps: z.number().nullable(),
+  mtu: z.number().nullable(),
+  /** TCP goodput ceiling of the link (CAUSES.md), null when the link speed is unknown. */
+  ceilingBitsPerSecond: z.number().nullable(),
+  /** Usable PCIe bandwidth of the NIC's link (pcie.link fact), when known. */
+  pcieBitsPerSecond: z.number().nullable(),
+  ports: z.array(z.number().int()),
+  cpus: z.array(z.number().int()),
+  steps: z.array(benchStepSchema),
+  stopReason: z.string(),
+  result: z
+    .object({
+      bitsPerSecond: z.number(),
+      senderBitsPerSecond: z.number(),
+      reverseBitsPerSecond: z.number().nullable(),
+      retransmits: z.number(),
+      durationSeconds: z.number(),
+      processes: z.number().int(),
+      streamsPerProcess: z.number().int(),
+      /** Aggregate per interval, aligned across processes (omitted intervals left out). */
+      intervals: z.array(z.object({ start: z.number(), end: z.number(), bitsPerSecond: z.number() })),
+      perProcess: z.array(benchProcessSchema),
+    })
+    .nullable(),
+  counters: z.object({
+    softnetDropped: z.number().nullable(),
+    softnetTimeSqueeze: z.number().nullable(),
+    nicDrops: z.record(z.string(), z.number()),
+    interruptsPerCpu: z.array(z.number()),
+  }),
+  findings: z.array(findingSchema),
+  /** False when the bench stopped early (error, interrupted): what is here is partial. */
+  complete: z.boolean(),
+  error: z.string().nullable(),
+  cpuSeconds: z.object({ nicdoctor: z.number(), iperf3: z.number() }),
+  durationMs: z.number(),
+});
+export type Bench = z.infer<typeof benchSchema>;
+
 export const reportSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   tool: z.object({ name: z.literal('nicdoctor'), version: z.string() }),
@@ -123,6 +204,7 @@ export const reportSchema = z.object({
     info: z.number().int(),
   }),
   collectors: z.array(collectorRunSchema),
+  bench: benchSchema.optional(),
   durationMs: z.number().nonnegative(),
 });
 export type Report = z.infer<typeof reportSchema>;

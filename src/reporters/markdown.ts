@@ -1,5 +1,5 @@
 import type { Report } from '../report/schema.js';
-import { STATUS_LABEL, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
+import { STATUS_LABEL, benchTable, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
 /** Text inside a table cell: pipes and newlines would break the table. */
 function cell(text: string): string {
@@ -31,6 +31,13 @@ export function renderMarkdown(report: Report): string {
       ? `${check.findings.length} finding${check.findings.length > 1 ? 's' : ''}`
       : (check.reason ?? '');
     out.push(`| ${STATUS_ICON[check.status]} | ${cell(check.title)} (\`${check.id}\`) | ${STATUS_LABEL[check.status]} | ${cell(detail)}${check.hint ? ` — ${cell(check.hint)}` : ''} |`);
+  }
+  const bench = benchTable(report);
+  if (bench) {
+    out.push('', '## Bench', '', bench.heading, '');
+    out.push(`| ${bench.columns.join(' | ')} |`, `|${bench.columns.map(() => '---').join('|')}|`);
+    for (const row of bench.rows) out.push(`| ${row.map(cell).join(' | ')} |`);
+    out.push('', ...bench.result.map((line) => `- ${line}`));
   }
   const findings = report.checks.flatMap((check) => check.findings);
   if (findings.length) {

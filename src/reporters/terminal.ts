@@ -1,5 +1,5 @@
 import type { CheckResult, Report } from '../report/schema.js';
-import { formatEvidence, formatSource, hostLine, interfaceLine, summaryLine } from './format-values.js';
+import { benchTable, formatEvidence, formatSource, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
 export interface TerminalOptions {
   color: boolean;
@@ -47,6 +47,14 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
       if (finding.fix) lines.push(`        fix: ${finding.fix}`);
     }
     if (options.verbose && check.error?.stack) lines.push(...check.error.stack.split('\n').map((line) => `    ${line}`));
+  }
+  const bench = benchTable(report);
+  if (bench) {
+    lines.push('', paint('bold', bench.heading));
+    const widths = bench.columns.map((column, index) => Math.max(column.length, ...bench.rows.map((row) => row[index]!.length)));
+    const format = (cells: string[]) => '  ' + cells.map((cell, index) => cell.padEnd(widths[index]!)).join('  ').trimEnd();
+    lines.push(format(bench.columns), ...bench.rows.map(format));
+    lines.push(...bench.result.map((line) => `  ${line}`));
   }
   lines.push('');
   lines.push(summaryLine(report));

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { defineCheck } from '../src/engine/check.js';
+import type { EthtoolCoalesce } from '../src/parsers/ethtool-coalesce.js';
+import type { Evidence, Source } from '../src/report/schema.js';
+
+/**
+ * Intel's older drivers have no "Adaptive RX" flag: small rx-usecs values select their
+ * dynamic interrupt throttling instead of a delay (e1000/e1000e: 1 dynamic, 3 dynamic
+ * conservative, 4 simplified balancing; igb: 1, 3; ixgbe: rx_itr_setting 1). The first
+ * value is the driver's default, used in the fix.
+ */
+const ITR_DYNAMIC_VALUES: Record<string, readonly number[]> = {
+  e1000: [3, 1, 4],
+  e1000e: [3, 1, 4],
+  igb: [3, 1],
+  igbvf: [3, 1],
+  ixgbe: [1],
+  ixgbevf: [1],
+};
+
+const options = z.object({
+  /** rx-usecs at or below this, without frame batching, means one interrupt per packet. */
+  perPacketRxUsecs: z.number().int().nonnegative().default(1),
+  /** Latency profile: a fixed RX delay above this many microseconds is a warning. */
+  latencyMaxRxUsecs: z.number().int().positive().default(50),
+});
+
+function dynamicItr(driver: string | null, coalesce: EthtoolCoalesce): boolean {
+  const values = driver ? ITR_DYNAMIC_VALUES[driver] : undefined;
+  return values !== undefined && coalesce.rxUsecs !== null && values.includes(coalesce.rxUsecs);
+}
+
+function onOff(value: boolean | null): string {
+  return value === null ? 'n/a' : value ? 'on' : 'off';
+}
+
+export default defineCheck({
+  id: 'coalescing',
+  title: 'Interrupt coalescing suits the host profile',
+  failureTitle: 'Interrupt coalescing does not suit the host profile',
+  description:
+    'Reads ethtool -c (CAUSES.md cause 8). Throughput host: adaptive coalescing off with rx-usecs 0/1 and no frame batching means an interrupt per packet (warning: high interrupt rate and CPU at moderate rates). Measurement (perfSONAR-style) host: adaptive coalescing on is noted, such hosts turn it off. Latency host: a fixed rx-usecs above the limit (default 50 µs) is a warning; adaptive on is noted. Knows the dynamic rx-usecs modes of e1000/e1000e/igb/ixgbe.',
+  scope: 'interface',
+  requires: ['net.device'],
+  optionalFacts: ['ethtool.coalesce'],
+  options,
+  symptoms: {
+    'interrupt-per-packet': {
+      severity: 'warning',
+      message:
+        '{subject}: adaptive coalescing off and rx-usecs {rxUsecs} (rx-frames {rxFrames}): one interrupt per packet; for a throughput host that means a high interrupt rate and CPU load already at moderate rates{note}',
+      fix: 'ethtool -C {subject} {setting}',
+    },
+    'adaptive-coalescing-on': {
+      severity: 'info',
+      message: '{subject}: adaptive interrupt coalescing is on (RX {adaptiveRx}, TX {adaptiveTx}{dynamicMode}); {why}',
+      fix: 'ethtool -C {subject} {setting}',
+    },
+    'high-rx-usecs': {
+      severity: 'warning',
+      message:
+        '{subject}: rx-usecs {rxUsecs} holds each received packet up to {rxUsecs} µs (about {interruptsPerSecond} interrupts/s per queue); for a latency host keep it at or below {latencyMaxRxUsecs} µs',
+      fix: 'ethtool -C {subject} adaptive-rx off rx-usecs {latencyMaxRxUsecs}',
+    },
+  },
+  run({ facts, optional, options: opts, profile, report, notApplicable, unknown, source }) {
+    const device = facts['net.device'];
+    const result = optional['ethtool.coalesce'];
+    if (!result.ok) {
+      return result.error.kind === 'unsupported'
+        ? notApplicable(`the driver has no interrupt coalescing settings (${result.error.message})`)
+        : unknown(result.error.message, result.error.hint);
+    }
+    const coalesce = result.value;
+    if (coalesce.adaptiveRx === null && coalesce.rxUsecs === null) {
+      return unknown('ethtool -c reports neither adaptive coalescing nor rx-usecs for this driver');
+    }
+    const commandSource: Source | undefined = source('ethtool.coalesce', '-c');
+    const withSource = (item: Evidence): Evidence => ({ ...item, ...(commandSource ? { source: commandSource } : {}) });
+    const itrDynamic = dynamicItr(device.driver, coalesce);
+    const adaptive = coalesce.adaptiveRx === true || coalesce.adaptiveTx === true || itrDynamic;
+    const adaptiveEvidence = withSource({ label: 'adaptive RX', observed: onOff(coalesce.adaptiveRx) });
+    const rxUsecsEvidence = withSource({ label: 'rx-usecs', observed: coalesce.rxUsecs, unit: 'µs' });
+
+    if (profile === 'throughput') {
+      // Per-packet interrupts are a receive matter: adaptive TX does not moderate them.
+      const rxAdaptive = coalesce.adaptiveRx === true || itrDynamic;
+      const perPacket =
+        !rxAdaptive && coalesce.rxUsecs !== null && coalesce.rxUsecs <= opts.perPacketRxUsecs && (coalesce.rxFrames === null || coalesce.rxFrames <= 1);
+      if (perPacket) {
+        const dynamic = device.driver ? ITR_DYNAMIC_VALUES[device.driver] : undefined;
+        const paravirtual = device.kind === 'paravirtual';
+        report('interrupt-per-packet', {
+          // A virtual NIC's interrupts are the hypervisor's to moderate; many cannot coalesce at all.
+          ...(paravirtual ? { severity: 'info' as const } : {}),
+          evidence: [
+            { ...adaptiveEvidence, expected: 'on' },
+            { ...rxUsecsEvidence, expected: dynamic ? dynamic[0]! : '> 1 or adaptive' },
+            withSource({ label: 'rx-frames', observed: coalesce.rxFrames }),
+          ],
+          data: {
+            rxUsecs: coalesce.rxUsecs,
+            rxFrames: coalesce.rxFrames,
+            driver: device.driver,
+            profile,
+            setting: dynamic ? `rx-usecs ${dynamic[0]}` : 'adaptive-rx on adaptive-tx on',
+            note: paravirtual ? ' (a virtual NIC: the hypervisor may not offer coalescing to the guest)' : '',
+          },
+        });
+      }
+      return undefined;
+    }
+
+    if (adaptive) {
+      const off = [coalesce.adaptiveRx === true ? 'adaptive-rx off' : '', coalesce.adaptiveTx === true ? 'adaptive-tx off' : ''].filter(Boolean);
+      const setting = itrDynamic ? 'rx-usecs 0' : off.join(' ');
+      const rxUsecsHigh = coalesce.values['rx-usecs-high'] ?? null;
+      const why =
+        profile === 'measurement'
+          ? 'a measurement (perfSONAR-style) host turns it off so that interrupt timing does not blur what is measured'
+          : `for a latency host it lets the driver raise the delay under load${rxUsecsHigh ? ` (up to rx-usecs-high ${rxUsecsHigh} µs)` : ''}`;
+      report('adaptive-coalescing-on', {
+        evidence: [
+          { ...adaptiveEvidence, expected: 'off' },
+          ...(itrDynamic ? [{ ...rxUsecsEvidence, expected: 0 }] : []),
+        ],
+        data: {
+          adaptiveRx: onOff(coalesce.adaptiveRx),
+          adaptiveTx: onOff(coalesce.adaptiveTx),
+          dynamicMode: itrDynamic ? `; ${device.driver} rx-usecs ${coalesce.rxUsecs} is its dynamic throttling mode` : '',
+          profile,
+          why,
+          setting,
+        },
+      });
+    }
+
+    if (profile === 'latency' && !itrDynamic && coalesce.rxUsecs !== null && coalesce.rxUsecs > opts.latencyMaxRxUsecs) {
+      report('high-rx-usecs', {
+        evidence: [{ ...rxUsecsEvidence, expected: opts.latencyMaxRxUsecs }],
+        data: {
+          rxUsecs: coalesce.rxUsecs,
+          // CAUSES.md: rx-usecs 80 ≈ 12,500 interrupts/s/queue.
+          interruptsPerSecond: Math.round(1_000_000 / coalesce.rxUsecs),
+          latencyMaxRxUsecs: opts.latencyMaxRxUsecs,
+          profile,
+        },
+      });
+    }
+    return undefined;
+  },
+});

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { defineCheck } from '../src/engine/check.js';
+import type { Evidence } from '../src/report/schema.js';
+
+const options = z.object({
+  /** Pause frames matter where a burst outruns the host: 10G and up. */
+  minSpeedMbps: z.number().positive().default(10_000),
+  /** Drivers that default flow control to off (CAUSES.md cause 14: Intel ice): a warning there. */
+  offByDefaultDrivers: z.array(z.string()).default(['ice']),
+});
+
+function onOff(value: boolean): string {
+  return value ? 'on' : 'off';
+}
+
+export default defineCheck({
+  id: 'flow-control',
+  title: 'Flow control is on',
+  failureTitle: 'Flow control is off',
+  description:
+    'Reads ethtool -a on physical ports of 10G and up. Pause frames off (configured, or refused by the link partner) is noted: without them a burst the host cannot absorb is dropped at the NIC (CAUSES.md cause 14). A warning for drivers that turn it off by default (ice). Virtual NICs have no pause frames.',
+  scope: 'interface',
+  requires: ['net.device'],
+  optionalFacts: ['ethtool.pause'],
+  options,
+  symptoms: {
+    'pause-off': {
+      severity: 'info',
+      message: '{subject}: flow control RX {rx}, TX {tx} ({detail}); without pause frames a burst the host cannot absorb is dropped at the NIC{driverNote}',
+      fix: 'ethtool -A {subject} rx on tx on, and turn flow control on at the switch port too (both ends must agree)',
+    },
+  },
+  run({ facts, optional, options: opts, report, notApplicable, unknown, source }) {
+    const device = facts['net.device'];
+    if (device.kind !== 'physical') return notApplicable(`${device.kind} interface: pause frames belong to a physical port`);
+    const result = optional['ethtool.pause'];
+    if (!result.ok) {
+      return result.error.kind === 'unsupported'
+        ? notApplicable(`the driver does not support flow control (${result.error.message})`)
+        : unknown(result.error.message, result.error.hint);
+    }
+    if (device.speedMbps !== null && device.speedMbps < opts.minSpeedMbps) return undefined;
+    const pause = result.value;
+    if (pause.rx === null || pause.tx === null) return unknown('ethtool -a did not report both RX and TX pause settings');
+    // Off when configured off, or when autonegotiation with the link partner settled on off.
+    // ethtool derives "negotiated" from both ends' advertisements, so it cannot turn a
+    // configured off into on.
+    const rx = pause.rx && pause.rxNegotiated !== false;
+    const tx = pause.tx && pause.txNegotiated !== false;
+    if (rx && tx) return undefined;
+
+    const commandSource = source('ethtool.pause', '-a');
+    const withSource = (item: Evidence): Evidence => ({ ...item, ...(commandSource ? { source: commandSource } : {}) });
+    const refused = (pause.rx && !rx) || (pause.tx && !tx);
+    const detail = refused ? 'configured on, but autonegotiation with the link partner settled on off: the switch port has flow control off' : 'configured off';
+    const offByDefault = device.driver !== null && opts.offByDefaultDrivers.includes(device.driver);
+    const evidence: Evidence[] = [withSource({ label: 'pause RX', observed: onOff(rx), expected: 'on' }), withSource({ label: 'pause TX', observed: onOff(tx), expected: 'on' })];
+    if (pause.autonegotiate !== null) evidence.push(withSource({ label: 'pause autonegotiate', observed: onOff(pause.autonegotiate) }));
+    report('pause-off', {
+      ...(offByDefault ? { severity: 'warning' as const } : {}),
+      evidence,
+      data: {
+        rx: onOff(rx),
+        tx: onOff(tx),
+        detail,
+        driver: device.driver,
+        speedMbps: device.speedMbps,
+        driverNote: offByDefault ? `; the ${device.driver} driver turns it off by default, a known cause of drops under bursts` : '',
+      },
+    });
+    return undefined;
+  },
+});

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { defineCheck } from '../src/engine/check.js';
+import { compareVersions, parseVersionTriple } from '../src/parsers/iperf3-version.js';
+import type { Evidence } from '../src/report/schema.js';
+
+const version = z.string().regex(/^\d+\.\d+(\.\d+)?$/, 'a version such as 3.16 or 3.19.1');
+
+const options = z.object({
+  /** First release that runs each -P stream in its own thread (CAUSES.md, iperf3 facts). */
+  threadedSince: version.default('3.16'),
+  /** First release advised when iperf3 authentication (--username, RSA keys) is used. */
+  authenticationFixedSince: version.default('3.19.1'),
+  /** Feature name iperf3 -v lists when the build supports -A. */
+  affinityFeature: z.string().default('CPU affinity setting'),
+});
+
+export default defineCheck({
+  id: 'iperf3',
+  title: 'iperf3 can measure this host\'s links',
+  failureTitle: 'iperf3 on this host cannot fill a fast link on its own',
+  description:
+    'Reads `iperf3 -v`. Before 3.16 one iperf3 process runs every -P stream on one thread, so one CPU core is the limit (roughly 25 Gb/s, far less on slow cores); on 3.16+ -A pins every thread to the same CPU. Either way the tool, not the network, can be what a test measures.',
+  scope: 'host',
+  requires: ['iperf3.version'],
+  options,
+  symptoms: {
+    'single-threaded-version': {
+      severity: 'warning',
+      message:
+        'iperf3 {version} runs every -P stream on one thread, so on one CPU core: one process cannot fill a link above roughly 25 Gb/s, and far less on slow cores, however many streams it opens. nicdoctor bench works around this by running one iperf3 process per core on separate ports and summing them',
+      fix: 'Upgrade iperf3 to {threadedSince} or newer on both ends ({authenticationFixedSince} or newer if you use authentication); until then run one iperf3 process per core on separate ports (-p 5101, 5102, ...) and add up the results',
+    },
+    'affinity-with-threads': {
+      severity: 'info',
+      message:
+        'iperf3 {version} runs each stream in its own thread, but -A pins the whole process before the threads start, so every stream ends up on the same CPU',
+      fix: 'Do not use -A with several streams; pin from outside instead: taskset -c <cpus> iperf3 ... or numactl -N <node> iperf3 ... (CPUs on the NIC\'s NUMA node)',
+    },
+    'missing-feature': {
+      severity: 'info',
+      message: 'iperf3 {version} was built without "{feature}" (features: {features}): -A is not available',
+      fix: 'Pin iperf3 with taskset -c <cpus> or numactl -N <node> instead of -A',
+    },
+    'authentication-before-fix': {
+      severity: 'info',
+      message: 'iperf3 {version} is older than {authenticationFixedSince}, the release to use when iperf3 authentication (--username, RSA keys) is enabled',
+      fix: 'If you use iperf3 authentication, upgrade to {authenticationFixedSince} or newer on both ends',
+    },
+  },
+  run({ facts, options: opts, report, source }) {
+    const installed = facts['iperf3.version'];
+    const threadedSince = parseVersionTriple(opts.threadedSince);
+    const authFixed = parseVersionTriple(opts.authenticationFixedSince);
+    const from = source('iperf3.version');
+    const versionEvidence = (expected?: string): Evidence => ({
+      label: 'iperf3 version',
+      observed: installed.version,
+      ...(expected ? { expected } : {}),
+      ...(from ? { source: from } : {}),
+    });
+    const base = { version: installed.version, threadedSince: opts.threadedSince, authenticationFixedSince: opts.authenticationFixedSince };
+
+    const threaded = compareVersions(installed, threadedSince) >= 0;
+    if (!threaded) {
+      report('single-threaded-version', { evidence: [versionEvidence(`>= ${opts.threadedSince}`)], data: { ...base, major: installed.major, minor: installed.minor } });
+    }
+
+    // Unknown features (old builds print no list) are not reported as missing.
+    const hasAffinity = installed.features === null ? null : installed.features.includes(opts.affinityFeature);
+    if (hasAffinity === false) {
+      report('missing-feature', {
+        evidence: [{ label: 'iperf3 optional features', observed: installed.features!.join(', ') || 'none', expected: opts.affinityFeature, ...(from ? { source: from } : {}) }],
+        data: { ...base, feature: opts.affinityFeature, features: installed.features!.join(', ') || 'none' },
+      });
+    } else if (threaded) {
+      report('affinity-with-threads', { evidence: [versionEvidence()], data: base });
+    }
+
+    // Below threadedSince the upgrade advice already names the authentication release.
+    const hasAuthentication = installed.features === null || installed.features.includes('authentication');
+    if (threaded && hasAuthentication && compareVersions(installed, authFixed) < 0) {
+      report('authentication-before-fix', { evidence: [versionEvidence(`>= ${opts.authenticationFixedSince}`)], data: base });
+    }
+    return undefined;
+  },
+});

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { defineCheck } from '../src/engine/check.js';
+import { bestLinkMode, type LinkMode } from '../src/parsers/ethtool-settings.js';
+import type { EthtoolDriver } from '../src/parsers/ethtool-driver.js';
+import type { Evidence } from '../src/report/schema.js';
+
+const options = z.object({
+  /** A link at or below this fraction of its best mode is critical (1G on a 10G NIC). */
+  criticalRatio: z.number().positive().max(1).default(0.1),
+  /** carrier_changes at or above this is flapping; it counts down and up, so 10 = 5 flaps. */
+  carrierChangesThreshold: z.number().int().positive().default(10),
+});
+
+// Software interfaces report a nominal speed (veth says 10000Mb/s) and no modes: nothing to compare.
+const SOFTWARE_KINDS = new Set(['virtual', 'bridge', 'vlan', 'other']);
+
+export default defineCheck({
+  id: 'link-speed',
+  title: 'Link negotiated at the best common speed',
+  failureTitle: 'Link is down, flapping or negotiated below capability',
+  description:
+    'Compares the speed and duplex negotiated (`ethtool <if>`) with the fastest mode that the NIC both supports and advertises and, when shown, the fastest mode the link partner advertises too (CAUSES.md cause 16); flags a link that is down while the interface is up, and carrier changes (/sys/class/net/<if>/carrier_changes) that show a flapping link.',
+  scope: 'interface',
+  requires: ['ethtool.settings', 'net.device'],
+  optionalFacts: ['ethtool.driver'],
+  options,
+  symptoms: {
+    'below-capability': {
+      severity: 'warning',
+      message: '{subject} negotiated {negotiatedMbps} Mb/s, but the NIC supports and advertises {bestMode} ({bestMbps} Mb/s): {limit}',
+      fix: '{remedy}; check the cable (all four pairs for BASE-T) or the optic and its rating, and the switch port configuration; keep autonegotiation on at both ends (ethtool -s {subject} autoneg on) or force the same mode on both; update the NIC firmware ({firmware}) if the module is not recognised',
+    },
+    'half-duplex': {
+      severity: 'critical',
+      message: '{subject} runs at half duplex ({negotiatedMbps} Mb/s): collisions and a throughput far below line rate, usually a duplex mismatch',
+      fix: 'Use autonegotiation at both ends (ethtool -s {subject} autoneg on, and on the switch port); a port forced to a speed on one side and autonegotiating on the other falls back to half duplex',
+    },
+    'no-carrier': {
+      severity: 'warning',
+      message: '{subject} is administratively up but has no link (no carrier)',
+      fix: 'Check the cable or optic (seated, rated for {bestMode}), that the switch port is enabled and configured for the same speed, and the port LEDs; `ethtool {subject}` shows "Link detected: yes" once it is up',
+    },
+    'carrier-flapping': {
+      severity: 'warning',
+      message: '{subject} lost and regained its link about {flaps} times (carrier_changes {carrierChanges}, threshold {threshold}): each drop stalls TCP',
+      fix: 'carrier_changes counts up by 2 for each down/up cycle (a few at boot are normal); replace the cable or optic, check the switch port error counters and `ethtool -S {subject}` CRC/symbol errors, and the kernel log for link up/down messages',
+    },
+  },
+  run({ facts, optional, options: opts, subject, report, notApplicable, unknown, source }) {
+    const settings = facts['ethtool.settings'];
+    const device = facts['net.device'];
+    const driverInfo = optional['ethtool.driver'];
+    const firmware = driverInfo.ok ? describeDriver(driverInfo.value) : `see ethtool -i ${subject}`;
+    const ethtoolSource = source('ethtool.settings');
+    const withEthtool = (evidence: Evidence): Evidence => (ethtoolSource ? { ...evidence, source: ethtoolSource } : evidence);
+    let reported = false;
+
+    if (SOFTWARE_KINDS.has(device.kind)) {
+      return notApplicable(`${subject} is a ${device.kind} interface: its speed is nominal (no link modes to compare); the physical NICs below it are checked`);
+    }
+    // Reading carrier fails on an interface that is administratively down.
+    if (device.carrier === null && device.operstate === 'down') {
+      return notApplicable(`${subject} is administratively down (ip link set dev ${subject} up to use it)`);
+    }
+
+    // Modes by name, so that only modes both sides can use count.
+    const supported = settings.supportedLinkModes ?? [];
+    const advertised = settings.advertisedLinkModes ?? [];
+    const ownModes = advertised.length > 0 ? supported.filter((mode) => advertised.includes(mode)) : supported;
+    const best = bestLinkMode(ownModes.length > 0 ? ownModes : supported);
+    const partnerModes = settings.linkPartnerAdvertisedLinkModes ?? [];
+    const partnerBest = bestLinkMode(partnerModes);
+    const commonBest = partnerModes.length > 0 ? bestLinkMode(ownModes.filter((mode) => partnerModes.includes(mode))) : null;
+
+    const changes = device.carrierChanges;
+    if (changes !== null && changes >= opts.carrierChangesThreshold) {
+      reported = true;
+      const changesSource = source('net.device', '/carrier_changes');
+      report('carrier-flapping', {
+        evidence: [{ label: 'carrier_changes', observed: changes, expected: `< ${opts.carrierChangesThreshold}`, ...(changesSource ? { source: changesSource } : {}) }],
+        data: { carrierChanges: changes, flaps: Math.floor(changes / 2), threshold: opts.carrierChangesThreshold },
+      });
+    }
+
+    if (settings.linkDetected === false || device.carrier === false) {
+      const carrierSource = source('net.device', '/carrier');
+      report('no-carrier', {
+        evidence: [
+          withEthtool({ label: 'Link detected', observed: settings.linkDetected === null ? null : settings.linkDetected ? 'yes' : 'no', expected: 'yes' }),
+          { label: 'carrier', observed: device.carrier === null ? null : device.carrier ? 1 : 0, expected: 1, ...(carrierSource ? { source: carrierSource } : {}) },
+          { label: 'operstate', observed: device.operstate },
+        ],
+        data: { operstate: device.operstate, bestMode: best?.mode ?? 'its speed', bestMbps: best?.speedMbps ?? null },
+      });
+      // The speed ethtool prints for a down link is stale (rtl83xx reports 1000Mb/s): do not judge it.
+      return undefined;
+    }
+
+    const negotiated = settings.speedMbps ?? device.speedMbps;
+    const duplex = settings.duplex ?? (device.duplex === 'half' || device.duplex === 'full' ? device.duplex : null);
+
+    if (duplex === 'half') {
+      reported = true;
+      report('half-duplex', {
+        evidence: [withEthtool({ label: 'Duplex', observed: 'half', expected: 'full' })],
+        data: { negotiatedMbps: negotiated, duplex },
+      });
+    }
+
+    if (!best) {
+      if (reported) return undefined;
+      return notApplicable(
+        `${subject} reports no link modes (${device.driver ?? device.kind} NIC): there is no capability to compare its ${negotiated === null ? 'unreported' : `nominal ${negotiated} Mb/s`} speed with`,
+      );
+    }
+    if (negotiated === null) {
+      if (reported) return undefined;
+      return unknown(`${subject} has a link but the driver reports no negotiated speed (ethtool "Speed: Unknown!", sysfs speed unreadable)`);
+    }
+
+    if (negotiated < best.speedMbps) {
+      const { limit, remedy } = explainLimit(subject, best, partnerModes.length > 0, partnerBest, commonBest, negotiated);
+      report('below-capability', {
+        severity: negotiated <= best.speedMbps * opts.criticalRatio ? 'critical' : 'warning',
+        evidence: [
+          withEthtool({ label: 'Speed', observed: negotiated, expected: best.speedMbps, unit: 'Mb/s' }),
+          withEthtool({ label: 'Best mode supported and advertised', observed: best.mode }),
+          ...(partnerModes.length > 0 ? [withEthtool({ label: 'Best mode the link partner advertises', observed: partnerBest?.mode ?? partnerModes.join(' ') })] : []),
+        ],
+        data: {
+          negotiatedMbps: negotiated,
+          bestMbps: best.speedMbps,
+          bestMode: best.mode,
+          partnerBestMode: partnerBest?.mode ?? null,
+          partnerBestMbps: partnerBest?.speedMbps ?? null,
+          commonBestMode: commonBest?.mode ?? null,
+          limit,
+          remedy,
+          firmware,
+        },
+      });
+    }
+    return undefined;
+  },
+});
+
+/**
+ * Who holds the link back: the partner advertises nothing faster, or both could go faster.
+ * Returns finished text: templates are filled once, so data values cannot hold placeholders.
+ */
+function explainLimit(
+  subject: string,
+  best: LinkMode,
+  partnerShown: boolean,
+  partnerBest: LinkMode | null,
+  commonBest: LinkMode | null,
+  negotiated: number,
+): { limit: string; remedy: string } {
+  if (!partnerShown) {
+    return {
+      limit: 'the driver does not show what the link partner advertises, so the cable, optic or switch port may hold it back',
+      remedy: `Find which end limits the link: the switch port's configured and supported speeds, and the cable or optic rating for ${best.mode}`,
+    };
+  }
+  if (commonBest && commonBest.speedMbps > negotiated) {
+    return {
+      limit: `both ends advertise ${commonBest.mode}, yet the link came up slower: a cable, optic or autonegotiation fault`,
+      remedy: `Both ends offer ${commonBest.mode}: replace the cable or optic, then renegotiate (ethtool -r ${subject})`,
+    };
+  }
+  return {
+    limit: `the link partner advertises at most ${partnerBest?.mode ?? 'nothing the NIC supports'}`,
+    remedy: `The link partner limits the link: configure the switch port to advertise ${best.mode} (or use a port, cable or optic that supports it)`,
+  };
+}
+
+function describeDriver(info: EthtoolDriver): string {
+  return `${[info.driver, info.version].filter(Boolean).join(' ')}, firmware ${info.firmwareVersion ?? 'not reported'}`;
+}

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { defineCheck } from '../src/engine/check.js';
+import { channelMode, currentRxQueues, type EthtoolChannels } from '../src/parsers/ethtool-channels.js';
+import type { Evidence, Source } from '../src/report/schema.js';
+
+const options = z.object({
+  /** A single receive queue on a port this fast or faster is a warning (CAUSES.md cause 6). */
+  fastLinkMbps: z.number().positive().default(10_000),
+  /**
+   * Queues the hardware RSS hash can spread over, whatever `ethtool -l` allows (CAUSES.md:
+   * ixgbe 16 — it reports up to 63/64 channels for Flow Director —, i40e 64).
+   */
+  driverRssCaps: z.record(z.string(), z.number().int().positive()).default({ ixgbe: 16, i40e: 64 }),
+});
+
+// Bonds, bridges, VLANs and software devices have no hardware queues: RSS is set on the NIC below.
+const NO_HARDWARE_QUEUES = new Set(['virtual', 'bond', 'bridge', 'vlan', 'other']);
+
+/** Counts the CPUs of a kernel CPU list ("0-7,16-23" → 16); null when unreadable. */
+function countCpuList(list: string): number | null {
+  let count = 0;
+  for (const part of list.trim().split(',')) {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!range) return null;
+    const first = Number.parseInt(range[1]!, 10);
+    const last = range[2] === undefined ? first : Number.parseInt(range[2], 10);
+    if (last < first) return null;
+    count += last - first + 1;
+  }
+  return count;
+}
+
+/** A CPU list as the hex mask rps_cpus takes, in comma-separated 32-bit words ("0-39" → "ff,ffffffff"). */
+function cpuListMask(list: string): string | null {
+  const words: number[] = [];
+  for (const part of list.trim().split(',')) {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!range) return null;
+    const first = Number.parseInt(range[1]!, 10);
+    const last = range[2] === undefined ? first : Number.parseInt(range[2], 10);
+    for (let cpu = first; cpu <= last; cpu += 1) {
+      const word = cpu >> 5;
+      while (words.length <= word) words.push(0);
+      words[word] = (words[word]! | (1 << (cpu & 31))) >>> 0;
+    }
+  }
+  if (words.length === 0) return null;
+  return words
+    .reverse()
+    .map((word, index) => (index === 0 ? word.toString(16) : word.toString(16).padStart(8, '0')))
+    .join(',');
+}
+
+interface ChannelPlan {
+  /** 'combined', 'rx' or 'tx'. */
+  channel: string;
+  current: number;
+  max: number;
+  suggested: number;
+}
+
+export default defineCheck({
+  id: 'rss-queues',
+  title: 'Enough RSS queues are in use',
+  failureTitle: 'Too few receive queues (RSS) are in use',
+  description:
+    'Compares the channels in use (`ethtool -l`) with the driver maximum and the NIC-local CPUs (CAUSES.md cause 6): with fewer queues, received traffic is processed on fewer CPUs whatever the number of flows. A single queue on a 10G+ port is reported on its own (it subsumes "below maximum"); a single queue without RPS (/sys/class/net/<if>/queues/rx-0/rps_cpus) is noted. Bonds, bridges, VLANs and software interfaces are not applicable; a driver without `ethtool -l` support is judged from the kernel queues in sysfs when it has a single queue, otherwise not applicable.',
+  scope: 'interface',
+  // ethtool -l is optional so that a driver without it (bonds, some NICs) is judged here as
+  // not applicable or from sysfs, rather than gated to unknown by the engine.
+  requires: ['net.device'],
+  optionalFacts: ['ethtool.channels', 'net.queues'],
+  options,
+  symptoms: {
+    'single-queue-fast-port': {
+      severity: 'warning',
+      message: '{subject} receives on a single queue ({current} of max {max}) on a {linkGbps} Gb/s port: every flow is processed by one CPU, which caps throughput well below line rate',
+      fix: '{remedy}',
+    },
+    'queues-below-max': {
+      severity: 'warning',
+      message: '{subject} uses {current} {channel} queues where {suggested} are possible ({basis}): traffic is spread over fewer CPUs',
+      fix: 'ethtool -L {subject} {channelArgs}',
+    },
+    'rps-off-single-queue': {
+      severity: 'info',
+      message: '{subject} has a single hardware receive queue and RPS is off (rx-0/rps_cpus = {rpsCpus}): protocol processing for every flow runs on the CPU that takes the interrupt',
+      fix: 'echo {rpsMask} > /sys/class/net/{subject}/queues/rx-0/rps_cpus (steers receive processing to those CPUs; add rps_flow_cnt and net.core.rps_sock_flow_entries for RFS)',
+    },
+  },
+  run({ facts, optional, options: opts, subject, report, notApplicable, unknown, source }) {
+    const device = facts['net.device'];
+    if (NO_HARDWARE_QUEUES.has(device.kind)) {
+      return notApplicable(`${subject} is a ${device.kind} interface: it has no hardware receive queues of its own (RSS is configured on the physical NIC)`);
+    }
+    const channelsResult = optional['ethtool.channels'];
+    const queuesResult = optional['net.queues'];
+    const queues = queuesResult.ok ? queuesResult.value : null;
+    const channelsSource = source('ethtool.channels');
+    const withSource = (evidence: Evidence, from: Source | undefined): Evidence => (from ? { ...evidence, source: from } : evidence);
+
+    const localCpus = device.localCpuList ? countCpuList(device.localCpuList) : null;
+    const cap = device.driver ? opts.driverRssCaps[device.driver] : undefined;
+    const target = (max: number) => Math.min(max, localCpus ?? max, cap ?? max);
+    const basisFor = (max: number): string => {
+      const parts = [`driver maximum ${max}`];
+      parts.push(localCpus !== null ? `${localCpus} NIC-local CPUs` : 'NIC-local CPU count unknown');
+      if (cap !== undefined) parts.push(`${device.driver} spreads RSS over at most ${cap} queues`);
+      return parts.join(', ');
+    };
+
+    let plans: ChannelPlan[];
+    let rxQueues: number;
+    let channelArgs: string;
+    if (channelsResult.ok) {
+      const channels: EthtoolChannels = channelsResult.value;
+      const mode = channelMode(channels);
+      if (mode === 'none') return notApplicable(`ethtool -l ${subject} reports no receive or combined channels: the ${device.driver ?? 'unknown'} driver does not expose its queue count`);
+      if (mode === 'combined') {
+        const max = channels.max.combined!;
+        const current = currentRxQueues(channels);
+        plans = [{ channel: 'combined', current, max, suggested: target(max) }];
+        rxQueues = current;
+        channelArgs = `combined ${target(max)}`;
+      } else {
+        plans = (['rx', 'tx'] as const)
+          .filter((kind) => (channels.max[kind] ?? 0) > 0)
+          .map((kind) => {
+            const max = channels.max[kind]!;
+            return { channel: kind, current: channels.current[kind] ?? 0, max, suggested: target(max) };
+          });
+        rxQueues = channels.current.rx ?? 0;
+        channelArgs = plans.map((plan) => `${plan.channel} ${plan.suggested}`).join(' ');
+      }
+    } else if (channelsResult.error.kind === 'unsupported') {
+      // No channel interface: the kernel's queue directories still show whether there is one queue.
+      if (!queues || queues.rx.length !== 1) {
+        const seen = queues ? `; sysfs shows ${queues.rx.length} receive queues` : '';
+        return notApplicable(`the ${device.driver ?? 'unknown'} driver does not support ethtool -l, so its queue count cannot be read or changed with ethtool -L${seen}`);
+      }
+      plans = [];
+      rxQueues = 1;
+      channelArgs = '';
+    } else {
+      return unknown(`ethtool -l ${subject}: ${channelsResult.error.message}`, channelsResult.error.hint);
+    }
+
+    const rpsMask = (device.localCpuList ? cpuListMask(device.localCpuList) : null) ?? '<hex mask of the CPUs to use>';
+    const speed = device.speedMbps;
+    const singleOnFastPort = rxQueues === 1 && speed !== null && speed >= opts.fastLinkMbps;
+    if (singleOnFastPort) {
+      const plan = plans.find((candidate) => candidate.channel !== 'tx');
+      const remedy =
+        plan && plan.suggested > 1
+          ? `ethtool -L ${subject} ${channelArgs} (one queue per NIC-local CPU, up to the driver maximum ${plan.max})`
+          : `the driver offers a single queue: enable multiqueue where the NIC comes from (virtio: queues=N on the host; a cloud instance type with more queues), or spread receive processing with RPS: echo ${rpsMask} > /sys/class/net/${subject}/queues/rx-0/rps_cpus`;
+      report('single-queue-fast-port', {
+        evidence: [
+          withSource({ label: 'receive queues', observed: 1, ...(plan ? { expected: plan.suggested } : {}), unit: 'queues' }, channelsSource ?? source('net.queues')),
+          withSource({ label: 'link speed', observed: speed, unit: 'Mb/s' }, source('net.device', '/speed')),
+        ],
+        data: {
+          current: 1,
+          max: plan?.max ?? null,
+          suggested: plan?.suggested ?? null,
+          localCpus,
+          linkGbps: speed / 1000,
+          remedy,
+        },
+      });
+    }
+
+    for (const plan of plans) {
+      if (plan.current >= plan.suggested) continue;
+      // The single-queue finding already covers the receive side of that port.
+      if (singleOnFastPort && plan.channel !== 'tx') continue;
+      const evidence: Evidence[] = [
+        withSource({ label: `${plan.channel} channels`, observed: plan.current, expected: plan.suggested, unit: 'queues' }, channelsSource),
+        withSource({ label: `${plan.channel} channels, driver maximum`, observed: plan.max, unit: 'queues' }, channelsSource),
+      ];
+      if (localCpus !== null) evidence.push(withSource({ label: 'NIC-local CPUs', observed: localCpus, unit: 'CPUs' }, source('net.device', 'local_cpulist')));
+      report('queues-below-max', {
+        evidence,
+        data: { channel: plan.channel, current: plan.current, max: plan.max, localCpus, suggested: plan.suggested, basis: basisFor(plan.max), channelArgs },
+      });
+    }
+
+    const rx0 = queues?.rx.length === 1 ? queues.rx[0] : undefined;
+    if (rxQueues === 1 && rx0 && rx0.rpsCpuCount === 0) {
+      report('rps-off-single-queue', {
+        evidence: [
+          withSource({ label: 'rx-0 rps_cpus', observed: rx0.rpsCpus, expected: 'CPUs set' }, source('net.queues', 'rps_cpus')),
+          withSource({ label: 'receive queues', observed: 1, unit: 'queues' }, channelsSource ?? source('net.queues')),
+        ],
+        data: {
+          rpsCpus: rx0.rpsCpus,
+          rpsMask,
+        },
+      });
+    }
+    return undefined;
+  },
+});

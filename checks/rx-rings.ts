@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { defineCheck } from '../src/engine/check.js';
+import type { Evidence, Severity } from '../src/report/schema.js';
+
+const options = z.object({
+  /** At and above this speed a short ring drops bursts (CAUSES.md cause 7): warning. */
+  fastLinkMbps: z.number().positive().default(10_000),
+  /** A driver maximum below this many RX descriptors cannot absorb a burst at all. */
+  smallRingMax: z.number().int().positive().default(512),
+});
+
+type Direction = 'rx' | 'tx';
+
+export default defineCheck({
+  id: 'rx-rings',
+  title: 'Rings are at their maximum',
+  failureTitle: 'Rings are below their maximum',
+  description:
+    'Reads ethtool -g: current RX/TX ring sizes against the driver maximum. Rings below the maximum drop bursts at the NIC (CAUSES.md cause 7): a warning on a throughput or measurement host with a 10G+ port, info below 10G and on a latency host (deeper rings add queueing delay). A driver whose maximum is tiny is noted.',
+  scope: 'interface',
+  requires: ['net.device'],
+  optionalFacts: ['ethtool.rings'],
+  options,
+  symptoms: {
+    'rx-ring-below-max': {
+      severity: 'warning',
+      message: '{subject}: RX ring {rxCurrent} of a possible {rxMax} descriptors; {note}',
+      fix: 'ethtool -G {subject} {setting} (briefly resets the link; not persistent: add it to the interface configuration)',
+    },
+    'tx-ring-below-max': {
+      severity: 'warning',
+      message: '{subject}: TX ring {txCurrent} of a possible {txMax} descriptors; {note}',
+      fix: 'ethtool -G {subject} {setting} (briefly resets the link; not persistent: add it to the interface configuration)',
+    },
+    'ring-max-small': {
+      severity: 'info',
+      message: '{subject}: the driver allows at most {rxMax} RX descriptors, below {smallRingMax}: bursts larger than that drop at the NIC whatever the settings',
+      fix: 'Nothing to raise with ethtool: if ethtool -S {subject} shows drops, use a NIC or driver with deeper rings (for a virtual NIC, the hypervisor sets the queue size)',
+    },
+  },
+  run({ facts, optional, options: opts, profile, report, notApplicable, unknown, source }) {
+    const device = facts['net.device'];
+    const result = optional['ethtool.rings'];
+    if (!result.ok) {
+      // veth and some virtual NICs answer "Operation not supported": nothing to size.
+      return result.error.kind === 'unsupported'
+        ? notApplicable(`the driver has no configurable rings (${result.error.message})`)
+        : unknown(result.error.message, result.error.hint);
+    }
+    const rings = result.value;
+    const commandSource = source('ethtool.rings', '-g');
+    const fast = device.speedMbps !== null && device.speedMbps >= opts.fastLinkMbps;
+    const severity: Severity = fast && profile !== 'latency' ? 'warning' : 'info';
+    const note =
+      profile === 'latency'
+        ? 'for a latency host deeper rings add queueing delay, so this is a trade-off, not a fault'
+        : fast
+          ? `for a ${profile} host on a ${device.speedMbps! / 1000} Gb/s port, bursts beyond the ring are dropped and retransmitted`
+          : `on a ${device.speedMbps === null ? 'port of unknown speed' : `${device.speedMbps / 1000} Gb/s port`} this matters only if drops show in ethtool -S`;
+
+    // The fix sets every direction the driver reports to its real maximum; 0 means no such ring.
+    const maxOf = (direction: Direction) => {
+      const max = rings.max[direction];
+      return max !== null && max > 0 ? max : null;
+    };
+    const setting = (['rx', 'tx'] as const)
+      .flatMap((direction) => {
+        const max = maxOf(direction);
+        return max === null ? [] : [`${direction} ${max}`];
+      })
+      .join(' ');
+
+    let judged = 0;
+    for (const direction of ['rx', 'tx'] as const) {
+      const max = maxOf(direction);
+      const current = rings.current[direction];
+      if (max === null || current === null) continue;
+      judged += 1;
+      if (current >= max) continue;
+      const label = direction.toUpperCase();
+      const evidence: Evidence[] = [
+        { label: `${label} ring`, observed: current, expected: max, unit: 'descriptors', ...(commandSource ? { source: commandSource } : {}) },
+      ];
+      if (device.speedMbps !== null) evidence.push({ label: 'link speed', observed: device.speedMbps, unit: 'Mb/s', source: { kind: 'file', path: `/sys/class/net/${device.name}/speed` } });
+      report(direction === 'rx' ? 'rx-ring-below-max' : 'tx-ring-below-max', {
+        severity,
+        evidence,
+        data: {
+          rxCurrent: rings.current.rx,
+          rxMax: rings.max.rx,
+          txCurrent: rings.current.tx,
+          txMax: rings.max.tx,
+          setting,
+          speedMbps: device.speedMbps,
+          profile,
+          note,
+        },
+      });
+    }
+
+    const rxMax = maxOf('rx');
+    if (rxMax !== null && rxMax < opts.smallRingMax) {
+      report('ring-max-small', {
+        evidence: [{ label: 'RX ring maximum', observed: rxMax, expected: opts.smallRingMax, unit: 'descriptors', ...(commandSource ? { source: commandSource } : {}) }],
+        data: { rxMax, smallRingMax: opts.smallRingMax },
+      });
+    } else if (judged === 0) {
+      return unknown('ethtool -g printed no current ring sizes to compare with the maximum');
+    }
+    return undefined;
+  },
+});

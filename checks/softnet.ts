@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { defineCheck } from '../src/engine/check.js';
+import type { Evidence, Source } from '../src/report/schema.js';
+import type { SoftnetCpu } from '../src/parsers/softnet-stat.js';
+
+// Kernel defaults (net/core/net-sysfs.c, net/core/dev.c), used when the sysctls could not be read.
+const DEFAULT_BACKLOG = 1000;
+const DEFAULT_BUDGET = 300;
+const DEFAULT_BUDGET_USECS = 2000;
+
+const options = z.object({
+  /** Backlog drops at or below this, per CPU, are ignored. */
+  minDrops: z.number().int().nonnegative().default(0),
+  /**
+   * time_squeeze per processed packet from which budget exhaustion is a warning: with the default
+   * budget of 300 packets, 0.001 means roughly a third of the softirq rounds stopped with work left.
+   */
+  squeezeWarningRatio: z.number().positive().default(0.001),
+  /** Suggested new limits are the current ones times this. */
+  raiseFactor: z.number().gt(1).default(2),
+});
+
+export default defineCheck({
+  id: 'softnet',
+  title: 'Kernel receive processing keeps up',
+  failureTitle: 'The kernel dropped packets in the per-CPU backlog or ran out of softirq budget',
+  description:
+    'Reads /proc/net/softnet_stat (one row per CPU, hex). Column 2 counts packets dropped because the per-CPU backlog exceeded net.core.netdev_max_backlog: drops that no NIC counter shows. Column 3 (time_squeeze) counts softirq rounds that stopped with packets left because net.core.netdev_budget or netdev_budget_usecs ran out. Both are totals since boot.',
+  scope: 'host',
+  requires: ['softnet'],
+  optionalFacts: ['sysctl.net'],
+  options,
+  symptoms: {
+    'backlog-drops': {
+      severity: 'warning',
+      message:
+        '{totalDropped} packets dropped since boot because a per-CPU backlog was full (net.core.netdev_max_backlog = {backlog}), on {cpuList}: drops the NIC counters do not show',
+      fix: 'Raise net.core.netdev_max_backlog (sysctl -w net.core.netdev_max_backlog={suggestedBacklog}, kept in a /etc/sysctl.d drop-in) and spread receive processing over more CPUs with RSS queues or RPS (/sys/class/net/<if>/queues/rx-N/rps_cpus). The counters are totals since boot: nicdoctor bench measures the increase during a test.',
+    },
+    'budget-exhausted': {
+      severity: 'info',
+      message:
+        'time_squeeze {totalSqueeze} since boot on {cpuCount} CPU(s), worst {worstRatio} per packet on {worstCpu}: the receive softirq ran out of net.core.netdev_budget ({budget} packets) or netdev_budget_usecs ({budgetUsecs} µs) with packets still waiting',
+      fix: 'Raise net.core.netdev_budget (sysctl -w net.core.netdev_budget={suggestedBudget}) and net.core.netdev_budget_usecs (sysctl -w net.core.netdev_budget_usecs={suggestedBudgetUsecs}); if one CPU does all the work, spread the NIC\'s queues over more CPUs (RSS/RPS).',
+    },
+  },
+  run({ facts, optional, options: opts, report, source }) {
+    const cpus = facts.softnet.cpus;
+    const sysctl = optional['sysctl.net'].ok ? optional['sysctl.net'].value : null;
+    const where = source('softnet');
+    const withSource = where ? { source: where } : {};
+
+    const dropping = cpus.filter((cpu) => cpu.dropped > opts.minDrops);
+    if (dropping.length > 0) {
+      const backlog = sysctl?.netdevMaxBacklog ?? null;
+      report('backlog-drops', {
+        evidence: [
+          ...dropping.map((cpu): Evidence => ({ label: `${cpuLabel(cpu)} backlog drops`, observed: cpu.dropped, expected: opts.minDrops, unit: 'packets', ...withSource })),
+          ...(backlog !== null ? [sysctlEvidence('net.core.netdev_max_backlog', backlog, source('sysctl.net', 'netdev_max_backlog'))] : []),
+        ],
+        data: {
+          totalDropped: sum(dropping.map((cpu) => cpu.dropped)),
+          cpuCount: dropping.length,
+          cpuList: dropping.map(cpuLabel).join(', '),
+          backlog: backlog ?? `not read, kernel default ${DEFAULT_BACKLOG}`,
+          suggestedBacklog: Math.round((backlog ?? DEFAULT_BACKLOG) * opts.raiseFactor),
+        },
+      });
+    }
+
+    const squeezed = cpus.filter((cpu) => cpu.timeSqueeze > 0);
+    if (squeezed.length > 0) {
+      // The columns are 32-bit and wrap, so a busy CPU's ratio can be off; it is a hint, not a measure.
+      const ratioOf = (cpu: SoftnetCpu) => cpu.timeSqueeze / Math.max(cpu.processed, 1);
+      const worst = squeezed.reduce((a, b) => (ratioOf(b) > ratioOf(a) ? b : a));
+      const worstRatio = ratioOf(worst);
+      const budget = sysctl?.netdevBudget ?? null;
+      const budgetUsecs = sysctl?.netdevBudgetUsecs ?? null;
+      report('budget-exhausted', {
+        ...(worstRatio >= opts.squeezeWarningRatio ? { severity: 'warning' as const } : {}),
+        evidence: [
+          ...squeezed.map((cpu): Evidence => ({ label: `${cpuLabel(cpu)} time_squeeze`, observed: cpu.timeSqueeze, expected: 0, ...withSource })),
+          ...(budget !== null ? [sysctlEvidence('net.core.netdev_budget', budget, source('sysctl.net', 'netdev_budget'))] : []),
+          ...(budgetUsecs !== null ? [sysctlEvidence('net.core.netdev_budget_usecs', budgetUsecs, source('sysctl.net', 'netdev_budget_usecs'))] : []),
+        ],
+        data: {
+          totalSqueeze: sum(squeezed.map((cpu) => cpu.timeSqueeze)),
+          cpuCount: squeezed.length,
+          worstCpu: cpuLabel(worst),
+          worstRatio: worstRatio.toPrecision(2),
+          worstRatioValue: worstRatio,
+          budget: budget ?? `not read, kernel default ${DEFAULT_BUDGET}`,
+          budgetUsecs: budgetUsecs ?? `not read, kernel default ${DEFAULT_BUDGET_USECS}`,
+          suggestedBudget: Math.round((budget ?? DEFAULT_BUDGET) * opts.raiseFactor),
+          suggestedBudgetUsecs: Math.round((budgetUsecs ?? DEFAULT_BUDGET_USECS) * opts.raiseFactor),
+        },
+      });
+    }
+    return undefined;
+  },
+});
+
+/** Kernels before 5.10 print no CPU id, and rows skip offline CPUs: then only the row is certain. */
+function cpuLabel(cpu: SoftnetCpu): string {
+  return cpu.cpu !== null ? `CPU ${cpu.cpu}` : `softnet row ${cpu.row}`;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+function sysctlEvidence(label: string, observed: number, where: Source | undefined): Evidence {
+  return { label, observed, ...(where ? { source: where } : {}) };
+}

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { coefficientOfVariation, median } from '../src/bench/aggregate.js';
+import { defineCheck } from '../src/engine/check.js';
+import type { BenchProcess } from '../src/report/schema.js';
+
+const options = z.object({
+  /** A process at or above this share of its core (or of its cgroup quota) is CPU-bound. */
+  cpuBoundFraction: z.number().min(0).max(1).default(0.9),
+  /** More processes "raised the sum" when the best step beats one process by this factor. */
+  scalingFactor: z.number().min(1).default(1.3),
+  /** At or above this fraction of the goodput ceiling the link is the limit (healthy). */
+  atCeilingFraction: z.number().min(0).max(1.2).default(0.92),
+  /** Retransmitted segments per segment sent above which loss is reported. */
+  retransmitRate: z.number().min(0).default(0.003),
+  /** A plateau within this band around the PCIe budget is PCIe-bound. */
+  pcieBandLow: z.number().default(0.8),
+  pcieBandHigh: z.number().default(1.05),
+  bidirAsymmetry: z.number().min(0).max(1).default(0.25),
+  unstableCv: z.number().min(0).default(0.15),
+  collapseRatio: z.number().min(1).default(3),
+  /** Bytes per TCP segment, for the retransmit rate (MSS at MTU 1500). */
+  segmentBytes: z.number().positive().default(1448),
+});
+
+const gbps = (bps: number) => Number((bps / 1e9).toFixed(2));
+
+function cpuShare(process: BenchProcess): { percent: number; limit: number } | null {
+  const percent = process.measuredCpuPercent ?? process.hostCpuPercent;
+  if (percent === null) return null;
+  return { percent, limit: process.cpuQuotaPercent ?? 100 };
+}
+
+export default defineCheck({
+  id: 'throughput',
+  title: 'Measured throughput reaches the link',
+  failureTitle: 'Measured throughput falls short, and why',
+  description:
+    'Judges the calibrated multi-process iperf3 bench (nicdoctor bench, scan --peer/--loopback): the plateau against the link goodput ceiling and the PCIe budget, single-core-bound processes, retransmits, instability, collapse after the first interval, bidirectional asymmetry, iperf3 version skew and busy servers.',
+  scope: 'host',
+  requires: [],
+  optionalFacts: ['bench.result'],
+  options,
+  symptoms: {
+    'single-core-bound': {
+      severity: 'warning',
+      message:
+        'One iperf3 process used {cpuPercent} % of its core (limit {limitPercent} %) and reached {singleGbps} Gb/s, while {bestProcesses} processes reached {bestGbps} Gb/s: a single process is CPU-bound, not the network',
+      fix: 'Measure with one iperf3 process per core on separate ports (nicdoctor bench does), or iperf3 ≥ 3.16 on both ends (one thread per stream); pin processes to NIC-local cores with taskset/numactl, never -A with threads',
+    },
+    'below-link-ceiling': {
+      severity: 'warning',
+      message: 'The best plateau is {resultGbps} Gb/s, {percent} % of the {ceilingGbps} Gb/s TCP goodput ceiling of {interface} ({linkGbps} Gb/s, MTU {mtu})',
+      fix: 'See the diagnoses for the cause: PCIe link, IRQ/RSS spread, offloads, socket buffers, CPU frequency, NUMA placement',
+    },
+    'at-link-ceiling': {
+      severity: 'info',
+      message: 'Throughput reaches the link: {resultGbps} Gb/s = {percent} % of the {ceilingGbps} Gb/s goodput ceiling ({processes} processes)',
+    },
+    'pcie-bound': {
+      severity: 'critical',
+      message: 'The plateau of {resultGbps} Gb/s sits at {percent} % of the {pcieGbps} Gb/s the PCIe link can carry: the slot is the limit, not the network',
+      fix: 'Move the NIC to an electrically wider / faster (CPU-attached) slot, or set the slot width/generation in BIOS; see the pcie-link check',
+    },
+    retransmits: {
+      severity: 'warning',
+      message: '{retransmits} TCP retransmits in {durationSeconds} s ({perGb} per GB sent, {ratePercent} % of segments): packets are being lost',
+      fix: 'Look at NIC drops (rings: ethtool -G), softnet drops, flow control, the switch port and cabling; many unpaced streams also cause loss (fq pacing)',
+    },
+    'bidir-asymmetry': {
+      severity: 'warning',
+      message: 'The two directions differ: {forwardGbps} Gb/s one way, {reverseGbps} Gb/s the other ({asymmetryPercent} %)',
+      fix: 'Compare IRQ affinity, RSS and NUMA placement on both hosts; the slower receiver is the suspect',
+    },
+    unstable: {
+      severity: 'warning',
+      message: 'Throughput fluctuates between intervals (coefficient of variation {cvPercent} %)',
+      fix: 'Set the CPU governor to performance, pin processes to physical cores (SMT), keep IRQs and processes on the NIC-local NUMA node',
+    },
+    'collapse-after-first-interval': {
+      severity: 'critical',
+      message: 'Throughput collapses after the first second: {firstGbps} Gb/s, then a median of {restGbps} Gb/s',
+      fix: 'A known sign of broken segmentation offload in a driver or firmware: test with ethtool -K <if> tso off, and update the driver/firmware',
+    },
+    'version-skew': {
+      severity: 'info',
+      message: 'Client iperf3 {client} and server iperf3 {server} differ: compare results only between equal versions',
+      fix: 'Install the same iperf3 (≥ 3.16) on both ends',
+    },
+    'server-busy': {
+      severity: 'warning',
+      message: '{count} iperf3 client(s) found their server busy running another test: results are incomplete (a test-harness problem, not a host fault)',
+      fix: 'Run one iperf3 server per port (nicdoctor serve) and make sure no one else tests against it',
+    },
+  },
+  run({ optional, options: opts, report, notApplicable }) {
+    const bench = optional['bench.result'];
+    if (!bench.ok) return notApplicable(`${bench.error.message}; ${bench.error.hint ?? ''}`.trim().replace(/;$/, ''));
+    const measured = bench.value;
+    const all = [...measured.steps.flatMap((step) => step.perProcess), ...(measured.result?.perProcess ?? [])];
+
+    const busy = all.filter((process) => process.error && /busy/i.test(process.error));
+    if (busy.length) report('server-busy', { evidence: busy.map((p) => ({ label: `${p.label} (port ${p.port})`, observed: p.error })), data: { count: busy.length } });
+
+    const serverVersions = [...new Set(all.map((p) => p.serverVersion).filter((v): v is string => Boolean(v)))];
+    const skewed = serverVersions.find((version) => measured.iperf3.client && version !== measured.iperf3.client);
+    if (skewed) {
+      report('version-skew', {
+        evidence: [{ label: 'iperf3 versions', observed: `client ${measured.iperf3.client}, server ${skewed}`, expected: 'the same version' }],
+        data: { client: measured.iperf3.client, server: skewed },
+      });
+    }
+
+    const result = measured.result;
+    if (!result) return undefined; // nothing measured (errors above say why)
+
+    // One process CPU-bound while more processes raised the sum.
+    const single = measured.steps.find((step) => step.processes === 1 && step.streamsPerProcess >= 1);
+    const best = measured.steps.reduce<(typeof measured.steps)[number] | undefined>((a, b) => (!a || b.bitsPerSecond > a.bitsPerSecond ? b : a), undefined);
+    const singleProcess = single?.perProcess[0];
+    const share = singleProcess ? cpuShare(singleProcess) : null;
+    if (single && best && share && share.percent >= opts.cpuBoundFraction * share.limit && best.bitsPerSecond >= opts.scalingFactor * single.bitsPerSecond) {
+      report('single-core-bound', {
+        evidence: [
+          { label: 'one process CPU', observed: Number(share.percent.toFixed(1)), expected: `< ${Math.round(opts.cpuBoundFraction * share.limit)}`, unit: '% of one core' },
+          { label: 'one process', observed: gbps(single.bitsPerSecond), unit: 'Gb/s' },
+          { label: `${best.processes} processes`, observed: gbps(best.bitsPerSecond), unit: 'Gb/s' },
+        ],
+        data: { cpuPercent: Number(share.percent.toFixed(1)), limitPercent: share.limit, singleGbps: gbps(single.bitsPerSecond), bestGbps: gbps(best.bitsPerSecond), bestProcesses: best.processes, ratio: Number((best.bitsPerSecond / Math.max(1, single.bitsPerSecond)).toFixed(2)) },
+      });
+    }
+
+    const ceiling = measured.ceilingBitsPerSecond;
+    if (ceiling) {
+      const fraction = result.bitsPerSecond / ceiling;
+      const common = { resultGbps: gbps(result.bitsPerSecond), ceilingGbps: gbps(ceiling), percent: Math.round(fraction * 100), interface: measured.interface, linkGbps: measured.linkSpeedMbps ? measured.linkSpeedMbps / 1000 : null, mtu: measured.mtu, processes: result.processes };
+      const evidence = [{ label: 'measured (receiver, all processes)', observed: gbps(result.bitsPerSecond), expected: `≥ ${gbps(opts.atCeilingFraction * ceiling)}`, unit: 'Gb/s' }, { label: 'TCP goodput ceiling', observed: gbps(ceiling), unit: 'Gb/s' }];
+      if (fraction >= opts.atCeilingFraction) report('at-link-ceiling', { evidence, data: common });
+      else report('below-link-ceiling', { evidence, data: common });
+    }
+
+    const pcie = measured.pcieBitsPerSecond;
+    if (pcie && (!ceiling || pcie < ceiling)) {
+      const fraction = result.bitsPerSecond / pcie;
+      if (fraction >= opts.pcieBandLow && fraction <= opts.pcieBandHigh) {
+        report('pcie-bound', {
+          evidence: [{ label: 'measured', observed: gbps(result.bitsPerSecond), unit: 'Gb/s' }, { label: 'usable PCIe bandwidth', observed: gbps(pcie), unit: 'Gb/s' }],
+          data: { resultGbps: gbps(result.bitsPerSecond), pcieGbps: gbps(pcie), percent: Math.round(fraction * 100) },
+        });
+      }
+    }
+
+    const sentBytes = (result.senderBitsPerSecond * result.durationSeconds) / 8;
+    const segments = sentBytes / opts.segmentBytes;
+    if (measured.protocol === 'tcp' && segments > 0 && result.retransmits / segments > opts.retransmitRate) {
+      report('retransmits', {
+        evidence: [{ label: 'retransmits', observed: result.retransmits, expected: `< ${Math.round(opts.retransmitRate * segments)}` }],
+        data: { retransmits: result.retransmits, durationSeconds: result.durationSeconds, perGb: Math.round(result.retransmits / (sentBytes / 1e9)), ratePercent: Number(((100 * result.retransmits) / segments).toFixed(2)) },
+      });
+    }
+
+    if (measured.direction === 'bidir' && result.reverseBitsPerSecond !== null) {
+      const high = Math.max(result.bitsPerSecond, result.reverseBitsPerSecond);
+      const asymmetry = high > 0 ? Math.abs(result.bitsPerSecond - result.reverseBitsPerSecond) / high : 0;
+      if (asymmetry > opts.bidirAsymmetry) {
+        report('bidir-asymmetry', {
+          evidence: [{ label: 'forward', observed: gbps(result.bitsPerSecond), unit: 'Gb/s' }, { label: 'reverse', observed: gbps(result.reverseBitsPerSecond), unit: 'Gb/s' }],
+          data: { forwardGbps: gbps(result.bitsPerSecond), reverseGbps: gbps(result.reverseBitsPerSecond), asymmetryPercent: Math.round(asymmetry * 100) },
+        });
+      }
+    }
+
+    const rates = result.intervals.map((interval) => interval.bitsPerSecond);
+    const [first, ...rest] = rates;
+    const restMedian = median(rest);
+    if (first !== undefined && restMedian !== null && rest.length >= 2 && first > opts.collapseRatio * restMedian) {
+      report('collapse-after-first-interval', {
+        evidence: [{ label: 'first interval', observed: gbps(first), unit: 'Gb/s' }, { label: 'median of the rest', observed: gbps(restMedian), unit: 'Gb/s' }],
+        data: { firstGbps: gbps(first), restGbps: gbps(restMedian) },
+      });
+    } else {
+      const cv = coefficientOfVariation(rates);
+      if (cv !== null && rates.length >= 3 && cv > opts.unstableCv) {
+        report('unstable', { evidence: [{ label: 'coefficient of variation', observed: Number((cv * 100).toFixed(1)), expected: `≤ ${opts.unstableCv * 100}`, unit: '%' }], data: { cvPercent: Number((cv * 100).toFixed(1)) } });
+      }
+    }
+    return undefined;
+  },
+});

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { defineCheck } from '../src/engine/check.js';
+
+const options = z.object({
+  /** Tools without which checks go unknown or the bench cannot run: a missing one is a warning. */
+  needed: z.array(z.string()).default(['ethtool', 'iperf3']),
+});
+
+/** What each tool gives nicdoctor, for the message. */
+const PURPOSE: Record<string, string> = {
+  ethtool: 'ring, queue, coalescing, offload and driver-statistics checks',
+  lspci: 'PCIe link details where sysfs has none (MaxPayload, older kernels)',
+  iperf3: 'the bandwidth test (nicdoctor bench)',
+  numactl: 'pinning test processes to the NIC\'s NUMA node',
+  taskset: 'pinning test processes to CPUs',
+  irqbalance: 'spreading interrupts over CPUs',
+  tc: 'qdisc statistics and fq pacing',
+  ip: 'interface and link settings',
+};
+
+export default defineCheck({
+  id: 'tools',
+  title: 'Diagnostic tools are installed',
+  failureTitle: 'Tools that nicdoctor needs are missing',
+  description:
+    'Looks for ethtool, lspci, iperf3, numactl, taskset, irqbalance, tc and ip in PATH and the sbin directories. Without ethtool most interface checks are unknown and without iperf3 the bench cannot run (warnings); the others are optional (info).',
+  scope: 'host',
+  requires: ['tools'],
+  options,
+  symptoms: {
+    'tool-missing': {
+      severity: 'info',
+      message: '{tool} is not installed: nicdoctor uses it for {purpose}',
+      fix: 'apt-get install {package} (Debian/Ubuntu) or dnf install {rpmPackage} (RHEL/Fedora)',
+    },
+  },
+  run({ facts, options: opts, report, source }) {
+    const { tools, searchedDirs } = facts.tools;
+    for (const tool of tools) {
+      if (tool.path !== null) continue;
+      const where = source('tools');
+      report('tool-missing', {
+        ...(opts.needed.includes(tool.name) ? { severity: 'warning' as const } : {}),
+        evidence: [{ label: `${tool.name} in ${searchedDirs.join(':')}`, observed: 'not found', expected: 'installed', ...(where ? { source: where } : {}) }],
+        data: { tool: tool.name, purpose: PURPOSE[tool.name] ?? 'its checks', package: tool.debianPackage, rpmPackage: tool.rpmPackage },
+      });
+    }
+    return undefined;
+  },
+});

@@ -1,0 +1,64 @@
+import type { Logger } from 'pino';
+import { collectors } from '../collectors/index.js';
+import { FactStore } from '../engine/collector.js';
+import type { HostIO } from '../hostio/types.js';
+import { classifyEthtoolStats } from '../parsers/drop-counters.js';
+import type { Bench } from '../report/schema.js';
+
+export interface CounterSnapshot {
+  softnetDropped: number | null;
+  softnetTimeSqueeze: number | null;
+  /** Drop and error counters of the egress NIC, by base name. */
+  nicCounters: Map<string, number> | null;
+  /** Interrupts of the NIC's vectors per CPU column. */
+  interruptsPerCpu: number[] | null;
+}
+
+/**
+ * Counters read just before and after the bench, through the same collectors a scan uses
+ * (a fresh fact store each time, so nothing is memoised between the two readings).
+ */
+export async function captureCounters(io: HostIO, log: Logger, iface: string | null): Promise<CounterSnapshot> {
+  const store = new FactStore(io, collectors, log);
+  const [softnet, stats, driver, irqs] = await Promise.all([
+    store.get('softnet'),
+    iface ? store.get('ethtool.stats', iface) : null,
+    iface ? store.get('net.device', iface) : null,
+    iface ? store.get('nic.irqs', iface) : null,
+  ]);
+  const cpus = softnet.ok ? softnet.value.cpus : null;
+  let nicCounters: Map<string, number> | null = null;
+  if (stats?.ok) {
+    const classified = classifyEthtoolStats(stats.value, driver?.ok ? driver.value.driver : null);
+    nicCounters = new Map(classified.filter((counter) => counter.category !== 'info').map((counter) => [counter.name, counter.value]));
+  }
+  let interruptsPerCpu: number[] | null = null;
+  if (irqs?.ok) {
+    interruptsPerCpu = irqs.value.cpus.map((_, column) => irqs.value.irqs.reduce((total, irq) => total + (irq.counts[column] ?? 0), 0));
+  }
+  return {
+    softnetDropped: cpus ? cpus.reduce((total, cpu) => total + cpu.dropped, 0) : null,
+    softnetTimeSqueeze: cpus ? cpus.reduce((total, cpu) => total + cpu.timeSqueeze, 0) : null,
+    nicCounters,
+    interruptsPerCpu,
+  };
+}
+
+/** What changed during the run: only increases are news (counters since boot are not). */
+export function counterDeltas(before: CounterSnapshot, after: CounterSnapshot): Bench['counters'] {
+  const delta = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.max(0, b - a));
+  const nicDrops: Record<string, number> = {};
+  for (const [name, value] of after.nicCounters ?? []) {
+    const previous = before.nicCounters?.get(name);
+    if (previous !== undefined && value > previous) nicDrops[name] = value - previous;
+  }
+  const interruptsPerCpu = after.interruptsPerCpu && before.interruptsPerCpu && after.interruptsPerCpu.length === before.interruptsPerCpu.length
+    ? after.interruptsPerCpu.map((value, index) => Math.max(0, value - before.interruptsPerCpu![index]!))
+    : [];
+  return {
+    softnetDropped: delta(before.softnetDropped, after.softnetDropped),
+    softnetTimeSqueeze: delta(before.softnetTimeSqueeze, after.softnetTimeSqueeze),
+    nicDrops,
+    interruptsPerCpu,
+  };
+}

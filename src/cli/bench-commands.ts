@@ -1,0 +1,166 @@
+import type { Logger } from 'pino';
+import { checks as registry } from '../../checks/index.js';
+import { collectors } from '../collectors/index.js';
+import { parseCpuList } from '../parsers/cpulist.js';
+import { FactStore } from '../engine/collector.js';
+import { UsageError } from '../engine/errors.js';
+import { scan } from '../engine/scan.js';
+import { LiveHostIO } from '../hostio/live.js';
+import { fetchServerInfo, startInfoEndpoint } from '../bench/info-endpoint.js';
+import type { Direction } from '../bench/iperf3-client.js';
+import { parsePorts, validateHost } from '../bench/ports.js';
+import { planCpus } from '../bench/cpu-plan.js';
+import { runBench, type BenchOptions } from '../bench/run-bench.js';
+import { Iperf3ServerPool } from '../bench/server-pool.js';
+import { onShutdown, shutdownSignal } from '../util/shutdown.js';
+import { VERSION } from '../version.js';
+import { emit, exitCodeFor, scanInputs, type ReportOptions } from './commands.js';
+import { EXIT } from './exit-codes.js';
+
+export interface BenchCliOptions {
+  peer?: string;
+  loopback?: boolean;
+  ports: string;
+  controlPort: string;
+  duration: string;
+  stepDuration: string;
+  omit: string;
+  maxProcs?: string;
+  reverse?: boolean;
+  bidir?: boolean;
+  udp?: boolean;
+  rate?: string;
+  linkSpeed?: string;
+}
+
+function positiveInteger(value: string, flag: string, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`${flag}: "${value}" must be a whole number from 1 to ${max}`);
+  return Number(value);
+}
+
+/** "10000", "10000m", "10g", "2.5g" → Mb/s. */
+export function parseLinkSpeed(value: string, flag = '--link-speed'): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([mMgG]?)(?:bit|b\/s|bps)?$/.exec(value.trim());
+  if (!match) throw new UsageError(`${flag}: "${value}" is not a speed like 10000 (Mb/s), 2g or 25g`);
+  const mbps = Number(match[1]) * (/g/i.test(match[2] ?? '') ? 1000 : 1);
+  if (!(mbps > 0) || mbps > 10_000_000) throw new UsageError(`${flag}: "${value}" is out of range`);
+  return mbps;
+}
+
+/** Validates every bench option before anything runs. */
+export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger): Omit<BenchOptions, 'store'> {
+  if (options.peer && options.loopback) throw new UsageError('--peer and --loopback: choose one');
+  if (!options.peer && !options.loopback) throw new UsageError('give --peer HOST (nicdoctor serve on the far end) or --loopback');
+  if (options.reverse && options.bidir) throw new UsageError('--reverse and --bidir: choose one');
+  if (options.rate && !options.udp) throw new UsageError('--rate goes with --udp');
+  if (options.udp && (!options.rate || !/^\d+(\.\d+)?[KMG]?$/i.test(options.rate))) throw new UsageError('--udp needs --rate, e.g. --rate 5G');
+  const direction: Direction = options.bidir ? 'bidir' : options.reverse ? 'reverse' : 'forward';
+  return {
+    io,
+    log,
+    peer: options.peer ? validateHost(options.peer) : null,
+    ports: parsePorts(options.ports),
+    controlPort: positiveInteger(options.controlPort, '--control-port', 65535),
+    durationSeconds: positiveInteger(options.duration, '--duration', 3600),
+    stepSeconds: positiveInteger(options.stepDuration, '--step-duration', 600),
+    omitSeconds: /^\d+$/.test(options.omit) ? Number(options.omit) : (() => { throw new UsageError(`--omit: "${options.omit}" must be a whole number of seconds`); })(),
+    ...(options.maxProcs ? { maxProcesses: positiveInteger(options.maxProcs, '--max-procs', 256) } : {}),
+    direction,
+    ...(options.udp && options.rate ? { udpRate: options.rate } : {}),
+    ...(options.linkSpeed ? { linkSpeedMbps: parseLinkSpeed(options.linkSpeed) } : {}),
+    onProgress: (text) => process.stderr.write(`nicdoctor bench: ${text}\n`),
+  };
+}
+
+/**
+ * `bench` and `scan --peer`: the checks (all of them for scan, the iperf3 and throughput checks
+ * for bench) and the bench, in one report. Partial results are printed on error and Ctrl-C.
+ */
+export async function benchReportCommand(options: ReportOptions & BenchCliOptions, log: Logger, which: 'bench' | 'scan'): Promise<number> {
+  const inputs = scanInputs(options);
+  const io = new LiveHostIO();
+  const plan = benchPlan(options, io, log);
+  const only = which === 'bench' && inputs.only.length === 0 ? ['iperf3', 'throughput'] : inputs.only;
+  const outcome = await scan({
+    io,
+    checks: registry,
+    log,
+    ...inputs,
+    only,
+    beforeChecks: async (store) => {
+      const measurement = await runBench({ ...plan, store });
+      store.provide('bench.result', measurement);
+    },
+  });
+  await emit(outcome.report, options);
+  if (shutdownSignal.aborted) return EXIT.interrupted;
+  if (outcome.report.bench && !outcome.report.bench.complete) return EXIT.couldNotRun;
+  return exitCodeFor(outcome, options.failOn);
+}
+
+export interface ServeCliOptions {
+  bind?: string;
+  ports: string;
+  controlPort: string;
+  idleTimeout?: string;
+}
+
+/** Address → the interface that holds it (`ip -o addr show to ADDR`). */
+async function interfaceOfAddress(io: LiveHostIO, address: string): Promise<string | null> {
+  try {
+    const result = await io.exec(['ip', '-o', 'addr', 'show', 'to', address], { timeoutMs: 5000 });
+    return /^\d+:\s+([^\s:@]+)/m.exec(result.stdout)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export async function serveCommand(options: ServeCliOptions, log: Logger): Promise<number> {
+  const bind = options.bind ? validateHost(options.bind, '--bind') : null;
+  const ports = parsePorts(options.ports);
+  const controlPort = positiveInteger(options.controlPort, '--control-port', 65535);
+  if (ports.includes(controlPort)) throw new UsageError(`--control-port: ${controlPort} is also in --ports`);
+  const idleSeconds = options.idleTimeout ? positiveInteger(options.idleTimeout, '--idle-timeout', 7 * 24 * 3600) : null;
+  const io = new LiveHostIO();
+  const store = new FactStore(io, collectors, log);
+  const iface = bind ? await interfaceOfAddress(io, bind) : null;
+  const [topology, device, version] = await Promise.all([store.get('cpu.topology'), iface ? store.get('net.device', iface) : null, store.get('iperf3.version')]);
+  const local = device?.ok && device.value.localCpuList ? parseCpuList(device.value.localCpuList) : null;
+  const plan = planCpus(topology.ok ? topology.value : null, local);
+  const pool = new Iperf3ServerPool(bind, log);
+  await pool.start(ports.map((port, index) => ({ port, cpu: plan.cpus.length ? plan.cpus[index % plan.cpus.length]! : null })));
+  const info = await startInfoEndpoint(bind, controlPort, () => ({
+    nicdoctor: VERSION,
+    iperf3: version.ok ? version.value.version : null,
+    cores: plan.physicalCores,
+    nicLocalCpus: plan.cpus,
+    ports: pool.ports,
+    bind,
+  }), () => {
+    pool.lastActivity = Date.now();
+  }).catch(async (error: NodeJS.ErrnoException) => {
+    await pool.stop();
+    throw new UsageError(`--control-port: cannot listen on ${controlPort}: ${error.code === 'EADDRINUSE' ? 'already in use' : error.message}`);
+  });
+  onShutdown(() => new Promise<void>((resolve) => info.close(() => resolve())));
+  process.stderr.write(`nicdoctor serve: iperf3 servers on ${bind ?? 'all addresses'} ports ${ports.join(', ')} (CPUs ${plan.cpus.join(',') || 'unpinned'}); plan at http://${bind ?? '0.0.0.0'}:${controlPort}/nicdoctor/info; Ctrl-C stops\n`);
+  const reason = await new Promise<'signal' | 'idle'>((resolve) => {
+    shutdownSignal.addEventListener('abort', () => resolve('signal'), { once: true });
+    if (idleSeconds) {
+      const timer = setInterval(() => {
+        if (Date.now() - pool.lastActivity > idleSeconds * 1000) {
+          clearInterval(timer);
+          resolve('idle');
+        }
+      }, 1000);
+      shutdownSignal.addEventListener('abort', () => clearInterval(timer), { once: true });
+    }
+  });
+  await pool.stop();
+  await new Promise<void>((resolve) => info.close(() => resolve()));
+  process.stderr.write(`nicdoctor serve: stopped (${reason === 'idle' ? `idle for ${idleSeconds} s` : 'signal'})\n`);
+  return reason === 'idle' ? EXIT.ok : EXIT.interrupted;
+}
+
+/** Used by tests and `bench --peer`: is there a nicdoctor serve? */
+export { fetchServerInfo };

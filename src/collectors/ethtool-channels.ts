@@ -1,0 +1,19 @@
+import { defineCollector } from '../engine/collector.js';
+import { parseEthtoolChannels, type EthtoolChannels } from '../parsers/ethtool-channels.js';
+import { runTool } from './run-tool.js';
+
+declare module '../engine/facts.js' {
+  interface FactTypes {
+    'ethtool.channels': EthtoolChannels;
+  }
+}
+
+export const ethtoolChannelsCollector = defineCollector({
+  id: 'ethtool.channels',
+  scope: 'interface',
+  description: 'Queue (channel) counts from ethtool -l <if>: driver maximum and current rx/tx/other/combined',
+  async collect(ctx, name) {
+    const result = await runTool(ctx, ['ethtool', '-l', name]);
+    return parseEthtoolChannels(result.stdout);
+  },
+});

@@ -1,0 +1,19 @@
+import { defineCollector } from '../engine/collector.js';
+import { parseEthtoolCoalesce, type EthtoolCoalesce } from '../parsers/ethtool-coalesce.js';
+import { runTool } from './run-tool.js';
+
+declare module '../engine/facts.js' {
+  interface FactTypes {
+    'ethtool.coalesce': EthtoolCoalesce;
+  }
+}
+
+export const ethtoolCoalesceCollector = defineCollector({
+  id: 'ethtool.coalesce',
+  scope: 'interface',
+  description: 'Interrupt coalescing from ethtool -c <if>: adaptive rx/tx, rx-usecs, rx-frames, tx-usecs, ...',
+  async collect(ctx, name) {
+    const result = await runTool(ctx, ['ethtool', '-c', name]);
+    return parseEthtoolCoalesce(result.stdout);
+  },
+});

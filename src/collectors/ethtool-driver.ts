@@ -1,0 +1,19 @@
+import { defineCollector } from '../engine/collector.js';
+import { parseEthtoolDriver, type EthtoolDriver } from '../parsers/ethtool-driver.js';
+import { runTool } from './run-tool.js';
+
+declare module '../engine/facts.js' {
+  interface FactTypes {
+    'ethtool.driver': EthtoolDriver;
+  }
+}
+
+export const ethtoolDriverCollector = defineCollector({
+  id: 'ethtool.driver',
+  scope: 'interface',
+  description: 'Driver name and version, firmware version and bus address from `ethtool -i <if>`',
+  async collect(ctx, subject) {
+    const result = await runTool(ctx, ['ethtool', '-i', subject]);
+    return parseEthtoolDriver(result.stdout);
+  },
+});

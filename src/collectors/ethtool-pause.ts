@@ -1,0 +1,19 @@
+import { defineCollector } from '../engine/collector.js';
+import { parseEthtoolPause, type EthtoolPause } from '../parsers/ethtool-pause.js';
+import { runTool } from './run-tool.js';
+
+declare module '../engine/facts.js' {
+  interface FactTypes {
+    'ethtool.pause': EthtoolPause;
+  }
+}
+
+export const ethtoolPauseCollector = defineCollector({
+  id: 'ethtool.pause',
+  scope: 'interface',
+  description: 'Ethernet flow control (pause frames) from ethtool -a <if>: autonegotiate, rx, tx, negotiated state',
+  async collect(ctx, name) {
+    const result = await runTool(ctx, ['ethtool', '-a', name]);
+    return parseEthtoolPause(result.stdout);
+  },
+});

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { defineCollector } from '../engine/collector.js';
+import { SYS_CLASS_NET } from './net-device.js';
+import { readAttribute } from './sysfs-read.js';
+
+export interface RxQueue {
+  index: number;
+  /** rps_cpus as the kernel prints it (comma-separated 32-bit hex words); null without CONFIG_RPS. */
+  rpsCpus: string | null;
+  /** CPUs set in rps_cpus: 0 means RPS is off for this queue. */
+  rpsCpuCount: number | null;
+}
+
+export interface NetQueues {
+  rx: RxQueue[];
+  /** Indexes of tx-N directories. */
+  tx: number[];
+}
+
+declare module '../engine/facts.js' {
+  interface FactTypes {
+    'net.queues': NetQueues;
+  }
+}
+
+/** Number of bits set in a sysfs CPU mask ("00000000,0000000f" → 4); null when unreadable. */
+export function countMaskCpus(mask: string): number | null {
+  const hex = mask.trim().replace(/,/g, '');
+  if (!/^[0-9a-f]+$/i.test(hex)) return null;
+  let count = 0;
+  for (const digit of hex) {
+    let nibble = Number.parseInt(digit, 16);
+    while (nibble) {
+      count += nibble & 1;
+      nibble >>= 1;
+    }
+  }
+  return count;
+}
+
+function queueIndex(entry: string, prefix: 'rx-' | 'tx-'): number | null {
+  if (!entry.startsWith(prefix)) return null;
+  const index = entry.slice(prefix.length);
+  return /^\d+$/.test(index) ? Number.parseInt(index, 10) : null;
+}
+
+export const netQueuesCollector = defineCollector({
+  id: 'net.queues',
+  scope: 'interface',
+  description: 'Kernel queues of an interface (/sys/class/net/<if>/queues/rx-N, tx-N) and each rx queue\'s RPS CPU mask',
+  async collect(ctx, name) {
+    const queuesPath = path.join(SYS_CLASS_NET, name, 'queues');
+    const entries = await ctx.readDir(queuesPath);
+    const byIndex = (a: number, b: number) => a - b;
+    const rxIndexes = entries.map((entry) => queueIndex(entry, 'rx-')).filter((index): index is number => index !== null).sort(byIndex);
+    const tx = entries.map((entry) => queueIndex(entry, 'tx-')).filter((index): index is number => index !== null).sort(byIndex);
+    const rx = await Promise.all(
+      rxIndexes.map(async (index): Promise<RxQueue> => {
+        const mask = await readAttribute(ctx, path.join(queuesPath, `rx-${index}`, 'rps_cpus'));
+        return { index, rpsCpus: mask ?? null, rpsCpuCount: mask === undefined ? null : countMaskCpus(mask) };
+      }),
+    );
+    return { rx, tx };
+  },
+});

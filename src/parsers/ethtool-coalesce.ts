@@ -1,0 +1,79 @@
+import { ParseError } from '../engine/facts.js';
+import { lines, parseOptionalNumber } from './text.js';
+
+export interface EthtoolCoalesce {
+  /** Interface named in the "Coalesce parameters for <if>:" header, when present. */
+  interface: string | null;
+  /** "Adaptive RX: on  TX: off"; null = "n/a" (the driver has no adaptive mode) or absent. */
+  adaptiveRx: boolean | null;
+  adaptiveTx: boolean | null;
+  rxUsecs: number | null;
+  rxFrames: number | null;
+  txUsecs: number | null;
+  txFrames: number | null;
+  /** "CQE mode RX: n/a  TX: n/a" (ethtool 5.15+); null when absent or n/a. */
+  cqeModeRx: boolean | null;
+  cqeModeTx: boolean | null;
+  /** Every numeric "name: value" line by its ethtool name (rx-usecs-irq, pkt-rate-low, ...). */
+  values: Record<string, number | null>;
+}
+
+function onOff(value: string | undefined): boolean | null {
+  return value === 'on' ? true : value === 'off' ? false : null;
+}
+
+/** "Adaptive RX: on  TX: off" and "CQE mode RX: n/a  TX: n/a": two flags on one line. */
+const PAIR_LINE = /^(Adaptive|CQE mode)\s+RX:\s*(\S+)\s+TX:\s*(\S+)$/i;
+
+/** Parses `ethtool -c <if>`. */
+export function parseEthtoolCoalesce(text: string): EthtoolCoalesce {
+  const result: EthtoolCoalesce = {
+    interface: null,
+    adaptiveRx: null,
+    adaptiveTx: null,
+    rxUsecs: null,
+    rxFrames: null,
+    txUsecs: null,
+    txFrames: null,
+    cqeModeRx: null,
+    cqeModeTx: null,
+    values: {},
+  };
+  let sawAdaptive = false;
+  for (const raw of lines(text)) {
+    const line = raw.trim();
+    if (!line) continue;
+    const header = /^Coalesce parameters for (\S+?):?$/.exec(line);
+    if (header) {
+      result.interface = header[1]!;
+      continue;
+    }
+    const pair = PAIR_LINE.exec(line);
+    if (pair) {
+      if (pair[1]!.toLowerCase() === 'adaptive') {
+        result.adaptiveRx = onOff(pair[2]);
+        result.adaptiveTx = onOff(pair[3]);
+        sawAdaptive = true;
+      } else {
+        result.cqeModeRx = onOff(pair[2]);
+        result.cqeModeTx = onOff(pair[3]);
+      }
+      continue;
+    }
+    const field = /^([a-z][a-z-]*):\s*(\S+)$/.exec(line);
+    if (!field) continue;
+    const value = field[2]!;
+    if (value.toLowerCase() !== 'n/a' && !/^\d+$/.test(value)) {
+      throw new ParseError(`ethtool -c: unexpected value "${value}" for ${field[1]}`);
+    }
+    result.values[field[1]!] = parseOptionalNumber(value);
+  }
+  if (!sawAdaptive && !('rx-usecs' in result.values)) {
+    throw new ParseError('ethtool -c: no "Adaptive RX/TX" or "rx-usecs" line found');
+  }
+  result.rxUsecs = result.values['rx-usecs'] ?? null;
+  result.rxFrames = result.values['rx-frames'] ?? null;
+  result.txUsecs = result.values['tx-usecs'] ?? null;
+  result.txFrames = result.values['tx-frames'] ?? null;
+  return result;
+}

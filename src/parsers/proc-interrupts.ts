@@ -1,0 +1,177 @@
+import { ParseError } from '../engine/facts.js';
+import { lines } from './text.js';
+
+/** One row of /proc/interrupts. */
+export interface InterruptRow {
+  /** "35" for a numbered IRQ, "NMI", "LOC", "ERR", ... for the architecture's own rows. */
+  id: string;
+  /** The IRQ number; null for named rows. */
+  irq: number | null;
+  /** Per-CPU counts in the order of ProcInterrupts.cpus; empty for global rows (ERR, MIS). */
+  counts: number[];
+  /** Sum over CPUs (the single value of ERR / MIS). */
+  total: number;
+  /** Interrupt chip: "IR-PCI-MSI", "IO-APIC", "PCI-MSIX-0000:00:03.0", "GICv3"; null when not printed. */
+  chip: string | null;
+  /** Hardware IRQ number in the chip's domain ("114688"), printed by kernels since 3.x. */
+  hwirq: string | null;
+  /** Flow handler / trigger: "edge", "fasteoi", "Level", "Edge". */
+  trigger: string | null;
+  /** Handler names ("eth0-TxRx-3", "mlx5_comp3@pci:0000:81:00.0"); several on a shared line. */
+  actions: string[];
+  /** Text after the counts of a named row ("Local timer interrupts"). */
+  description: string | null;
+}
+
+export interface ProcInterrupts {
+  /** CPU numbers of the count columns, from the header (offline CPUs are left out, so gaps occur). */
+  cpus: number[];
+  rows: InterruptRow[];
+}
+
+const HEADER = /^\s*(CPU\d+\s*)+$/;
+const ROW = /^\s*([0-9A-Za-z]+):(.*)$/;
+// Old kernels printed chip and flow handler as one word ("IR-PCI-MSI-edge", "IO-APIC-fasteoi").
+const COMBINED_CHIP = /^(.+)-(edge|fasteoi|level|simple|percpu|percpu_devid|bad)$/;
+
+/**
+ * Parses /proc/interrupts. The kernel prints, per IRQ: the number, one count per online CPU,
+ * the chip name, the hwirq (3.x+), the trigger ("2-edge" on x86, "27 Level" on ARM, fused into
+ * the chip name before 3.x), then the action names separated by ", ".
+ */
+export function parseProcInterrupts(text: string): ProcInterrupts {
+  const all = lines(text);
+  const headerIndex = all.findIndex((line) => line.trim() !== '');
+  if (headerIndex < 0) throw new ParseError('/proc/interrupts is empty');
+  const header = all[headerIndex]!;
+  if (!HEADER.test(header)) throw new ParseError(`/proc/interrupts: expected a header of CPU columns, got "${header.trim().slice(0, 60)}"`);
+  const cpus = header.trim().split(/\s+/).map((column) => Number(column.slice(3)));
+  const rows: InterruptRow[] = [];
+  for (const line of all.slice(headerIndex + 1)) {
+    if (line.trim() === '') continue;
+    const match = ROW.exec(line);
+    if (!match) throw new ParseError(`/proc/interrupts: unreadable line "${line.trim().slice(0, 80)}"`);
+    rows.push(parseRow(match[1]!, match[2]!, cpus.length));
+  }
+  return { cpus, rows };
+}
+
+function parseRow(id: string, rest: string, cpuCount: number): InterruptRow {
+  const irq = /^\d+$/.test(id) ? Number(id) : null;
+  // Counts are the leading numeric words; take at most one per CPU.
+  const counts: number[] = [];
+  let remaining = rest;
+  while (counts.length < cpuCount) {
+    const number = /^\s*(\d+)(?=\s|$)/.exec(remaining);
+    if (!number) break;
+    counts.push(Number(number[1]));
+    remaining = remaining.slice(number[0].length);
+  }
+  remaining = remaining.trim();
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  if (irq === null) {
+    // ERR and MIS are one global count, not per CPU (on a one-CPU host both read the same).
+    const global = counts.length === 1 && cpuCount > 1;
+    return { id, irq, counts: global ? [] : counts, total, chip: null, hwirq: null, trigger: null, actions: [], description: remaining || null };
+  }
+  if (counts.length !== cpuCount) {
+    throw new ParseError(`/proc/interrupts: IRQ ${id} has ${counts.length} counts for ${cpuCount} CPUs (truncated line?)`);
+  }
+  return { id, irq, counts, total, ...parseDescriptor(remaining) };
+}
+
+function parseDescriptor(text: string): Pick<InterruptRow, 'chip' | 'hwirq' | 'trigger' | 'actions' | 'description'> {
+  if (text === '') return { chip: null, hwirq: null, trigger: null, actions: [], description: null };
+  const words = text.split(/\s+/);
+  let chip: string = words[0]!;
+  let hwirq: string | null = null;
+  let trigger: string | null = null;
+  let next = 1;
+  const combined = COMBINED_CHIP.exec(chip);
+  if (combined) {
+    chip = combined[1]!;
+    trigger = combined[2]!;
+  } else {
+    const word = words[next];
+    const x86 = word === undefined ? null : /^(\d+)-(\S+)$/.exec(word);
+    if (x86) {
+      hwirq = x86[1]!;
+      trigger = x86[2]!;
+      next += 1;
+    } else if (word !== undefined && /^\d+$/.test(word)) {
+      hwirq = word;
+      next += 1;
+    }
+    const after = words[next];
+    if (trigger === null && after !== undefined && (/^(Edge|Level)$/i.test(after) || /^-\S+$/.test(after))) {
+      // ARM prints "27 Level"; Xen leaves the hwirq blank and prints "-ioapic-edge".
+      trigger = after.replace(/^-/, '');
+      next += 1;
+    }
+  }
+  // Action names may hold spaces ("PCIe PME"), so cut the original text, not the words.
+  const consumed = words.slice(0, next).join(' ');
+  const actionText = text.replace(/\s+/g, ' ').slice(consumed.length).trim();
+  const actions = actionText === '' ? [] : actionText.split(/,\s*/).map((action) => action.trim()).filter(Boolean);
+  return { chip, hwirq, trigger, actions, description: null };
+}
+
+/** What identifies a NIC's interrupts in /proc/interrupts. */
+export interface NicIdentity {
+  name: string;
+  driver: string | null;
+  pciAddress: string | null;
+  /** "virtio2" when the interface sits on a virtio device (its queues are "virtio2-input.0"). */
+  virtioDevice: string | null;
+}
+
+export type NicIrqRole = 'queue' | 'other';
+
+export interface NicInterruptRow {
+  row: InterruptRow;
+  /** The action name that tied the row to the NIC (null when found only through msi_irqs). */
+  name: string | null;
+  role: NicIrqRole;
+}
+
+// Vectors for the device rather than for traffic: mailbox, link, flow director, control queues.
+const OTHER_VECTOR = /(^|[-_:.@])(misc|config|async|cmd|pages|mgmnt|mgmt|ctrl|control|event|lsc|link|fdir|err)/i;
+
+/** Classifies one action name of a NIC vector. */
+export function nicVectorRole(name: string, nic: NicIdentity): NicIrqRole {
+  if (name === nic.name) return 'queue'; // demoted to 'other' later when real queue vectors exist
+  const stripped = name.split('@')[0]!;
+  return OTHER_VECTOR.test(stripped.replace(nic.name, '')) ? 'other' : 'queue';
+}
+
+/** Does this action name belong to the NIC? */
+export function nicOwnsAction(action: string, nic: NicIdentity): boolean {
+  if (action === nic.name || action.startsWith(`${nic.name}-`)) return true;
+  // i40e, ice, iavf: "<driver>-<if>-TxRx-N".
+  if (nic.driver && action.startsWith(`${nic.driver}-${nic.name}-`)) return true;
+  // mlx4/mlx5 name vectors after the PCI function; i40e names its misc vector "i40e-<BDF>:misc".
+  if (nic.pciAddress && (action.endsWith(`@pci:${nic.pciAddress}`) || action.includes(`-${nic.pciAddress}:`))) return true;
+  if (nic.virtioDevice && action.startsWith(`${nic.virtioDevice}-`)) return true;
+  return false;
+}
+
+/**
+ * The NIC's rows in /proc/interrupts: rows whose action names match the interface (name,
+ * `<if>-TxRx-N`, `<driver>-<if>-TxRx-N`, `...@pci:<BDF>`, `virtioN-input.M`) plus the IRQ numbers
+ * the PCI function owns (msi_irqs), which catches vectors named before a rename.
+ */
+export function nicInterruptRows(interrupts: ProcInterrupts, nic: NicIdentity, msiIrqs: readonly number[] = []): NicInterruptRow[] {
+  const owned = new Set(msiIrqs);
+  const found: NicInterruptRow[] = [];
+  for (const row of interrupts.rows) {
+    if (row.irq === null) continue;
+    const name = row.actions.find((action) => nicOwnsAction(action, nic)) ?? null;
+    if (name === null && !owned.has(row.irq)) continue;
+    const label = name ?? row.actions[0] ?? null;
+    found.push({ row, name, role: label === null ? 'queue' : nicVectorRole(label, nic) });
+  }
+  // A bare "<if>" vector carries the traffic only when the NIC has no per-queue vectors
+  // (single MSI / legacy line); next to "<if>-TxRx-N" it is the link/mailbox vector.
+  const hasQueueVectors = found.some((entry) => entry.role === 'queue' && entry.name !== nic.name);
+  return found.map((entry) => (entry.name === nic.name && hasQueueVectors ? { ...entry, role: 'other' } : entry));
+}

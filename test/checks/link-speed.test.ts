@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import linkSpeed from '../../checks/link-speed.js';
+import { parseEthtoolDriver } from '../../src/parsers/ethtool-driver.js';
+import { parseEthtoolSettings, type EthtoolSettings } from '../../src/parsers/ethtool-settings.js';
+import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { realCapture } from '../helpers/fixtures.js';
+import { netDevice } from '../helpers/net-device.js';
+
+const settingsOf = (file: string, extra: Partial<EthtoolSettings> = {}): EthtoolSettings => ({ ...parseEthtoolSettings(realCapture(file)), ...extra });
+
+describe('link-speed check', () => {
+  it('passes a 10G NIC linked at 10G (real capture)', async () => {
+    const result = await runCheckOn(linkSpeed, {
+      'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt'),
+      'net.device': netDevice('eth0', { speedMbps: 10000 }),
+    });
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([]);
+  });
+
+  it('passes a ConnectX-3 at 40G: 56G is supported but not advertised, so 40G is its best', async () => {
+    const result = await runCheckOn(
+      linkSpeed,
+      { 'ethtool.settings': settingsOf('ethtool/mlx4-connectx3-settings-jc-1.txt'), 'net.device': netDevice('enp1s0', { driver: 'mlx4_en', speedMbps: 40000 }) },
+      { interfaces: [{ name: 'enp1s0' }] },
+    );
+    expect(result.status).toBe('pass');
+  });
+
+  it('fails a 1G NIC held at 100M by a link partner that advertises only 100baseT (real capture)', async () => {
+    const result = await runCheckOn(linkSpeed, {
+      'ethtool.settings': settingsOf('ethtool/generic-settings-lp-100M-jc-1.txt'),
+      'net.device': netDevice('eth0', { driver: 'igb', speedMbps: 100 }),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings).toHaveLength(1);
+    const [finding] = result.findings;
+    expect(finding).toMatchObject({
+      symptom: 'below-capability',
+      severity: 'critical', // 100 Mb/s is a tenth of 1000
+      subject: 'eth0',
+      data: { negotiatedMbps: 100, bestMbps: 1000, bestMode: '1000baseT/Full', partnerBestMode: '100baseT/Full', partnerBestMbps: 100, commonBestMode: '100baseT/Full' },
+    });
+    expect(finding!.message).toBe(
+      'eth0 negotiated 100 Mb/s, but the NIC supports and advertises 1000baseT/Full (1000 Mb/s): the link partner advertises at most 100baseT/Full',
+    );
+    expect(finding!.fix).toContain('configure the switch port to advertise 1000baseT/Full');
+    expect(finding!.fix).toContain('ethtool -s eth0 autoneg on');
+    expect(finding!.fix).toContain('update the NIC firmware (see ethtool -i eth0)');
+    expect(finding!.evidence[0]).toMatchObject({ label: 'Speed', observed: 100, expected: 1000, unit: 'Mb/s' });
+  });
+
+  it('is a warning, blaming the cable, when both ends advertise 25G but the link came up at 10G', async () => {
+    const settings: EthtoolSettings = {
+      ...settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt'),
+      supportedLinkModes: ['10000baseSR/Full', '25000baseSR/Full'],
+      advertisedLinkModes: ['10000baseSR/Full', '25000baseSR/Full'],
+      linkPartnerAdvertisedLinkModes: ['10000baseSR/Full', '25000baseSR/Full'],
+      speedMbps: 10000,
+    };
+    const result = await runCheckOn(linkSpeed, { 'ethtool.settings': settings, 'net.device': netDevice('eth0', { driver: 'ice' }) });
+    expect(result.status).toBe('fail');
+    expect(result.findings[0]).toMatchObject({ symptom: 'below-capability', severity: 'warning', data: { negotiatedMbps: 10000, bestMbps: 25000, bestMode: '25000baseSR/Full' } });
+    expect(result.findings[0]!.message).toContain('both ends advertise 25000baseSR/Full');
+    expect(result.findings[0]!.fix).toContain('ethtool -r eth0');
+  });
+
+  it('is critical for 1G on a 10G NIC whose driver does not show the link partner, naming its firmware', async () => {
+    const result = await runCheckOn(linkSpeed, {
+      'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt', { speedMbps: 1000 }),
+      'net.device': netDevice('eth0', { speedMbps: 1000 }),
+      'ethtool.driver': parseEthtoolDriver(realCapture('ethtool/ixgbe-i-netutils-ixgbe-82599-2xE5-2640-eth2.txt')),
+    });
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'below-capability', severity: 'critical', data: expect.objectContaining({ negotiatedMbps: 1000, bestMbps: 10000, bestMode: '10000baseT/Full', partnerBestMode: null }) }),
+    ]);
+    expect(result.findings[0]!.message).toContain('does not show what the link partner advertises');
+    expect(result.findings[0]!.fix).toContain('update the NIC firmware (ixgbe 4.0.1-k, firmware 0x800000cb)');
+  });
+
+  it('fails half duplex as critical', async () => {
+    const result = await runCheckOn(linkSpeed, {
+      'ethtool.settings': settingsOf('ethtool/e1000-settings-jc-1.txt', { duplex: 'half' }),
+      'net.device': netDevice('eth0', { driver: 'e1000', speedMbps: 1000, duplex: 'half' }),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'half-duplex', severity: 'critical', data: { negotiatedMbps: 1000, duplex: 'half' } })]);
+    expect(result.findings[0]!.fix).toContain('ethtool -s eth0 autoneg on');
+  });
+
+  it('warns about an interface that is up without a link, and does not judge its stale speed (real capture)', async () => {
+    const result = await runCheckOn(
+      linkSpeed,
+      {
+        'ethtool.settings': settingsOf('ethtool/rtl83xx-dsa-settings-linkdown-1.txt'),
+        'net.device': netDevice('lan12', { driver: 'rtl83xx', carrier: false, operstate: 'down', speedMbps: null }),
+      },
+      { interfaces: [{ name: 'lan12' }] },
+    );
+    expect(result.status).toBe('fail');
+    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'no-carrier', severity: 'warning', subject: 'lan12' })]);
+    expect(result.findings[0]!.evidence[0]).toMatchObject({ label: 'Link detected', observed: 'no', expected: 'yes' });
+    expect(result.findings[0]!.fix).toContain('rated for 1000baseX/Full');
+  });
+
+  it('warns about a flapping link, and explains that carrier_changes counts 2 per flap', async () => {
+    const result = await runCheckOn(linkSpeed, {
+      'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt'),
+      'net.device': netDevice('eth0', { carrierChanges: 24 }),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'carrier-flapping', severity: 'warning', data: { carrierChanges: 24, flaps: 12, threshold: 10 } }),
+    ]);
+    expect(result.findings[0]!.fix).toContain('counts up by 2');
+  });
+
+  it('takes the flapping threshold from its options', async () => {
+    const result = await runCheckOn(
+      linkSpeed,
+      { 'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt'), 'net.device': netDevice('eth0', { carrierChanges: 24 }) },
+      { options: { carrierChangesThreshold: 50 } },
+    );
+    expect(result.status).toBe('pass');
+  });
+
+  it('reports a flapping virtio NIC even though it has no link modes to compare', async () => {
+    const result = await runCheckOn(linkSpeed, {
+      'ethtool.settings': settingsOf('local-vm/ethtool-virtio_net-eth0.txt'),
+      'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', speedMbps: null, duplex: null, carrierChanges: 12 }),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings.map((finding) => finding.symptom)).toEqual(['carrier-flapping']);
+  });
+
+  it('is not applicable to a virtio NIC that reports no speed and no modes (real capture)', async () => {
+    const result = await runCheckOn(linkSpeed, {
+      'ethtool.settings': settingsOf('local-vm/ethtool-virtio_net-eth0.txt'),
+      'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', speedMbps: null, duplex: null }),
+    });
+    expect(result.status).toBe('not-applicable');
+    expect(result.reason).toContain('no link modes');
+    expect(result.reason).toContain('virtio_net');
+  });
+
+  it('is not applicable to ENA, which prints no link settings at all (real capture)', async () => {
+    const result = await runCheckOn(
+      linkSpeed,
+      { 'ethtool.settings': settingsOf('ethtool/ena-settings-nospeed-1.txt'), 'net.device': netDevice('ens3', { kind: 'paravirtual', driver: 'ena', speedMbps: null }) },
+      { interfaces: [{ name: 'ens3' }] },
+    );
+    expect(result.status).toBe('not-applicable');
+  });
+
+  it('is not applicable to a veth, whose 10000Mb/s is nominal (real capture)', async () => {
+    const result = await runCheckOn(
+      linkSpeed,
+      { 'ethtool.settings': settingsOf('local-vm/ethtool-veth.txt'), 'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null }) },
+      { interfaces: [{ name: 'nd-va', kind: 'virtual' }] },
+    );
+    expect(result.status).toBe('not-applicable');
+    expect(result.reason).toContain('nominal');
+  });
+
+  it('is not applicable to an interface that is administratively down', async () => {
+    const result = await runCheckOn(linkSpeed, {
+      'ethtool.settings': settingsOf('ethtool/rtl83xx-dsa-settings-linkdown-1.txt'),
+      'net.device': netDevice('eth0', { carrier: null, operstate: 'down', speedMbps: null }),
+    });
+    expect(result.status).toBe('not-applicable');
+    expect(result.reason).toContain('administratively down');
+  });
+
+  it('is unknown when ethtool is missing, with how to install it', async () => {
+    const result = await runCheckOn(linkSpeed, {
+      'ethtool.settings': failed('tool-missing', 'ethtool: command not found', 'install ethtool: apt-get install ethtool (dnf install ethtool on RHEL)'),
+      'net.device': netDevice('eth0'),
+    });
+    expect(result.status).toBe('unknown');
+    expect(result.reason).toContain('ethtool: command not found');
+    expect(result.hint).toContain('install ethtool');
+  });
+
+  it('is unknown when a NIC lists modes but the driver reports no negotiated speed', async () => {
+    const result = await runCheckOn(linkSpeed, {
+      'ethtool.settings': settingsOf('ethtool/e1000-settings-jc-1.txt', { speedMbps: null, duplex: null }),
+      'net.device': netDevice('eth0', { speedMbps: null, duplex: null }),
+    });
+    expect(result.status).toBe('unknown');
+    expect(result.reason).toContain('no negotiated speed');
+  });
+});

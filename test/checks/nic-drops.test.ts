@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import nicDrops from '../../checks/nic-drops.js';
+import { ethtoolStatsCollector } from '../../src/collectors/ethtool-stats.js';
+import { netStatisticsCollector } from '../../src/collectors/net-statistics.js';
+import { FactStore } from '../../src/engine/collector.js';
+import { HostIOError, type HostIO } from '../../src/hostio/types.js';
+import { parseEthtoolStats, type EthtoolStats } from '../../src/parsers/ethtool-stats.js';
+import { silentLogger } from '../../src/util/log.js';
+import { failed, runCheckOn, type FactInput } from '../helpers/check-harness.js';
+import { realCapture } from '../helpers/fixtures.js';
+import { netDevice } from '../helpers/net-device.js';
+
+const CLEAN_SYSFS = { rx_packets: 1_000_000, tx_packets: 900_000, rx_dropped: 0, rx_missed_errors: 0, rx_fifo_errors: 0, rx_crc_errors: 0, tx_dropped: 0 };
+
+function capture(file: string): EthtoolStats {
+  return parseEthtoolStats(realCapture(file));
+}
+
+function facts(driver: string | null, ethtool: FactInput['ethtool.stats'], sysfs: Record<string, number> = CLEAN_SYSFS): FactInput {
+  return { 'net.device': netDevice('eth0', { driver }), 'net.statistics': { counters: sysfs }, 'ethtool.stats': ethtool };
+}
+
+describe('nic-drops check', () => {
+  it('passes a clean i40e (real capture, balanced queues)', async () => {
+    const result = await runCheckOn(nicDrops, facts('i40e', capture('ethtool/i40e-S-ethq-1.txt')));
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([]);
+  });
+
+  it('passes a clean mlx5 and a clean virtio_net (real captures)', async () => {
+    expect((await runCheckOn(nicDrops, facts('mlx5_core', capture('ethtool/mlx5_core-S-ethq-1.txt')))).findings).toEqual([]);
+    expect((await runCheckOn(nicDrops, facts('virtio_net', capture('local-vm/ethtool_-S-virtio_net-eth0.txt')))).status).toBe('pass');
+  });
+
+  it('fails e1000e-S-nodeexporter: port.rx_dropped 12028 (backpressure) and rx_missed 401 (rings)', async () => {
+    const result = await runCheckOn(nicDrops, facts('e1000e', capture('ethtool/e1000e-S-nodeexporter-1.txt')));
+    expect(result.status).toBe('fail');
+    expect(result.findings.map((finding) => [finding.symptom, finding.severity, finding.data.counter, finding.data.value, finding.data.remedy])).toEqual([
+      ['nic-drops', 'warning', 'port.rx_dropped', 12028, 'host-backpressure'],
+      ['nic-drops', 'warning', 'rx_missed', 401, 'rings'],
+    ]);
+    const [port, missed] = result.findings;
+    expect(port!.message).toContain('since the driver loaded');
+    expect(port!.message).toContain('1.20 % of received packets');
+    expect(port!.fix).toContain('ethtool -A eth0 rx on tx on');
+    expect(missed!.fix).toContain('ethtool -G eth0 rx <max> tx <max>');
+    expect(missed!.fix).not.toContain('{subject}');
+    expect(missed!.fix).toContain('bench measures the increase');
+    expect(missed!.evidence).toEqual([{ label: 'rx_missed', observed: 401, expected: 0, unit: 'packets' }]);
+  });
+
+  it('fails i40e 2.3.2-k: rx_dropped 179160 means full rings on i40e', async () => {
+    const result = await runCheckOn(nicDrops, facts('i40e', capture('ethtool/i40e-S-ethq-v2.3.2k-1.txt')));
+    expect(result.status).toBe('fail');
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'nic-drops', severity: 'warning', subject: 'eth0', data: expect.objectContaining({ counter: 'rx_dropped', value: 179160, remedy: 'rings' }) }),
+    ]);
+    expect(result.findings[0]!.message).toContain('no free receive descriptor');
+  });
+
+  it('fails bnxt_en: rx_discards summed over 12 rings, checksum errors as info', async () => {
+    const result = await runCheckOn(nicDrops, facts('bnxt_en', capture('ethtool/bnxt_en-S-ethq-1.txt'), { ...CLEAN_SYSFS, rx_packets: 123_000_000_000 }));
+    expect(result.status).toBe('fail');
+    const drops = result.findings.filter((finding) => finding.symptom === 'nic-drops');
+    expect(drops).toHaveLength(1);
+    expect(drops[0]!.data).toMatchObject({ counter: 'rx_discards', value: 123116579, queues: 12 });
+    expect(drops[0]!.message).toContain('sum of 12 queues');
+    const errors = result.findings.filter((finding) => finding.symptom === 'nic-errors');
+    expect(errors.map((finding) => [finding.data.counter, finding.severity])).toEqual([
+      ['rx_l4_csum_errors', 'info'],
+      ['rx_total_l4_csum_errors', 'info'],
+    ]);
+  });
+
+  it('fails sfc on port_rx_dp_di_dropped_packets 27', async () => {
+    const result = await runCheckOn(nicDrops, facts('sfc', capture('ethtool/sfc-S-ethq-1.txt')));
+    expect(result.findings.map((finding) => [finding.symptom, finding.data.counter, finding.data.value])).toEqual([['nic-drops', 'port_rx_dp_di_dropped_packets', 27]]);
+  });
+
+  it('reports CRC errors as physical errors with the cable/optic fix', async () => {
+    const stats = parseEthtoolStats('NIC statistics:\n     rx_packets: 5000\n     rx_crc_errors: 17\n     rx_missed_errors: 0\n');
+    const result = await runCheckOn(nicDrops, facts('ixgbe', stats));
+    expect(result.status).toBe('fail');
+    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'physical-errors', severity: 'warning', data: expect.objectContaining({ counter: 'rx_crc_errors', value: 17 }) })]);
+    expect(result.findings[0]!.fix).toContain('ethtool -m eth0');
+  });
+
+  it('notes one receive queue carrying all the packets (igb capture) without failing', async () => {
+    const result = await runCheckOn(nicDrops, facts('igb', capture('ethtool/igb-S-4space-insights-1.txt')));
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'rx-queue-imbalance', severity: 'info', data: expect.objectContaining({ queue: 0, sharePercent: 100, queues: 4, activeQueues: 1 }) }),
+    ]);
+    expect(result.findings[0]!.message).toContain('since the driver loaded');
+  });
+
+  it('does not call two evenly loaded queues an imbalance (virtio_net capture, 50.3 %)', async () => {
+    const result = await runCheckOn(nicDrops, facts('virtio_net', capture('ethtool/virtio_net-S-ethq-1.txt')));
+    expect(result.findings).toEqual([]);
+  });
+
+  it('falls back to the sysfs counters when ethtool -S is not available', async () => {
+    const result = await runCheckOn(
+      nicDrops,
+      facts('veth', failed('unsupported', 'ethtool -S: the driver has no statistics'), { ...CLEAN_SYSFS, rx_missed_errors: 250, rx_crc_errors: 3 }),
+    );
+    expect(result.status).toBe('fail');
+    expect(result.findings.map((finding) => [finding.symptom, finding.data.counter, finding.data.origin])).toEqual([
+      ['nic-drops', 'rx_missed_errors', 'net.statistics'],
+      ['physical-errors', 'rx_crc_errors', 'net.statistics'],
+    ]);
+  });
+
+  it('shows sysfs rx_dropped as info only: it also counts frames of unknown protocols', async () => {
+    const result = await runCheckOn(nicDrops, facts(null, failed('tool-missing', 'ethtool: command not found'), { ...CLEAN_SYSFS, rx_dropped: 29220 }));
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'nic-drops', severity: 'info', data: expect.objectContaining({ counter: 'rx_dropped', value: 29220 }) })]);
+  });
+
+  it('does not repeat a sysfs drop counter when the driver reports drops itself', async () => {
+    const result = await runCheckOn(nicDrops, facts('virtio_net', capture('local-vm/ethtool_-S-virtio_net-eth0.txt'), { ...CLEAN_SYSFS, rx_dropped: 7 }));
+    expect(result.findings).toEqual([]);
+  });
+
+  it('ignores counts at or below the configured minimum', async () => {
+    const result = await runCheckOn(nicDrops, facts('sfc', capture('ethtool/sfc-S-ethq-1.txt')), { options: { minDrops: 100 } });
+    expect(result.status).toBe('pass');
+  });
+
+  it('is not applicable to a bond: its members are judged', async () => {
+    const bond = netDevice('bond0', { kind: 'bond', driver: null, bondSlaves: ['eth0', 'eth1'] });
+    const result = await runCheckOn(nicDrops, { 'net.device': bond, 'net.statistics': { counters: { ...CLEAN_SYSFS, rx_dropped: 500 } }, 'ethtool.stats': failed('unsupported') }, { interfaces: [{ name: 'bond0', kind: 'bond' }] });
+    expect(result.status).toBe('not-applicable');
+    expect(result.reason).toContain('bond');
+  });
+
+  it('is unknown when the sysfs statistics cannot be read', async () => {
+    const unreadable = await runCheckOn(nicDrops, {
+      ...facts('ixgbe', capture('ethtool/sfc-S-ethq-1.txt')),
+      'net.statistics': failed('permission-denied', '/sys/class/net/eth0/statistics: permission denied', 'run as root'),
+    });
+    expect(unreadable.status).toBe('unknown');
+    expect(unreadable.reason).toContain('permission denied');
+    expect(unreadable.hint).toBe('run as root');
+  });
+});
+
+/** A HostIO that serves a few files and commands, for the collectors behind this check. */
+function fakeIO(files: Record<string, string>, commands: Record<string, { stdout?: string; stderr?: string; exitCode?: number }>): HostIO {
+  return {
+    mode: 'snapshot',
+    async exec(argv) {
+      const command = commands[argv.join(' ')];
+      if (!command) throw new HostIOError('not-captured', `no ${argv.join(' ')}`);
+      return { argv, exitCode: command.exitCode ?? 0, stdout: command.stdout ?? '', stderr: command.stderr ?? '', durationMs: 1 };
+    },
+    async readFile(path) {
+      if (path in files) return files[path]!;
+      throw new HostIOError('not-found', `${path}: no such file`);
+    },
+    async readDir(path) {
+      const prefix = `${path}/`;
+      const names = Object.keys(files).filter((file) => file.startsWith(prefix)).map((file) => file.slice(prefix.length));
+      if (names.length === 0) throw new HostIOError('not-found', `${path}: no such directory`);
+      return names.sort();
+    },
+    readLink: () => Promise.reject(new HostIOError('not-found', 'no links')),
+    inventory: () => Promise.reject(new Error('not needed')),
+  };
+}
+
+describe('collectors behind nic-drops', () => {
+  it('net.statistics reads every counter file of /sys/class/net/<if>/statistics', async () => {
+    const io = fakeIO({ '/sys/class/net/eth0/statistics/rx_dropped': '29220\n', '/sys/class/net/eth0/statistics/rx_packets': '1000\n', '/sys/class/net/eth0/statistics/tx_bad': 'garbage\n' }, {});
+    const store = new FactStore(io, [netStatisticsCollector], silentLogger());
+    const result = await store.get('net.statistics', 'eth0');
+    expect(result).toMatchObject({ ok: true, value: { counters: { rx_dropped: 29220, rx_packets: 1000 } } });
+  });
+
+  it('ethtool.stats parses ethtool -S and turns "no stats available" into unsupported', async () => {
+    const io = fakeIO({}, {
+      'ethtool -S eth0': { stdout: realCapture('local-vm/ethtool_-S-virtio_net-eth0.txt') },
+      'ethtool -S lo': { stderr: 'no stats available\n', exitCode: 94 },
+    });
+    const store = new FactStore(io, [ethtoolStatsCollector], silentLogger());
+    const eth0 = await store.get('ethtool.stats', 'eth0');
+    expect(eth0.ok && eth0.value.counters.find((counter) => counter.name === 'rx_kicks')?.value).toBe(442);
+    const lo = await store.get('ethtool.stats', 'lo');
+    expect(lo.ok).toBe(false);
+    expect(!lo.ok && lo.error.kind).toBe('unsupported');
+  });
+});

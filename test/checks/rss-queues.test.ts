@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import rssQueues from '../../checks/rss-queues.js';
+import type { NetQueues } from '../../src/collectors/net-queues.js';
+import { parseEthtoolChannels } from '../../src/parsers/ethtool-channels.js';
+import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { realCapture } from '../helpers/fixtures.js';
+import { netDevice } from '../helpers/net-device.js';
+
+const channels = (name: string) => parseEthtoolChannels(realCapture(name));
+const singleQueue = (rpsCpus: string, rpsCpuCount: number): NetQueues => ({ rx: [{ index: 0, rpsCpus, rpsCpuCount }], tx: [0] });
+
+describe('rss-queues check', () => {
+  it('passes ENA using both of its 2 channels (ena-l-1)', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'ena', speedMbps: null, localCpuList: '0-7' }),
+      'ethtool.channels': channels('ethtool/ena-l-1.txt'),
+    });
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([]);
+  });
+
+  it('passes 14 of 16 channels when the NIC has only 8 local CPUs (unknown-l-14of16-1)', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { localCpuList: '0-7' }),
+      'ethtool.channels': channels('ethtool/unknown-l-14of16-1.txt'),
+    });
+    expect(result.status).toBe('pass');
+  });
+
+  it('fails a single queue on a 10G port: Combined 1 of 64 (unknown-l-combined1-1)', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { driver: 'i40e', speedMbps: 10000, localCpuList: '0-15' }),
+      'ethtool.channels': channels('ethtool/unknown-l-combined1-1.txt'),
+      'net.queues': singleQueue('00000000', 0),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([
+      ['single-queue-fast-port', 'warning'],
+      ['rps-off-single-queue', 'info'],
+    ]);
+    const single = result.findings[0]!;
+    expect(single.data).toMatchObject({ current: 1, max: 64, suggested: 16, localCpus: 16, linkGbps: 10 });
+    expect(single.fix).toBe('ethtool -L eth0 combined 16 (one queue per NIC-local CPU, up to the driver maximum 64)');
+    expect(single.message).toContain('single queue (1 of max 64) on a 10 Gb/s port');
+    expect(result.findings[1]!.fix).toContain('echo ffff > /sys/class/net/eth0/queues/rx-0/rps_cpus');
+  });
+
+  it('reports Combined 1 of 64 as below the maximum when the link speed is unknown', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { driver: 'i40e', speedMbps: null, localCpuList: '0-15' }),
+      'ethtool.channels': channels('ethtool/unknown-l-combined1-1.txt'),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings).toHaveLength(1);
+    expect(result.findings[0]).toMatchObject({
+      symptom: 'queues-below-max',
+      severity: 'warning',
+      fix: 'ethtool -L eth0 combined 16',
+      data: { channel: 'combined', current: 1, max: 64, localCpus: 16, suggested: 16 },
+    });
+    expect(result.findings[0]!.evidence.map((item) => [item.label, item.observed, item.expected])).toEqual([
+      ['combined channels', 1, 16],
+      ['combined channels, driver maximum', 64, undefined],
+      ['NIC-local CPUs', 16, undefined],
+    ]);
+  });
+
+  it('compares with the maximum when the NIC-local CPUs are unknown: 8 of 64 on a large Azure VM (hv_netvsc-l-1)', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'hv_netvsc', pciAddress: null, pciPath: null, localCpuList: null, speedMbps: 40000 }),
+      'ethtool.channels': channels('ethtool/hv_netvsc-l-1.txt'),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings).toHaveLength(1);
+    expect(result.findings[0]!.data).toMatchObject({ current: 8, max: 64, localCpus: null, suggested: 64 });
+    expect(result.findings[0]!.message).toBe(
+      'eth0 uses 8 combined queues where 64 are possible (driver maximum 64, NIC-local CPU count unknown): traffic is spread over fewer CPUs',
+    );
+  });
+
+  it('caps the suggestion at ixgbe\'s 16 RSS queues although it reports 63 channels (unknown-l-combined1-pbench-1)', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { driver: 'ixgbe', speedMbps: 10000, localCpuList: '0-31' }),
+      'ethtool.channels': channels('ethtool/unknown-l-combined1-pbench-1.txt'),
+    });
+    expect(result.findings).toHaveLength(1);
+    expect(result.findings[0]).toMatchObject({ symptom: 'single-queue-fast-port', data: { max: 63, suggested: 16 } });
+    expect(result.findings[0]!.fix).toContain('ethtool -L eth0 combined 16');
+  });
+
+  it('passes ixgbe at 16 channels of 63 on a 32-CPU node', async () => {
+    const parsed = channels('ethtool/unknown-l-combined1-pbench-1.txt');
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { driver: 'ixgbe', localCpuList: '0-31' }),
+      'ethtool.channels': { ...parsed, current: { ...parsed.current, combined: 16 } },
+    });
+    expect(result.status).toBe('pass');
+  });
+
+  it('uses the rx/tx form for drivers with separate channels: TX 1 of 4 (unknown-l-separate-rxtx-1)', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { driver: 'tg3', speedMbps: 1000, localCpuList: '0-3' }),
+      'ethtool.channels': channels('ethtool/unknown-l-separate-rxtx-1.txt'),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings).toHaveLength(1);
+    expect(result.findings[0]).toMatchObject({ symptom: 'queues-below-max', fix: 'ethtool -L eth0 rx 4 tx 4', data: { channel: 'tx', current: 1, max: 4, suggested: 4 } });
+  });
+
+  it('notes a single virtio queue without RPS, without failing (local VM captures)', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', speedMbps: null, localCpuList: '0-1' }),
+      'ethtool.channels': channels('local-vm/ethtool_-l-virtio_net-eth0.txt'),
+      'net.queues': singleQueue('0', 0),
+    });
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'rps-off-single-queue', severity: 'info', fix: expect.stringContaining('echo 3 > /sys/class/net/eth0/queues/rx-0/rps_cpus') }),
+    ]);
+  });
+
+  it('says nothing about RPS when it is already on', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', speedMbps: null, localCpuList: '0-1' }),
+      'ethtool.channels': channels('local-vm/ethtool_-l-virtio_net-eth0.txt'),
+      'net.queues': singleQueue('3', 2),
+    });
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([]);
+  });
+
+  it('points a driver limited to one queue on a fast port at multiqueue or RPS, with a 40-CPU mask', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', speedMbps: 25000, localCpuList: '0-39' }),
+      'ethtool.channels': channels('local-vm/ethtool_-l-virtio_net-eth0.txt'),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings[0]!.symptom).toBe('single-queue-fast-port');
+    expect(result.findings[0]!.fix).toContain('enable multiqueue');
+    expect(result.findings[0]!.fix).toContain('echo ff,ffffffff > /sys/class/net/eth0/queues/rx-0/rps_cpus');
+  });
+
+  it('judges a single sysfs queue when the driver does not support ethtool -l', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { driver: 'e1000e', speedMbps: 10000, localCpuList: '0-3' }),
+      'ethtool.channels': failed('unsupported', '`ethtool -l eth0`: the driver does not support this (netlink error: Operation not supported)'),
+      'net.queues': singleQueue('0', 0),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings.map((finding) => finding.symptom)).toEqual(['single-queue-fast-port', 'rps-off-single-queue']);
+    expect(result.findings[0]!.fix).toContain('echo f > ');
+  });
+
+  it('is not applicable when the driver does not support ethtool -l and sysfs shows several queues', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0', { driver: 'e1000e' }),
+      'ethtool.channels': failed('unsupported', 'not supported'),
+      'net.queues': { rx: [0, 1, 2, 3].map((index) => ({ index, rpsCpus: '0', rpsCpuCount: 0 })), tx: [0, 1, 2, 3] },
+    });
+    expect(result.status).toBe('not-applicable');
+    expect(result.reason).toContain('e1000e driver does not support ethtool -l');
+    expect(result.reason).toContain('sysfs shows 4 receive queues');
+  });
+
+  it('is not applicable on a veth pair, although ethtool -l answers (local VM capture)', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null }),
+      'ethtool.channels': channels('local-vm/ethtool_-l-veth.txt'),
+    }, { interfaces: [{ name: 'nd-va', kind: 'virtual' }] });
+    expect(result.status).toBe('not-applicable');
+    expect(result.reason).toContain('no hardware receive queues');
+  });
+
+  it('is not applicable on a bond, whose ethtool -l fails', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('bond0', { kind: 'bond', driver: null }),
+      'ethtool.channels': failed('unsupported'),
+    }, { interfaces: [{ name: 'bond0', kind: 'bond' }] });
+    expect(result.status).toBe('not-applicable');
+  });
+
+  it('is unknown, with the hint, when ethtool -l needs root', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('eth0'),
+      'ethtool.channels': failed('permission-denied', '`ethtool -l eth0`: permission denied', 'run nicdoctor as root (sudo nicdoctor ...)'),
+    });
+    expect(result.status).toBe('unknown');
+    expect(result.reason).toContain('permission denied');
+    expect(result.hint).toBe('run nicdoctor as root (sudo nicdoctor ...)');
+  });
+
+  it('is unknown when the interface facts could not be read', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': failed('not-found', '/sys/class/net/eth0: no such interface'),
+      'ethtool.channels': channels('ethtool/ena-l-1.txt'),
+    });
+    expect(result.status).toBe('unknown');
+    expect(result.reason).toContain('no such interface');
+  });
+});

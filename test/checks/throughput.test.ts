@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import throughput from '../../checks/throughput.js';
+import { aggregateStep, alignIntervals, type ClientOutcome } from '../../src/bench/aggregate.js';
+import type { BenchMeasurement } from '../../src/collectors/bench-result.js';
+import { parseIperf3Json, type Iperf3Result } from '../../src/parsers/iperf3-json.js';
+import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { realCapture } from '../helpers/fixtures.js';
+
+const G = 1e9;
+
+function outcome(result: Iperf3Result | null, extra: Partial<ClientOutcome> = {}): ClientOutcome {
+  return { label: 'p', port: 5101, cpu: 0, pid: 1, result, error: result?.error ?? null, measuredCpuPercent: null, cpuQuotaPercent: null, throttledPeriods: null, serverVersion: '3.12', cpuSeconds: 1, ...extra };
+}
+
+/** A result whose intervals run at the given rates (Gb/s). */
+function synthetic(rates: number[], retransmits = 0): Iperf3Result {
+  const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
+  return {
+    version: '3.12', protocol: 'TCP', streams: 1, error: null, senderBitsPerSecond: mean * G, receiverBitsPerSecond: mean * G, reverseSenderBitsPerSecond: null, reverseReceiverBitsPerSecond: null,
+    retransmits, seconds: rates.length, hostCpuPercent: 50, remoteCpuPercent: 30, lostPercent: null, sndbufActual: null, rcvbufActual: null,
+    intervals: rates.map((rate, index) => ({ start: index, end: index + 1, bitsPerSecond: rate * G, retransmits: 0, omitted: false })),
+  };
+}
+
+function measurement(steps: ClientOutcome[][], final: ClientOutcome[], extra: Partial<BenchMeasurement> = {}): BenchMeasurement {
+  const stepResults = steps.map((outcomes) => aggregateStep(outcomes, 1, 3));
+  const last = aggregateStep(final, 1, 10);
+  return {
+    mode: 'peer', peer: '10.0.0.2', direction: 'forward', protocol: 'tcp', iperf3: { client: '3.12', server: '3.12' }, interface: 'eth0', linkSpeedMbps: 10000, mtu: 1500,
+    ceilingBitsPerSecond: 9.41 * G, pcieBitsPerSecond: null, ports: [5101, 5102], cpus: [0, 1], steps: stepResults, stopReason: 'test',
+    result: { bitsPerSecond: last.bitsPerSecond, senderBitsPerSecond: last.senderBitsPerSecond, reverseBitsPerSecond: null, retransmits: last.retransmits, durationSeconds: 10, processes: final.length, streamsPerProcess: 1, intervals: alignIntervals(final.map((o) => o.result)), perProcess: last.perProcess },
+    counters: { softnetDropped: 0, softnetTimeSqueeze: 0, nicDrops: {}, interruptsPerCpu: [] }, complete: true, error: null, cpuSeconds: { nicdoctor: 0.1, iperf3: 20 }, durationMs: 20000,
+    ...extra,
+  };
+}
+
+const symptoms = (result: Awaited<ReturnType<typeof runCheckOn>>) => result.findings.map((finding) => finding.symptom).sort();
+
+describe('throughput check', () => {
+  it('is not applicable without a bench, and says how to run one', async () => {
+    const result = await runCheckOn(throughput, { 'bench.result': failed('not-found', 'no bench was run', 'add --peer HOST') });
+    expect(result.status).toBe('not-applicable');
+    expect(result.reason).toContain('--peer');
+  });
+
+  it('passes at the link ceiling', async () => {
+    const final = [outcome(synthetic([9.3, 9.35, 9.3, 9.32]))];
+    const result = await runCheckOn(throughput, { 'bench.result': measurement([final], final) });
+    expect(result.status).toBe('pass');
+    expect(symptoms(result)).toEqual(['at-link-ceiling']);
+  });
+
+  it('finds a single CPU-bound process when more processes raise the sum (cgroup quota)', async () => {
+    const single = [outcome(synthetic([1.9, 1.9, 1.9]), { measuredCpuPercent: 19.6, cpuQuotaPercent: 20 })];
+    const four = [1, 2, 3, 4].map(() => outcome(synthetic([1.9, 1.9, 1.9]), { measuredCpuPercent: 19.5, cpuQuotaPercent: 20 }));
+    const result = await runCheckOn(throughput, { 'bench.result': measurement([single, four], four) });
+    expect(result.status).toBe('fail');
+    expect(symptoms(result)).toEqual(['below-link-ceiling', 'single-core-bound']);
+    expect(result.findings.find((f) => f.symptom === 'single-core-bound')?.data).toMatchObject({ cpuPercent: 19.6, limitPercent: 20, bestProcesses: 4, ratio: 4 });
+  });
+
+  it('does not blame the tool when one process is not CPU-bound', async () => {
+    const single = [outcome(synthetic([3, 3, 3]), { measuredCpuPercent: 40 })];
+    const two = [1, 2].map(() => outcome(synthetic([1.6, 1.6, 1.6]), { measuredCpuPercent: 25 }));
+    const result = await runCheckOn(throughput, { 'bench.result': measurement([single, two], single) });
+    expect(symptoms(result)).toEqual(['below-link-ceiling']);
+  });
+
+  it('reads a real 3.12 run: retransmits and CPU from the capture', async () => {
+    const real = parseIperf3Json(realCapture('iperf3/3.9-tcp-retrans-1.json'));
+    const final = [outcome(real)];
+    const result = await runCheckOn(throughput, { 'bench.result': measurement([final], final, { linkSpeedMbps: null, ceilingBitsPerSecond: null }) }, { options: { retransmitRate: 0 } });
+    expect(symptoms(result)).toContain('retransmits');
+    expect(result.findings.find((f) => f.symptom === 'retransmits')?.data.retransmits).toBe(real.retransmits);
+  });
+
+  it('reports a PCIe-bound plateau, loss, a collapse after the first second, and instability', async () => {
+    const pcie = [outcome(synthetic([3.5, 3.52, 3.49, 3.5]))];
+    const pcieResult = await runCheckOn(throughput, { 'bench.result': measurement([pcie], pcie, { pcieBitsPerSecond: 3.56 * G }) });
+    expect(pcieResult.findings.find((f) => f.symptom === 'pcie-bound')?.severity).toBe('critical');
+
+    const collapse = [outcome(synthetic([9, 1, 1.1, 0.9]))];
+    expect(symptoms(await runCheckOn(throughput, { 'bench.result': measurement([collapse], collapse) }))).toContain('collapse-after-first-interval');
+
+    const wobbly = [outcome(synthetic([9, 4, 9, 4, 9]))];
+    expect(symptoms(await runCheckOn(throughput, { 'bench.result': measurement([wobbly], wobbly) }))).toContain('unstable');
+
+    const lossy = [outcome(synthetic([5, 5, 5], 60_000))];
+    expect(symptoms(await runCheckOn(throughput, { 'bench.result': measurement([lossy], lossy) }))).toContain('retransmits');
+  });
+
+  it('labels harness problems: a busy server and version skew', async () => {
+    const busy = parseIperf3Json(realCapture('iperf3/3.12-error-busy-netns-1.json'));
+    const result = await runCheckOn(throughput, { 'bench.result': measurement([[outcome(busy, { serverVersion: '3.9' })]], [outcome(synthetic([2, 2, 2]), { serverVersion: '3.9' })], { ceilingBitsPerSecond: null }) });
+    expect(symptoms(result)).toEqual(['server-busy', 'version-skew']);
+  });
+
+  it('compares the two directions of a bidirectional run', async () => {
+    const final = [outcome(synthetic([6, 6, 6]))];
+    const bench = measurement([final], final, { direction: 'bidir' });
+    bench.result!.reverseBitsPerSecond = 2 * G;
+    const result = await runCheckOn(throughput, { 'bench.result': bench });
+    expect(result.findings.find((f) => f.symptom === 'bidir-asymmetry')?.data).toMatchObject({ forwardGbps: 6, reverseGbps: 2 });
+  });
+});
