@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { NicIrq } from '../src/collectors/nic-irqs.js';
 import { defineCheck } from '../src/engine/check.js';
+import { isSoftware } from '../src/engine/interface-kinds.js';
 import { formatCpuList, parseCpuList } from '../src/parsers/cpulist.js';
 
 const options = z.object({
@@ -23,6 +24,7 @@ export default defineCheck({
   description:
     'Reads the NIC\'s vectors (msi_irqs, /proc/interrupts) and /proc/irq/<n>/{smp,effective}_affinity_list. All queue IRQs on one CPU, IRQs on CPUs outside the NIC\'s NUMA node, or most interrupts handled by one CPU leave one core\'s softirq saturated while more streams do not help (CAUSES.md 4, 5). Also notes irqbalance overriding hand pinning, or missing on a many-queue NIC.',
   scope: 'interface',
+  appliesTo: (iface) => (isSoftware(iface) ? `${iface.name} has no interrupts of its own (${iface.kind} interface)` : null),
   requires: ['nic.irqs', 'net.device'],
   optionalFacts: ['irqbalance'],
   options,

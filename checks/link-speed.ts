@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
+import { isSoftware } from '../src/engine/interface-kinds.js';
 import { bestLinkMode, type LinkMode } from '../src/parsers/ethtool-settings.js';
 import type { EthtoolDriver } from '../src/parsers/ethtool-driver.js';
 import type { Evidence } from '../src/report/schema.js';
@@ -21,6 +22,7 @@ export default defineCheck({
   description:
     'Compares the speed and duplex negotiated (`ethtool <if>`) with the fastest mode that the NIC both supports and advertises and, when shown, the fastest mode the link partner advertises too (CAUSES.md cause 16); flags a link that is down while the interface is up, and carrier changes (/sys/class/net/<if>/carrier_changes) that show a flapping link.',
   scope: 'interface',
+  appliesTo: (iface) => (iface.kind !== 'bond' && isSoftware(iface) ? `${iface.name} is a ${iface.kind} interface: its speed is nominal (no link modes to compare); the physical NICs below it are checked` : null),
   requires: ['ethtool.settings', 'net.device'],
   optionalFacts: ['ethtool.driver'],
   options,

@@ -8,6 +8,7 @@ export default defineCheck({
   description:
     'Reads the NIC\'s numa_node and local_cpulist and the host\'s NUMA nodes (/sys/devices/system/node). On a multi-node host, test processes and IRQs belong on the NIC\'s node: the wrong socket costs up to 2x at 40/100G (CAUSES.md 4). IRQs on remote CPUs are reported by irq-affinity.',
   scope: 'interface',
+  appliesTo: (iface) => (iface.pciAddress ? null : `${iface.name} is not a PCI device (${iface.kind} interface): it has no NUMA node`),
   requires: ['net.device', 'numa'],
   symptoms: {
     'nic-numa-node': {

@@ -27,6 +27,8 @@ export default defineCheck({
   description:
     'Reads the NIC\'s PCIe link (sysfs current/max_link_speed/width, else lspci LnkCap/LnkSta) and the links of the bridges above it. Usable bandwidth ≈ 0.89 x the kernel\'s encoded rate; below the port speed the NIC cannot reach line rate (critical). A link below its capability that still carries line rate, or a narrower upstream bridge, is a warning; DevCtl MaxPayload below DevCap is reported as info.',
   scope: 'interface',
+  appliesTo: (iface) =>
+    !iface.pciAddress ? `${iface.name} is not a PCI device (${iface.kind}): no PCIe link to examine` : iface.kind === 'paravirtual' ? `${iface.name} is a paravirtual NIC (${iface.driver ?? 'virtual device'}): its PCI function has no physical link to examine` : null,
   requires: ['pcie.link', 'net.device'],
   optionalFacts: ['interfaces'],
   options,

@@ -90,10 +90,13 @@ export default defineCheck({
   },
   run({ facts, optional, options: opts, subject, report, notApplicable, unknown, source }) {
     const device = facts['net.device'];
-    if (NO_HARDWARE_QUEUES.has(device.kind)) {
+    const channelsResult = optional['ethtool.channels'];
+    // A veth that answers ethtool -l with more than one channel has real, settable queues (the
+    // lab's "10GbE port" is one); other software interfaces have none of their own.
+    const settableSoftwareQueues = device.kind === 'virtual' && channelsResult.ok && Math.max(channelsResult.value.max.combined ?? 0, channelsResult.value.max.rx ?? 0) > 1;
+    if (NO_HARDWARE_QUEUES.has(device.kind) && !settableSoftwareQueues) {
       return notApplicable(`${subject} is a ${device.kind} interface: it has no hardware receive queues of its own (RSS is configured on the physical NIC)`);
     }
-    const channelsResult = optional['ethtool.channels'];
     const queuesResult = optional['net.queues'];
     const queues = queuesResult.ok ? queuesResult.value : null;
     const channelsSource = source('ethtool.channels');

@@ -2,7 +2,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, FAIL_ON } from './cli/exit-codes.js';
 import { analyzeCommand, checksCommand, collectCommand, scanCommand, type ReportOptions } from './cli/commands.js';
-import { benchReportCommand, serveCommand, type BenchCliOptions, type ServeCliOptions } from './cli/bench-commands.js';
+// The bench code (and execa) loads only for the commands that use it: start-up time matters for scan.
+import type { BenchCliOptions, ServeCliOptions } from './cli/bench-commands.js';
 import { RunError, UsageError } from './engine/errors.js';
 import { PROFILES } from './report/schema.js';
 import { FORMATS } from './reporters/index.js';
@@ -60,12 +61,12 @@ async function main(argv: string[]): Promise<number> {
   benchOptions(reportOptions(program.command('scan').description('inspect this host\'s NICs and print a report; with --peer or --loopback also run the bench')), false).action(
     async (options: ReportOptions & BenchCliOptions) => {
       const withVerbose = { ...options, verbose: verbose() };
-      exitCode = options.peer || options.loopback ? await benchReportCommand(withVerbose, logger(), 'scan') : await scanCommand(withVerbose, logger());
+      exitCode = options.peer || options.loopback ? await (await import('./cli/bench-commands.js')).benchReportCommand(withVerbose, logger(), 'scan') : await scanCommand(withVerbose, logger());
     },
   );
   benchOptions(reportOptions(program.command('bench').description('calibrated multi-process iperf3 test: ramp processes until throughput stops rising')), true).action(
     async (options: ReportOptions & BenchCliOptions) => {
-      exitCode = await benchReportCommand({ ...options, verbose: verbose() }, logger(), 'bench');
+      exitCode = await (await import('./cli/bench-commands.js')).benchReportCommand({ ...options, verbose: verbose() }, logger(), 'bench');
     },
   );
   program
@@ -76,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--control-port <port>', 'port of the read-only info endpoint', '5100')
     .option('--idle-timeout <seconds>', 'stop after this long without a test')
     .action(async (options: ServeCliOptions) => {
-      exitCode = await serveCommand(options, logger());
+      exitCode = await (await import('./cli/bench-commands.js')).serveCommand(options, logger());
     });
   reportOptions(program.command('analyze').argument('<dir>', 'snapshot directory written by `nicdoctor collect`').description('run the checks on a recorded snapshot, offline')).action(
     async (dir: string, options: ReportOptions) => {

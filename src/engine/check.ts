@@ -52,6 +52,12 @@ export interface CheckDefinition<R extends FactId = FactId, Opt extends FactId =
   requires: readonly R[];
   optionalFacts?: readonly Opt[];
   symptoms: Record<S, SymptomMeta>;
+  /**
+   * Decided from the interface summary alone, before any fact is collected: a reason when the
+   * check has nothing to examine on this interface (no PCIe link on a veth). It saves the scan
+   * from running commands whose answer cannot matter; run() still handles what it sees.
+   */
+  appliesTo?: (iface: InterfaceSummary) => string | null;
   /** Thresholds live here, validated with defaults, never as literals in run(). */
   options?: z.ZodType<O>;
   run(ctx: CheckContext<R, Opt, S, O>): void | Skip;

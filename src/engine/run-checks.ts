@@ -50,6 +50,12 @@ async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<Chec
   await Promise.all(
     subjects.map(async (subject) => {
       const factSubject = check.scope === 'interface' ? subject : undefined;
+      const summary = options.interfaces.find((iface) => iface.name === subject);
+      const notApplicable = check.scope === 'interface' && summary && check.appliesTo ? check.appliesTo(summary) : null;
+      if (notApplicable) {
+        subjectResults.push({ subject, status: 'not-applicable', reason: notApplicable });
+        return;
+      }
       const required = (check.requires as FactId[]) ?? [];
       const optional = (check.optionalFacts as FactId[] | undefined) ?? [];
       const requiredResults = await Promise.all(required.map((id) => options.store.get(id, factSubject)));

@@ -162,11 +162,19 @@ describe('rss-queues check', () => {
     expect(result.reason).toContain('sysfs shows 4 receive queues');
   });
 
-  it('is not applicable on a veth pair, although ethtool -l answers (local VM capture)', async () => {
+  it('judges a veth pair whose channels are settable (local VM capture: rx 2 of 2 passes)', async () => {
     const result = await runCheckOn(rssQueues, {
-      'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null }),
+      'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null, localCpuList: null }),
       'ethtool.channels': channels('local-vm/ethtool_-l-veth.txt'),
     }, { interfaces: [{ name: 'nd-va', kind: 'virtual' }] });
+    expect(result.status).toBe('pass');
+  });
+
+  it('is not applicable on a software interface without settable channels', async () => {
+    const result = await runCheckOn(rssQueues, {
+      'net.device': netDevice('ifb0', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null }),
+      'ethtool.channels': failed('unsupported'),
+    }, { interfaces: [{ name: 'ifb0', kind: 'virtual' }] });
     expect(result.status).toBe('not-applicable');
     expect(result.reason).toContain('no hardware receive queues');
   });

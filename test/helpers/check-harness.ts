@@ -1,4 +1,5 @@
 import type { AnyCheck } from '../../src/engine/check.js';
+import { summarize, type NetDevice } from '../../src/collectors/net-device.js';
 import { FactCollectionError, type FactErrorKind, type FactId, type FactTypes } from '../../src/engine/facts.js';
 import { FactStore, type Collector } from '../../src/engine/collector.js';
 import { runChecks } from '../../src/engine/run-checks.js';
@@ -60,7 +61,14 @@ export async function runCheckOn(check: AnyCheck, facts: FactInput, harness: Har
     },
   }));
   const store = new FactStore(nullIO, collectors, silentLogger());
-  const interfaces = (harness.interfaces ?? [{ name: 'eth0' }]).map((partial) => iface(partial.name ?? 'eth0', partial));
+  // As in a scan, an interface's summary comes from its net.device fact when the test gives one.
+  const interfaces = (harness.interfaces ?? [{ name: 'eth0' }]).map((partial) => {
+    const name = partial.name ?? 'eth0';
+    const given = (facts as Record<string, unknown>)['net.device'];
+    const device = typeof given === 'function' ? (given as (s: string) => unknown)(name) : given;
+    const base = device && typeof device === 'object' && !('failure' in device) ? summarize(device as NetDevice) : iface(name);
+    return { ...base, ...partial, name };
+  });
   const [result] = await runChecks({
     store,
     checks: [check],
