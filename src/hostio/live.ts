@@ -1,3 +1,4 @@
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import os from 'node:os';
 import { execFile } from 'node:child_process';
@@ -16,6 +17,16 @@ export const TOOL_PATH = (() => {
 
 /** Spawning hundreds of ethtool processes at once on a 2-core host is slower than a small pool. */
 const DEFAULT_CONCURRENCY = Math.max(4, Math.min(16, os.availableParallelism() * 4));
+
+/**
+ * sysfs and procfs contents are made in memory by the kernel when read, so a synchronous read
+ * takes microseconds, while the thread-pool round trip of an async read costs several times
+ * more (measured: 1536 statistics files in 28 ms synchronously, 150 ms asynchronously). A scan
+ * reads thousands of them.
+ */
+function isKernelPseudoFile(path: string): boolean {
+  return path.startsWith('/sys/') || path.startsWith('/proc/');
+}
 
 export function fsErrorToHostIOError(error: unknown, path: string): HostIOError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -77,7 +88,7 @@ export class LiveHostIO implements HostIO {
 
   async readFile(path: string): Promise<string> {
     try {
-      return await readFile(path, 'utf8');
+      return isKernelPseudoFile(path) ? readFileSync(path, 'utf8') : await readFile(path, 'utf8');
     } catch (error) {
       throw fsErrorToHostIOError(error, path);
     }
@@ -85,7 +96,7 @@ export class LiveHostIO implements HostIO {
 
   async readDir(path: string): Promise<string[]> {
     try {
-      return (await readdir(path)).sort();
+      return (isKernelPseudoFile(path) ? readdirSync(path) : await readdir(path)).sort();
     } catch (error) {
       throw fsErrorToHostIOError(error, path);
     }
@@ -93,7 +104,7 @@ export class LiveHostIO implements HostIO {
 
   async readLink(path: string): Promise<string> {
     try {
-      return await readlink(path);
+      return isKernelPseudoFile(path) ? readlinkSync(path) : await readlink(path);
     } catch (error) {
       throw fsErrorToHostIOError(error, path);
     }
