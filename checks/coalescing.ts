@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
+import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import { hardwareOnly } from '../src/engine/interface-kinds.js';
 import type { EthtoolCoalesce } from '../src/parsers/ethtool-coalesce.js';
 import type { Evidence, Source } from '../src/report/schema.js';
@@ -65,14 +66,11 @@ export default defineCheck({
       fix: 'ethtool -C {subject} adaptive-rx off rx-usecs {latencyMaxRxUsecs}',
     },
   },
-  run({ facts, optional, options: opts, profile, report, notApplicable, unknown, source }) {
+  run(ctx) {
+    const { facts, optional, options: opts, profile, report, unknown, source } = ctx;
     const device = facts['net.device'];
     const result = optional['ethtool.coalesce'];
-    if (!result.ok) {
-      return result.error.kind === 'unsupported'
-        ? notApplicable(`the driver has no interrupt coalescing settings (${result.error.message})`)
-        : unknown(result.error.message, result.error.hint);
-    }
+    if (!result.ok) return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver has no interrupt coalescing settings (${message})` });
     const coalesce = result.value;
     if (coalesce.adaptiveRx === null && coalesce.rxUsecs === null) {
       return unknown('ethtool -c reports neither adaptive coalescing nor rx-usecs for this driver');

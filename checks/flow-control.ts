@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
+import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import type { Evidence } from '../src/report/schema.js';
 
 const options = z.object({
@@ -31,15 +32,12 @@ export default defineCheck({
       fix: 'ethtool -A {subject} rx on tx on, and turn flow control on at the switch port too (both ends must agree)',
     },
   },
-  run({ facts, optional, options: opts, report, notApplicable, unknown, source }) {
+  run(ctx) {
+    const { facts, optional, options: opts, report, notApplicable, unknown, source } = ctx;
     const device = facts['net.device'];
     if (device.kind !== 'physical') return notApplicable(`${device.kind} interface: pause frames belong to a physical port`);
     const result = optional['ethtool.pause'];
-    if (!result.ok) {
-      return result.error.kind === 'unsupported'
-        ? notApplicable(`the driver does not support flow control (${result.error.message})`)
-        : unknown(result.error.message, result.error.hint);
-    }
+    if (!result.ok) return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver does not support flow control (${message})` });
     if (device.speedMbps !== null && device.speedMbps < opts.minSpeedMbps) return undefined;
     const pause = result.value;
     if (pause.rx === null || pause.tx === null) return unknown('ethtool -a did not report both RX and TX pause settings');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
+import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import type { OffloadFeature } from '../src/parsers/ethtool-features.js';
 import type { Evidence, Profile, Severity } from '../src/report/schema.js';
 
@@ -73,14 +74,11 @@ export default defineCheck({
       fix: 'ethtool -K {subject} {toggles}, then ethtool -k {subject} | grep requested; if it stays off, look for the dependency or the bond/bridge member that refuses it (dmesg)',
     },
   },
-  run({ facts, optional, options: opts, profile, report, notApplicable, unknown, source }) {
+  run(ctx) {
+    const { facts, optional, options: opts, profile, report, unknown, source } = ctx;
     const device = facts['net.device'];
     const result = optional['ethtool.features'];
-    if (!result.ok) {
-      return result.error.kind === 'unsupported'
-        ? notApplicable(`the driver reports no offload features (${result.error.message})`)
-        : unknown(result.error.message, result.error.hint);
-    }
+    if (!result.ok) return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver reports no offload features (${message})` });
     const features = result.value.features;
     const commandSource = source('ethtool.features', result.value.format === 'json' ? '--json' : 'ethtool -k');
     const groups: Record<State, Offload[]> = { on: [], off: [], 'fixed-off': [], 'requested-but-off': [] };

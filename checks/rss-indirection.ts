@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
+import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import { hardwareOnly } from '../src/engine/interface-kinds.js';
 import { currentRxQueues } from '../src/parsers/ethtool-channels.js';
 import { isZeroKey, queueShares } from '../src/parsers/ethtool-rxfh.js';
@@ -46,7 +47,8 @@ export default defineCheck({
       fix: "ethtool -X {subject} hkey $(openssl rand -hex {keyBytes} | sed 's/../&:/g; s/:$//') (a random {keyBytes}-byte key), or reload the driver to restore its default key",
     },
   },
-  run({ facts, optional, options: opts, subject, report, notApplicable, unknown, source }) {
+  run(ctx) {
+    const { facts, optional, options: opts, subject, report, notApplicable, unknown, source } = ctx;
     const device = facts['net.device'];
     if (NO_HARDWARE_QUEUES.has(device.kind)) {
       return notApplicable(`${subject} is a ${device.kind} interface: it has no RSS indirection table of its own (RSS is configured on the physical NIC)`);
@@ -54,10 +56,10 @@ export default defineCheck({
     const rxfhResult = optional['ethtool.rxfh'];
     const driver = device.driver ?? 'unknown';
     if (!rxfhResult.ok) {
-      if (rxfhResult.error.kind === 'unsupported') {
-        return notApplicable(`the ${driver} driver has no RSS indirection table (ethtool -x is not supported): there is no table to misconfigure; the queue count is judged by rss-queues`);
-      }
-      return unknown(`ethtool -x ${subject}: ${rxfhResult.error.message}`, rxfhResult.error.hint);
+      return skipForFailedFact(ctx, rxfhResult.error, {
+        unsupported: () => `the ${driver} driver has no RSS indirection table (ethtool -x is not supported): there is no table to misconfigure; the queue count is judged by rss-queues`,
+        command: `ethtool -x ${subject}`,
+      });
     }
     const rxfh = rxfhResult.value;
     const rxfhSource = source('ethtool.rxfh');

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
+import { unknownForFailedFact } from '../src/engine/optional-fact.js';
 import { channelMode, currentRxQueues, type EthtoolChannels } from '../src/parsers/ethtool-channels.js';
+import { formatShortCpuMask, parseCpusOrNull } from '../src/parsers/cpulist.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 
 const options = z.object({
@@ -15,41 +17,6 @@ const options = z.object({
 
 // Bonds, bridges, VLANs and software devices have no hardware queues: RSS is set on the NIC below.
 const NO_HARDWARE_QUEUES = new Set(['virtual', 'bond', 'bridge', 'vlan', 'other']);
-
-/** Counts the CPUs of a kernel CPU list ("0-7,16-23" → 16); null when unreadable. */
-function countCpuList(list: string): number | null {
-  let count = 0;
-  for (const part of list.trim().split(',')) {
-    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!range) return null;
-    const first = Number.parseInt(range[1]!, 10);
-    const last = range[2] === undefined ? first : Number.parseInt(range[2], 10);
-    if (last < first) return null;
-    count += last - first + 1;
-  }
-  return count;
-}
-
-/** A CPU list as the hex mask rps_cpus takes, in comma-separated 32-bit words ("0-39" → "ff,ffffffff"). */
-function cpuListMask(list: string): string | null {
-  const words: number[] = [];
-  for (const part of list.trim().split(',')) {
-    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!range) return null;
-    const first = Number.parseInt(range[1]!, 10);
-    const last = range[2] === undefined ? first : Number.parseInt(range[2], 10);
-    for (let cpu = first; cpu <= last; cpu += 1) {
-      const word = cpu >> 5;
-      while (words.length <= word) words.push(0);
-      words[word] = (words[word]! | (1 << (cpu & 31))) >>> 0;
-    }
-  }
-  if (words.length === 0) return null;
-  return words
-    .reverse()
-    .map((word, index) => (index === 0 ? word.toString(16) : word.toString(16).padStart(8, '0')))
-    .join(',');
-}
 
 interface ChannelPlan {
   /** 'combined', 'rx' or 'tx'. */
@@ -88,7 +55,8 @@ export default defineCheck({
       fix: 'echo {rpsMask} > /sys/class/net/{subject}/queues/rx-0/rps_cpus (steers receive processing to those CPUs; add rps_flow_cnt and net.core.rps_sock_flow_entries for RFS)',
     },
   },
-  run({ facts, optional, options: opts, subject, report, notApplicable, unknown, source }) {
+  run(ctx) {
+    const { facts, optional, options: opts, subject, report, notApplicable, source } = ctx;
     const device = facts['net.device'];
     const channelsResult = optional['ethtool.channels'];
     // A veth that answers ethtool -l with more than one channel has real, settable queues (the
@@ -102,7 +70,8 @@ export default defineCheck({
     const channelsSource = source('ethtool.channels');
     const withSource = (evidence: Evidence, from: Source | undefined): Evidence => (from ? { ...evidence, source: from } : evidence);
 
-    const localCpus = device.localCpuList ? countCpuList(device.localCpuList) : null;
+    const localCpuSet = device.localCpuList ? parseCpusOrNull(device.localCpuList, 'list') : null;
+    const localCpus = localCpuSet ? localCpuSet.length : null;
     const cap = device.driver ? opts.driverRssCaps[device.driver] : undefined;
     const target = (max: number) => Math.min(max, localCpus ?? max, cap ?? max);
     const basisFor = (max: number): string => {
@@ -145,10 +114,10 @@ export default defineCheck({
       rxQueues = 1;
       channelArgs = '';
     } else {
-      return unknown(`ethtool -l ${subject}: ${channelsResult.error.message}`, channelsResult.error.hint);
+      return unknownForFailedFact(ctx, channelsResult.error, `ethtool -l ${subject}`);
     }
 
-    const rpsMask = (device.localCpuList ? cpuListMask(device.localCpuList) : null) ?? '<hex mask of the CPUs to use>';
+    const rpsMask = localCpuSet && localCpuSet.length > 0 ? formatShortCpuMask(localCpuSet) : '<hex mask of the CPUs to use>';
     const speed = device.speedMbps;
     const singleOnFastPort = rxQueues === 1 && speed !== null && speed >= opts.fastLinkMbps;
     if (singleOnFastPort) {

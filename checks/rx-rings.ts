@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
+import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import { hardwareOnly } from '../src/engine/interface-kinds.js';
 import type { Evidence, Severity } from '../src/report/schema.js';
 
@@ -40,15 +41,12 @@ export default defineCheck({
       fix: 'Nothing to raise with ethtool: if ethtool -S {subject} shows drops, use a NIC or driver with deeper rings (for a virtual NIC, the hypervisor sets the queue size)',
     },
   },
-  run({ facts, optional, options: opts, profile, report, notApplicable, unknown, source }) {
+  run(ctx) {
+    const { facts, optional, options: opts, profile, report, unknown, source } = ctx;
     const device = facts['net.device'];
     const result = optional['ethtool.rings'];
-    if (!result.ok) {
-      // veth and some virtual NICs answer "Operation not supported": nothing to size.
-      return result.error.kind === 'unsupported'
-        ? notApplicable(`the driver has no configurable rings (${result.error.message})`)
-        : unknown(result.error.message, result.error.hint);
-    }
+    // veth and some virtual NICs answer "Operation not supported": nothing to size.
+    if (!result.ok) return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver has no configurable rings (${message})` });
     const rings = result.value;
     const commandSource = source('ethtool.rings', '-g');
     const fast = device.speedMbps !== null && device.speedMbps >= opts.fastLinkMbps;

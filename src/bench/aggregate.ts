@@ -32,6 +32,7 @@ export function toBenchProcess(outcome: ClientOutcome): BenchProcess {
     throttledPeriods: outcome.throttledPeriods,
     serverVersion: outcome.serverVersion,
     error: outcome.error ?? result?.error ?? null,
+    intervals: (result?.intervals ?? []).filter((interval) => !interval.omitted).map(({ start, end, bitsPerSecond }) => ({ start, end, bitsPerSecond })),
   };
 }
 

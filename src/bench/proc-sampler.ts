@@ -1,4 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+
+/** /proc and cgroup files are made in memory by the kernel: a synchronous read is the cheapest. */
+async function readFile(path: string, encoding: 'utf8'): Promise<string> {
+  return readFileSync(path, encoding);
+}
 
 /** Clock ticks per second of /proc/<pid>/stat times: USER_HZ is 100 on every Linux ABI. */
 const USER_HZ = 100;
@@ -56,8 +61,8 @@ async function cgroupDirectories(pid: number): Promise<Array<{ dir: string; vers
 }
 
 /** The CPU quota of the process's cgroup (v1 cpu controller or v2 cpu.max) and its throttling count. */
-async function readCgroupCpu(pid: number): Promise<{ quotaPercent: number | null; throttledPeriods: number | null }> {
-  for (const { dir, version } of await cgroupDirectories(pid)) {
+async function readCgroupCpu(candidates: Array<{ dir: string; version: 1 | 2 }>): Promise<{ quotaPercent: number | null; throttledPeriods: number | null }> {
+  for (const { dir, version } of candidates) {
     let quota: number | null = null;
     if (version === 1) {
       const [q, p] = await Promise.all([readFile(`${dir}/cpu.cfs_quota_us`, 'utf8').catch(() => null), readFile(`${dir}/cpu.cfs_period_us`, 'utf8').catch(() => null)]);
@@ -97,8 +102,17 @@ export class ProcessSampler {
     this.timer.unref();
   }
 
+  /** Where the cgroup is, found once: a process does not change cgroup while iperf3 runs. */
+  private cgroupCandidates: Promise<Array<{ dir: string; version: 1 | 2 }>> | undefined;
+  private samples = 0;
+
   private async sample(): Promise<void> {
-    const [cpuSeconds, cgroup] = await Promise.all([readCpuSeconds(this.pid), readCgroupCpu(this.pid)]);
+    const candidates = await (this.cgroupCandidates ??= cgroupDirectories(this.pid));
+    const [cpuSeconds, cgroup] = await Promise.all([readCpuSeconds(this.pid), readCgroupCpu(candidates)]);
+    // The first samples may come before a wrapper has moved the process into its own cgroup:
+    // look for the cgroup again until a quota shows up or three samples have passed.
+    if (cgroup.quotaPercent === null && this.samples < 3) this.cgroupCandidates = undefined;
+    this.samples += 1;
     if (cpuSeconds === null) return;
     this.last = { cpuSeconds, ...cgroup };
     this.lastAt = performance.now();

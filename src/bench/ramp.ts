@@ -7,9 +7,14 @@ export interface RampPolicy {
   minGain: number;
   /** Stop when the sum reaches this fraction of the ceiling (0.97). */
   ceilingFraction: number;
+  /**
+   * Above this fraction the reported link speed is evidently not what limits the traffic (a veth
+   * or a virtual NIC reports a nominal speed): the ceiling is ignored and the gain rule decides.
+   */
+  nominalSpeedFraction: number;
 }
 
-export const DEFAULT_RAMP_POLICY: RampPolicy = { minGain: 0.05, ceilingFraction: 0.97 };
+export const DEFAULT_RAMP_POLICY: RampPolicy = { minGain: 0.05, ceilingFraction: 0.97, nominalSpeedFraction: 1.05 };
 
 /** Process counts to try: powers of two up to the maximum, and the maximum itself. */
 export function rampCounts(maxProcesses: number): number[] {
@@ -31,7 +36,8 @@ export function decideAfterStep(steps: readonly StepOutcome[], ceilingBitsPerSec
   const last = steps.at(-1);
   if (!last) return { action: 'continue' };
   const best = steps.reduce((a, b) => (b.bitsPerSecond > a.bitsPerSecond ? b : a));
-  if (ceilingBitsPerSecond !== null && last.bitsPerSecond >= policy.ceilingFraction * ceilingBitsPerSecond) {
+  const ceilingIsReal = ceilingBitsPerSecond !== null && last.bitsPerSecond <= policy.nominalSpeedFraction * ceilingBitsPerSecond;
+  if (ceilingBitsPerSecond !== null && ceilingIsReal && last.bitsPerSecond >= policy.ceilingFraction * ceilingBitsPerSecond) {
     return { action: 'stop', reason: `reached ${Math.round((100 * last.bitsPerSecond) / ceilingBitsPerSecond)} % of the link's goodput ceiling`, best: last };
   }
   const previous = steps.at(-2);

@@ -62,7 +62,6 @@ async function egressInterface(io: HostIO, peer: string): Promise<string | null>
  */
 export async function runBench(options: BenchOptions): Promise<BenchMeasurement> {
   const started = performance.now();
-  const cpuAtStart = process.cpuUsage();
   const store = options.store ?? new FactStore(options.io, collectors, options.log);
   const progress = options.onProgress ?? (() => undefined);
   const host = options.peer ?? LOOPBACK;
@@ -168,6 +167,9 @@ export async function runBench(options: BenchOptions): Promise<BenchMeasurement>
   };
 
   const before = await captureCounters(options.io, options.log, iface);
+  // nicdoctor's own CPU while iperf3 runs (ramp and measurement), not its set-up and counters.
+  const cpuAtStart = process.cpuUsage();
+  let cpuDuringRun: NodeJS.CpuUsage | null = null;
   try {
     for (let index = 0; index < counts.length; index += 1) {
       const count = counts[index]!;
@@ -215,6 +217,7 @@ export async function runBench(options: BenchOptions): Promise<BenchMeasurement>
     };
     const versions = outcomes.map((o) => o.serverVersion).find(Boolean);
     if (versions) measurement.iperf3.server = versions;
+    cpuDuringRun = process.cpuUsage(cpuAtStart);
     measurement.complete = true;
     if (!measurement.stopReason) measurement.stopReason = `tried every step up to ${maxProcesses} processes`;
   } catch (error) {
@@ -224,7 +227,7 @@ export async function runBench(options: BenchOptions): Promise<BenchMeasurement>
     await pool?.stop();
     const after = await captureCounters(options.io, options.log, iface).catch(() => null);
     if (after) measurement.counters = counterDeltas(before, after);
-    const cpu = process.cpuUsage(cpuAtStart);
+    const cpu = cpuDuringRun ?? process.cpuUsage(cpuAtStart);
     measurement.cpuSeconds = { nicdoctor: (cpu.user + cpu.system) / 1e6, iperf3: iperfCpuSeconds };
     measurement.durationMs = Math.round(performance.now() - started);
   }

@@ -1,6 +1,6 @@
 import { defineCollector } from '../engine/collector.js';
 import { parseEthtoolChannels, type EthtoolChannels } from '../parsers/ethtool-channels.js';
-import { runTool } from './run-tool.js';
+import { ethtoolFact } from './run-tool.js';
 
 declare module '../engine/facts.js' {
   interface FactTypes {
@@ -13,7 +13,6 @@ export const ethtoolChannelsCollector = defineCollector({
   scope: 'interface',
   description: 'Queue (channel) counts from ethtool -l <if>: driver maximum and current rx/tx/other/combined',
   async collect(ctx, name) {
-    const result = await runTool(ctx, ['ethtool', '-l', name]);
-    return parseEthtoolChannels(result.stdout);
+    return ethtoolFact(ctx, ['-l'], name, parseEthtoolChannels);
   },
 });

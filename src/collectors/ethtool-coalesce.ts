@@ -1,6 +1,6 @@
 import { defineCollector } from '../engine/collector.js';
 import { parseEthtoolCoalesce, type EthtoolCoalesce } from '../parsers/ethtool-coalesce.js';
-import { runTool } from './run-tool.js';
+import { ethtoolFact } from './run-tool.js';
 
 declare module '../engine/facts.js' {
   interface FactTypes {
@@ -13,7 +13,6 @@ export const ethtoolCoalesceCollector = defineCollector({
   scope: 'interface',
   description: 'Interrupt coalescing from ethtool -c <if>: adaptive rx/tx, rx-usecs, rx-frames, tx-usecs, ...',
   async collect(ctx, name) {
-    const result = await runTool(ctx, ['ethtool', '-c', name]);
-    return parseEthtoolCoalesce(result.stdout);
+    return ethtoolFact(ctx, ['-c'], name, parseEthtoolCoalesce);
   },
 });

@@ -1,6 +1,6 @@
 import { defineCollector } from '../engine/collector.js';
 import { parseEthtoolDriver, type EthtoolDriver } from '../parsers/ethtool-driver.js';
-import { runTool } from './run-tool.js';
+import { ethtoolFact } from './run-tool.js';
 
 declare module '../engine/facts.js' {
   interface FactTypes {
@@ -13,7 +13,6 @@ export const ethtoolDriverCollector = defineCollector({
   scope: 'interface',
   description: 'Driver name and version, firmware version and bus address from `ethtool -i <if>`',
   async collect(ctx, subject) {
-    const result = await runTool(ctx, ['ethtool', '-i', subject]);
-    return parseEthtoolDriver(result.stdout);
+    return ethtoolFact(ctx, ['-i'], subject, parseEthtoolDriver);
   },
 });

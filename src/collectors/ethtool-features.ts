@@ -1,7 +1,7 @@
 import { defineCollector } from '../engine/collector.js';
 import { FactCollectionError } from '../engine/facts.js';
 import { parseEthtoolFeatures, type EthtoolFeatures } from '../parsers/ethtool-features.js';
-import { runTool } from './run-tool.js';
+import { ethtoolFact } from './run-tool.js';
 
 declare module '../engine/facts.js' {
   interface FactTypes {
@@ -25,7 +25,6 @@ export const ethtoolFeaturesCollector = defineCollector({
     }
     // Whatever made --json fail (old ethtool: "bad command line argument(s)"), the text form
     // either works or fails with the error the user should see.
-    const text = await runTool(ctx, ['ethtool', '-k', name]);
-    return parseEthtoolFeatures(text.stdout);
+    return ethtoolFact(ctx, ['-k'], name, parseEthtoolFeatures);
   },
 });

@@ -1,6 +1,6 @@
 import { defineCollector } from '../engine/collector.js';
 import { parseEthtoolPause, type EthtoolPause } from '../parsers/ethtool-pause.js';
-import { runTool } from './run-tool.js';
+import { ethtoolFact } from './run-tool.js';
 
 declare module '../engine/facts.js' {
   interface FactTypes {
@@ -13,7 +13,6 @@ export const ethtoolPauseCollector = defineCollector({
   scope: 'interface',
   description: 'Ethernet flow control (pause frames) from ethtool -a <if>: autonegotiate, rx, tx, negotiated state',
   async collect(ctx, name) {
-    const result = await runTool(ctx, ['ethtool', '-a', name]);
-    return parseEthtoolPause(result.stdout);
+    return ethtoolFact(ctx, ['-a'], name, parseEthtoolPause);
   },
 });

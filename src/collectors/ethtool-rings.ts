@@ -1,6 +1,6 @@
 import { defineCollector } from '../engine/collector.js';
 import { parseEthtoolRings, type EthtoolRings } from '../parsers/ethtool-rings.js';
-import { runTool } from './run-tool.js';
+import { ethtoolFact } from './run-tool.js';
 
 declare module '../engine/facts.js' {
   interface FactTypes {
@@ -13,7 +13,6 @@ export const ethtoolRingsCollector = defineCollector({
   scope: 'interface',
   description: 'RX/TX ring sizes from ethtool -g <if>: driver maximum and current',
   async collect(ctx, name) {
-    const result = await runTool(ctx, ['ethtool', '-g', name]);
-    return parseEthtoolRings(result.stdout, name);
+    return ethtoolFact(ctx, ['-g'], name, (stdout) => parseEthtoolRings(stdout, name));
   },
 });

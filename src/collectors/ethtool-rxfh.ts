@@ -1,6 +1,6 @@
 import { defineCollector } from '../engine/collector.js';
 import { parseEthtoolRxfh, type EthtoolRxfh } from '../parsers/ethtool-rxfh.js';
-import { runTool } from './run-tool.js';
+import { ethtoolFact } from './run-tool.js';
 
 declare module '../engine/facts.js' {
   interface FactTypes {
@@ -16,7 +16,6 @@ export const ethtoolRxfhCollector = defineCollector({
     // A driver without a table may still exit 0 and print "Operation not supported" in place
     // of the table (virtio_net): the parser keeps that as a null table. Older ethtool exits
     // non-zero ("Cannot get RX ring count"), which runTool turns into 'unsupported'.
-    const result = await runTool(ctx, ['ethtool', '-x', name]);
-    return parseEthtoolRxfh(result.stdout);
+    return ethtoolFact(ctx, ['-x'], name, parseEthtoolRxfh);
   },
 });

@@ -1,7 +1,6 @@
 import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
 import { parseEthtoolStats, type EthtoolStats } from '../parsers/ethtool-stats.js';
-import { runTool } from './run-tool.js';
+import { ethtoolFact } from './run-tool.js';
 
 declare module '../engine/facts.js' {
   interface FactTypes {
@@ -15,15 +14,9 @@ export const ethtoolStatsCollector = defineCollector({
   scope: 'interface',
   description: 'Driver statistics from ethtool -S <if>: drop, error and per-queue counters',
   async collect(ctx, name) {
-    try {
-      const result = await runTool(ctx, ['ethtool', '-S', name]);
-      return parseEthtoolStats(result.stdout);
-    } catch (error) {
-      // Devices without driver statistics (loopback, some tunnels) answer "no stats available".
-      if (error instanceof FactCollectionError && error.kind === 'failed' && /no stats available/i.test(error.message)) {
-        throw new FactCollectionError('unsupported', `\`ethtool -S ${name}\`: the driver has no statistics`);
-      }
-      throw error;
-    }
+    // Devices without driver statistics (loopback, some tunnels) answer "no stats available".
+    return ethtoolFact(ctx, ['-S'], name, parseEthtoolStats, {
+      unsupportedWhen: { output: /no stats available/i, reason: 'the driver has no statistics' },
+    });
   },
 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineCollector } from '../engine/collector.js';
+import { parseCpusOrNull } from '../parsers/cpulist.js';
 import { SYS_CLASS_NET } from './net-device.js';
 import { readAttribute } from './sysfs-read.js';
 
@@ -23,21 +24,6 @@ declare module '../engine/facts.js' {
   }
 }
 
-/** Number of bits set in a sysfs CPU mask ("00000000,0000000f" → 4); null when unreadable. */
-export function countMaskCpus(mask: string): number | null {
-  const hex = mask.trim().replace(/,/g, '');
-  if (!/^[0-9a-f]+$/i.test(hex)) return null;
-  let count = 0;
-  for (const digit of hex) {
-    let nibble = Number.parseInt(digit, 16);
-    while (nibble) {
-      count += nibble & 1;
-      nibble >>= 1;
-    }
-  }
-  return count;
-}
-
 function queueIndex(entry: string, prefix: 'rx-' | 'tx-'): number | null {
   if (!entry.startsWith(prefix)) return null;
   const index = entry.slice(prefix.length);
@@ -57,7 +43,7 @@ export const netQueuesCollector = defineCollector({
     const rx = await Promise.all(
       rxIndexes.map(async (index): Promise<RxQueue> => {
         const mask = await readAttribute(ctx, path.join(queuesPath, `rx-${index}`, 'rps_cpus'));
-        return { index, rpsCpus: mask ?? null, rpsCpuCount: mask === undefined ? null : countMaskCpus(mask) };
+        return { index, rpsCpus: mask ?? null, rpsCpuCount: mask === undefined ? null : (parseCpusOrNull(mask, 'mask')?.length ?? null) };
       }),
     );
     return { rx, tx };

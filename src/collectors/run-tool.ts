@@ -8,8 +8,18 @@ import type { ExecResult } from '../hostio/types.js';
  * ethtool answers "Operation not supported" (veth rings, coalescing), "Operation not permitted"
  * (needs root), "No such device" (interface gone).
  */
-export async function runTool(ctx: CollectContext, argv: string[], options: { timeoutMs?: number } = {}): Promise<ExecResult> {
-  const result = await ctx.exec(argv, options);
+export interface RunToolOptions {
+  timeoutMs?: number;
+  /**
+   * A tool's own way of saying the device has no such data, beyond "not supported" (ethtool
+   * exit 75 "No data available", exit 94 "no stats available"): 'unsupported' with this reason.
+   */
+  unsupportedWhen?: { output: RegExp; reason: string };
+}
+
+export async function runTool(ctx: CollectContext, argv: string[], options: RunToolOptions = {}): Promise<ExecResult> {
+  const { unsupportedWhen, ...execOptions } = options;
+  const result = await ctx.exec(argv, execOptions);
   if (result.exitCode === 0) return result;
   const said = `${result.stderr}\n${result.stdout}`;
   const command = argv.join(' ');
@@ -23,5 +33,20 @@ export async function runTool(ctx: CollectContext, argv: string[], options: { ti
   if (/No such device|does not exist/i.test(said)) {
     throw new FactCollectionError('not-found', `\`${command}\`: ${firstLine}`);
   }
+  if (unsupportedWhen?.output.test(said)) {
+    throw new FactCollectionError('unsupported', `\`${command}\`: ${unsupportedWhen.reason}`);
+  }
   throw new FactCollectionError('failed', `\`${command}\` exited with ${result.exitCode}: ${firstLine}`);
+}
+
+/** Runs `ethtool <flags> <if>` and parses its output: the shape of every ethtool fact. */
+export async function ethtoolFact<T>(
+  ctx: CollectContext,
+  flags: readonly string[],
+  name: string,
+  parse: (stdout: string) => T,
+  options: RunToolOptions = {},
+): Promise<T> {
+  const result = await runTool(ctx, ['ethtool', ...flags, name], options);
+  return parse(result.stdout);
 }

@@ -74,3 +74,24 @@ export function formatCpuMask(cpus: Iterable<number>, cpuCount?: number): string
   }
   return out.join(',');
 }
+
+/**
+ * The shortest cpumask for the CPUs: like formatCpuMask, without leading zeros ("0-39" →
+ * "ff,ffffffff"), the form users type (echo ff > .../rps_cpus). Empty set → "0".
+ */
+export function formatShortCpuMask(cpus: Iterable<number>): string {
+  return formatCpuMask(cpus).replace(/^0+(?=[0-9a-f])/, '');
+}
+
+/**
+ * The CPUs of a cpulist or cpumask text, or null when it is not one: for values that are only
+ * reported (a count in a fact, a mask in a fix), where garbage must not fail the whole reading.
+ */
+export function parseCpusOrNull(text: string, form: 'list' | 'mask'): number[] | null {
+  try {
+    return form === 'list' ? parseCpuList(text) : parseCpuMask(text);
+  } catch (error) {
+    if (error instanceof ParseError) return null;
+    throw error;
+  }
+}

@@ -1,5 +1,5 @@
 import { ParseError } from '../engine/facts.js';
-import { lines, parseOptionalNumber } from './text.js';
+import { contentLines, ethtoolCount, ethtoolHeader, ethtoolSection } from './text.js';
 
 /**
  * One block of `ethtool -l`. null = "n/a" (ethtool 5+ netlink) or absent; ethtool 4.x (ioctl)
@@ -30,20 +30,15 @@ export function parseEthtoolChannels(text: string): EthtoolChannels {
   const result: EthtoolChannels = { interface: null, max: emptyCounts(), current: emptyCounts() };
   let section: 'max' | 'current' | null = null;
   const seen = { max: 0, current: 0 };
-  for (const raw of lines(text)) {
-    const line = raw.trim();
-    if (!line) continue;
-    const header = /^Channel parameters for (\S+?):?$/.exec(line);
+  for (const line of contentLines(text)) {
+    const header = ethtoolHeader(line, 'Channel');
     if (header) {
-      result.interface = header[1]!;
+      result.interface = header;
       continue;
     }
-    if (/^Pre-set maximums:?$/i.test(line)) {
-      section = 'max';
-      continue;
-    }
-    if (/^Current hardware settings:?$/i.test(line)) {
-      section = 'current';
+    const opens = ethtoolSection(line);
+    if (opens) {
+      section = opens;
       continue;
     }
     const field = /^([A-Za-z]+):\s*(\S*)$/.exec(line);
@@ -54,11 +49,7 @@ export function parseEthtoolChannels(text: string): EthtoolChannels {
       continue;
     }
     if (!section) throw new ParseError(`ethtool -l: "${line}" appears before "Pre-set maximums:"`);
-    const value = field[2]!;
-    if (value !== '' && value.toLowerCase() !== 'n/a' && !/^\d+$/.test(value)) {
-      throw new ParseError(`ethtool -l: unexpected value "${value}" for ${field[1]}`);
-    }
-    result[section][key] = parseOptionalNumber(value);
+    result[section][key] = ethtoolCount('ethtool -l', field[1]!, field[2]!);
     seen[section] += 1;
   }
   if (seen.max === 0 || seen.current === 0) {

@@ -1,5 +1,5 @@
 import { ParseError } from '../engine/facts.js';
-import { lines, parseOptionalNumber } from './text.js';
+import { contentLines, ethtoolCount, ethtoolHeader } from './text.js';
 
 export interface EthtoolCoalesce {
   /** Interface named in the "Coalesce parameters for <if>:" header, when present. */
@@ -40,12 +40,10 @@ export function parseEthtoolCoalesce(text: string): EthtoolCoalesce {
     values: {},
   };
   let sawAdaptive = false;
-  for (const raw of lines(text)) {
-    const line = raw.trim();
-    if (!line) continue;
-    const header = /^Coalesce parameters for (\S+?):?$/.exec(line);
+  for (const line of contentLines(text)) {
+    const header = ethtoolHeader(line, 'Coalesce');
     if (header) {
-      result.interface = header[1]!;
+      result.interface = header;
       continue;
     }
     const pair = PAIR_LINE.exec(line);
@@ -62,11 +60,7 @@ export function parseEthtoolCoalesce(text: string): EthtoolCoalesce {
     }
     const field = /^([a-z][a-z-]*):\s*(\S+)$/.exec(line);
     if (!field) continue;
-    const value = field[2]!;
-    if (value.toLowerCase() !== 'n/a' && !/^\d+$/.test(value)) {
-      throw new ParseError(`ethtool -c: unexpected value "${value}" for ${field[1]}`);
-    }
-    result.values[field[1]!] = parseOptionalNumber(value);
+    result.values[field[1]!] = ethtoolCount('ethtool -c', field[1]!, field[2]!);
   }
   if (!sawAdaptive && !('rx-usecs' in result.values)) {
     throw new ParseError('ethtool -c: no "Adaptive RX/TX" or "rx-usecs" line found');

@@ -1,5 +1,5 @@
 import { ParseError } from '../engine/facts.js';
-import { lines } from './text.js';
+import { isJsonOutput, lines, parseJsonOutput } from './text.js';
 
 /** One line of `ethtool -k`, or one key of `ethtool --json -k`. */
 export interface OffloadFeature {
@@ -48,8 +48,7 @@ const FEATURE_LINE = /^(\s*)([A-Za-z0-9_.-]+):\s+(on|off)(?:\s+\[(fixed|requeste
 
 /** Parses `ethtool -k <if>` text or `ethtool --json -k <if>` output (detected by its first character). */
 export function parseEthtoolFeatures(text: string): EthtoolFeatures {
-  const trimmed = text.trimStart();
-  const parsed = trimmed.startsWith('[') || trimmed.startsWith('{') ? parseJson(trimmed) : parseText(text);
+  const parsed = isJsonOutput(text) ? parseJson(text.trimStart()) : parseText(text);
   if (Object.keys(parsed.features).length === 0) throw new ParseError('ethtool -k: no "<feature>: on|off" lines found');
   resolveGroups(parsed.features);
   return parsed;
@@ -91,12 +90,7 @@ interface JsonFeature {
 }
 
 function parseJson(text: string): EthtoolFeatures {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ParseError(`ethtool --json -k: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
+  const data = parseJsonOutput('ethtool --json -k', text);
   const object = Array.isArray(data) ? data[0] : data;
   if (!object || typeof object !== 'object') throw new ParseError('ethtool --json -k: expected an array with one object');
   const result: EthtoolFeatures = { interface: null, format: 'json', features: {} };

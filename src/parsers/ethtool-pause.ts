@@ -1,5 +1,5 @@
 import { ParseError } from '../engine/facts.js';
-import { lines } from './text.js';
+import { contentLines, ethtoolHeader, isJsonOutput, parseJsonOutput } from './text.js';
 
 export interface EthtoolPause {
   /** Interface named in the "Pause parameters for <if>:" header or the JSON "ifname". */
@@ -30,8 +30,7 @@ const FIELDS: Record<string, keyof Omit<EthtoolPause, 'interface'>> = {
 
 /** Parses `ethtool -a <if>` text, or `ethtool --json -a <if>`. */
 export function parseEthtoolPause(text: string): EthtoolPause {
-  const trimmed = text.trimStart();
-  const result = trimmed.startsWith('[') || trimmed.startsWith('{') ? parseJson(trimmed) : parseText(text);
+  const result = isJsonOutput(text) ? parseJson(text.trimStart()) : parseText(text);
   if (result.rx === null && result.tx === null) throw new ParseError('ethtool -a: no "RX:" / "TX:" pause settings found');
   return result;
 }
@@ -42,12 +41,10 @@ function empty(): EthtoolPause {
 
 function parseText(text: string): EthtoolPause {
   const result = empty();
-  for (const raw of lines(text)) {
-    const line = raw.trim();
-    if (!line) continue;
-    const header = /^Pause parameters for (\S+?):?$/.exec(line);
+  for (const line of contentLines(text)) {
+    const header = ethtoolHeader(line, 'Pause');
     if (header) {
-      result.interface = header[1]!;
+      result.interface = header;
       continue;
     }
     // Some published outputs have "Autonegotiate : on"; tolerate space before the colon.
@@ -67,12 +64,7 @@ function jsonBool(value: unknown): boolean | null {
 }
 
 function parseJson(text: string): EthtoolPause {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ParseError(`ethtool --json -a: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
+  const data = parseJsonOutput('ethtool --json -a', text);
   const object = (Array.isArray(data) ? data[0] : data) as Record<string, unknown> | undefined;
   if (!object || typeof object !== 'object') throw new ParseError('ethtool --json -a: expected an array with one object');
   const negotiated = (object.negotiated ?? {}) as Record<string, unknown>;

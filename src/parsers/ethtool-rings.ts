@@ -1,5 +1,5 @@
 import { ParseError } from '../engine/facts.js';
-import { lines, parseOptionalNumber } from './text.js';
+import { contentLines, ethtoolCount, ethtoolHeader, ethtoolSection, isJsonOutput, parseJsonOutput, parseOptionalNumber } from './text.js';
 
 /**
  * Ring sizes of one block of `ethtool -g`. null = "n/a" or absent; ethtool 4.x (ioctl)
@@ -40,21 +40,13 @@ function onOff(value: string): boolean | null {
   return value === 'on' ? true : value === 'off' ? false : null;
 }
 
-function sizeValue(field: string, value: string): number | null {
-  if (value !== '' && value.toLowerCase() !== 'n/a' && !/^\d+$/.test(value)) {
-    throw new ParseError(`ethtool -g: unexpected value "${value}" for ${field}`);
-  }
-  return parseOptionalNumber(value);
-}
-
 /**
  * Parses every block of `ethtool -g` output: several interfaces may be concatenated. Accepts
  * the text form (with or without the "Pre-set maximums:" / "Current hardware settings:"
  * headers: without them the first RX/TX group is the maximums) and `ethtool --json -g`.
  */
 export function parseEthtoolRingBlocks(text: string): EthtoolRings[] {
-  const trimmed = text.trimStart();
-  const blocks = trimmed.startsWith('[') || trimmed.startsWith('{') ? parseJson(trimmed) : parseText(text);
+  const blocks = isJsonOutput(text) ? parseJson(text.trimStart()) : parseText(text);
   if (blocks.length === 0 || blocks.every((block) => Object.values(block.max).every((value) => value === null))) {
     throw new ParseError('ethtool -g: no "Pre-set maximums" ring sizes found');
   }
@@ -73,23 +65,18 @@ function parseText(text: string): EthtoolRings[] {
   let section: 'max' | 'current' = 'max';
   // Size fields already read in each section of the current block.
   let seen = { max: new Set<string>(), current: new Set<string>() };
-  for (const raw of lines(text)) {
-    const line = raw.trim();
-    if (!line) continue;
-    const header = /^Ring parameters for (\S+?):?$/.exec(line);
+  for (const line of contentLines(text)) {
+    const header = ethtoolHeader(line, 'Ring');
     if (header) {
-      block = emptyRings(header[1]!);
+      block = emptyRings(header);
       blocks.push(block);
       section = 'max';
       seen = { max: new Set(), current: new Set() };
       continue;
     }
-    if (/^Pre-set maximums:?$/i.test(line)) {
-      section = 'max';
-      continue;
-    }
-    if (/^Current hardware settings:?$/i.test(line)) {
-      section = 'current';
+    const opens = ethtoolSection(line);
+    if (opens) {
+      section = opens;
       continue;
     }
     const field = /^([A-Za-z][A-Za-z ]*?):\s*(\S*)$/.exec(line);
@@ -109,7 +96,7 @@ function parseText(text: string): EthtoolRings[] {
         throw new ParseError(`ethtool -g: "${field[1]}" appears twice in one block`);
       }
       seen[section].add(sizeKey);
-      block[section][sizeKey] = sizeValue(field[1]!, value);
+      block[section][sizeKey] = ethtoolCount('ethtool -g', field[1]!, value);
       continue;
     }
     if (!block) continue;
@@ -130,12 +117,7 @@ function jsonNumber(object: Record<string, unknown>, key: string): number | null
 }
 
 function parseJson(text: string): EthtoolRings[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ParseError(`ethtool --json -g: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
+  const data = parseJsonOutput('ethtool --json -g', text);
   const objects = Array.isArray(data) ? data : [data];
   return objects.map((item) => {
     if (!item || typeof item !== 'object') throw new ParseError('ethtool --json -g: expected an array of objects');

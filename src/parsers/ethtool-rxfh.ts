@@ -1,5 +1,5 @@
 import { ParseError } from '../engine/facts.js';
-import { lines } from './text.js';
+import { contentLines } from './text.js';
 
 export interface EthtoolRxfh {
   /** Interface named in the table header. */
@@ -35,9 +35,7 @@ export function parseEthtoolRxfh(text: string): EthtoolRxfh {
   let hashKey: number[] | null = null;
   let hashFunctions: Record<string, boolean> | null = null;
 
-  for (const raw of lines(text)) {
-    const line = raw.trim();
-    if (!line) continue;
+  for (const line of contentLines(text)) {
     const tableHeader = TABLE_HEADER.exec(line);
     if (tableHeader) {
       if (header) throw new ParseError('ethtool -x: two indirection tables (RSS contexts are not supported by this parser)');

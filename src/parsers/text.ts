@@ -1,3 +1,5 @@
+import { ParseError } from '../engine/facts.js';
+
 /** Small helpers shared by the text parsers. Parsers are pure: text in, typed value out. */
 
 /** Splits into lines, without trailing whitespace and without a trailing empty line. */
@@ -22,4 +24,50 @@ export function keyValuePairs(text: string, separator = ':'): Array<[string, str
     pairs.push([line.slice(0, index).trim(), line.slice(index + separator.length).trim()]);
   }
   return pairs;
+}
+
+/** Trimmed, non-empty lines: for outputs whose indentation means nothing. */
+export function contentLines(text: string): string[] {
+  return lines(text)
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+/** The interface of an ethtool block header ("Ring parameters for eth0:" → "eth0"), or null. */
+export function ethtoolHeader(line: string, title: 'Channel' | 'Coalesce' | 'Pause' | 'Ring'): string | null {
+  const match = new RegExp(`^${title} parameters for (\\S+?):?$`).exec(line);
+  return match ? match[1]! : null;
+}
+
+/** Which block of `ethtool -l` / `-g` a section header line opens, or null for other lines. */
+export function ethtoolSection(line: string): 'max' | 'current' | null {
+  if (/^Pre-set maximums:?$/i.test(line)) return 'max';
+  if (/^Current hardware settings:?$/i.test(line)) return 'current';
+  return null;
+}
+
+/**
+ * An ethtool count field: digits, or "n/a" / empty for a value the driver does not report
+ * (null); anything else means this is not the output the parser expects.
+ */
+export function ethtoolCount(command: string, field: string, value: string): number | null {
+  if (value !== '' && value.toLowerCase() !== 'n/a' && !/^\d+$/.test(value)) {
+    throw new ParseError(`${command}: unexpected value "${value}" for ${field}`);
+  }
+  return parseOptionalNumber(value);
+}
+
+/** True when ethtool output is its --json form (an array or object) rather than text. */
+export function isJsonOutput(text: string): boolean {
+  const trimmed = text.trimStart();
+  return trimmed.startsWith('[') || trimmed.startsWith('{');
+}
+
+/** JSON.parse with a ParseError that names the command ("ethtool --json -g: not valid JSON (...)"). */
+export function parseJsonOutput(command: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ParseError(`${command}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
 }

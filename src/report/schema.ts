@@ -109,6 +109,8 @@ export const benchProcessSchema = z.object({
   throttledPeriods: z.number().nullable(),
   serverVersion: z.string().nullable(),
   error: z.string().nullable(),
+  /** This process's rate per interval (omitted slow-start intervals left out). */
+  intervals: z.array(z.object({ start: z.number(), end: z.number(), bitsPerSecond: z.number() })).default([]),
 });
 export type BenchProcess = z.infer<typeof benchProcessSchema>;
 

@@ -27,6 +27,10 @@ describe('ramp', () => {
     expect(decideAfterStep([{ processes: 1, bitsPerSecond: 9.2 * G }], 9.41 * G, 3)).toMatchObject({ action: 'stop', best: { processes: 1 } });
   });
 
+  it('ignores a nominal link speed that the traffic already exceeds (veth reports 10G and carries more)', () => {
+    expect(decideAfterStep([{ processes: 1, bitsPerSecond: 5 * G }, { processes: 2, bitsPerSecond: 12 * G }], 9.41 * G, 2)).toEqual({ action: 'continue' });
+  });
+
   it('stops when nothing is left to add', () => {
     expect(decideAfterStep([{ processes: 1, bitsPerSecond: 1 * G }], null, 0)).toMatchObject({ action: 'stop', reason: expect.stringMatching(/no more ports/) });
   });

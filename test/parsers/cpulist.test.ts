@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/engine/facts.js';
-import { formatCpuList, formatCpuMask, parseCpuList, parseCpuMask } from '../../src/parsers/cpulist.js';
+import { formatCpuList, formatCpuMask, formatShortCpuMask, parseCpuList, parseCpuMask, parseCpusOrNull } from '../../src/parsers/cpulist.js';
 import { realCapture } from '../helpers/fixtures.js';
 
 describe('parseCpuList', () => {
@@ -60,5 +60,19 @@ describe('cpumasks', () => {
 
   it.each(['xyz', '', 'ff,,ff', '0-3'])('rejects "%s"', (mask) => {
     expect(() => parseCpuMask(mask)).toThrow(ParseError);
+  });
+
+  it('formats the short mask users type (no leading zeros)', () => {
+    expect(formatShortCpuMask(parseCpuList('0-39'))).toBe('ff,ffffffff');
+    expect(formatShortCpuMask([0, 1])).toBe('3');
+    expect(formatShortCpuMask([32])).toBe('1,00000000');
+    expect(formatShortCpuMask([])).toBe('0');
+  });
+
+  it('returns null instead of throwing where a value is only reported', () => {
+    expect(parseCpusOrNull('0-3,8', 'list')).toEqual([0, 1, 2, 3, 8]);
+    expect(parseCpusOrNull('00000000,0000000f', 'mask')).toEqual([0, 1, 2, 3]);
+    expect(parseCpusOrNull('zz', 'mask')).toBeNull();
+    expect(parseCpusOrNull('3-1', 'list')).toBeNull();
   });
 });

@@ -1,0 +1,308 @@
+import { collectors } from '../collectors/index.js';
+import type { FactStore } from '../engine/collector.js';
+import type { FactId } from '../engine/facts.js';
+import type { Finding, Report, Scalar, Severity } from '../report/schema.js';
+import { evaluate, references, type DiagnosisEvidence, type EvalContext } from './conditions.js';
+import type { Confidence, Rule } from './schema.js';
+import { render, type Bindings } from './template.js';
+
+/** A collected fact's value for a subject (undefined: not collected, failed, or host fact asked per interface). */
+export type FactLookup = (fact: string, subject?: string) => unknown;
+
+export interface DiagnosisFix {
+  text: string;
+  commands: string[];
+  persistent?: { file: string; content: string };
+  disruptive: boolean;
+}
+
+export type DiagnosisMode = 'static' | 'confirmed' | 'not-confirmed';
+
+export interface Diagnosis {
+  ruleId: string;
+  title: string;
+  /** CAUSES.md number. */
+  cause: number;
+  relatedCauses: number[];
+  /** The interface, or "host". */
+  subject: string;
+  confidence: Confidence;
+  score: number;
+  mode: DiagnosisMode;
+  explanation: string;
+  /** What the bench says about it, or that it was not measured. */
+  verdict: string;
+  /** The limit the cause predicts ("≈ 3.56 Gb/s"), when the rule knows it. */
+  limit: string | null;
+  evidence: DiagnosisEvidence[];
+  ruledOut: string[];
+  fixes: DiagnosisFix[];
+  references: string[];
+  /** Commands or fixes left out because a value was unknown (never printed half-filled). */
+  notes: string[];
+}
+
+export interface DiagnoseInput {
+  report: Report;
+  facts: FactLookup;
+  rules: readonly Rule[];
+}
+
+const HOST = 'host';
+const BENCH_CHECK = 'throughput';
+const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 3, warning: 2, info: 1 };
+const CONFIDENCE_WEIGHT: Record<Confidence, number> = { high: 3, medium: 2, low: 1 };
+/**
+ * Evidence strength. A measurement that shows the predicted symptom counts most; then the
+ * severity of what was seen, how many independent sources agree, and the rule's confidence.
+ */
+const SCORE = { severity: 10, source: 4, confidence: 5, confirmed: 30, notConfirmed: -10 } as const;
+
+const INTERFACE_FACTS = new Set<string>(collectors.filter((collector) => collector.scope === 'interface').map((collector) => collector.id));
+
+const gbps = (bps: number | null | undefined): number | null => (bps === null || bps === undefined ? null : Number((bps / 1e9).toFixed(2)));
+
+/** Built-in template values: the subject's interface, the host, the bench. */
+function builtins(report: Report, subject: string): Bindings {
+  const iface = report.interfaces.find((candidate) => candidate.name === subject);
+  const bench = report.bench;
+  const values: Record<string, Scalar | undefined> = {
+    subject,
+    interface: iface?.name,
+    pciAddress: iface?.pciAddress,
+    driver: iface?.driver,
+    speedMbps: iface?.speedMbps,
+    linkGbps: iface?.speedMbps ? iface.speedMbps / 1000 : undefined,
+    mtu: iface?.mtu,
+    numaNode: iface?.numaNode,
+    hostname: report.host.hostname,
+    kernel: report.host.kernel,
+    physicalCores: report.host.physicalCores,
+    logicalCpus: report.host.logicalCpus,
+    profile: report.profile,
+    'bench.interface': bench?.interface,
+    'bench.peer': bench?.peer,
+    'bench.client': bench?.iperf3.client,
+    'bench.server': bench?.iperf3.server,
+    'bench.resultGbps': gbps(bench?.result?.bitsPerSecond),
+    'bench.processes': bench?.result?.processes,
+    'bench.ceilingGbps': gbps(bench?.ceilingBitsPerSecond),
+    'bench.pcieGbps': gbps(bench?.pcieBitsPerSecond),
+    'bench.linkGbps': bench?.linkSpeedMbps ? bench.linkSpeedMbps / 1000 : undefined,
+  };
+  const bindings: Bindings = {};
+  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== null) bindings[name] = value;
+  return bindings;
+}
+
+/** Check findings plus the bench's (the same throughput findings may be in both). */
+function allFindings(report: Report): Finding[] {
+  const seen = new Set<string>();
+  const findings: Finding[] = [];
+  for (const finding of [...report.checks.flatMap((check) => check.findings), ...(report.bench?.findings ?? [])]) {
+    const key = `${finding.check}/${finding.symptom}@${finding.subject}:${finding.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    findings.push(finding);
+  }
+  return findings;
+}
+
+function renderSentences(template: string | string[], bindings: Bindings): string {
+  const sentences = (Array.isArray(template) ? template : [template]).map((sentence) => render(sentence, bindings)).filter((rendered) => rendered.ok);
+  return sentences.map((rendered) => rendered.text).join(' ');
+}
+
+function renderFixes(rule: Rule, ctx: EvalContext, bindings: Bindings, notes: string[]): DiagnosisFix[] {
+  const fixes: DiagnosisFix[] = [];
+  for (const fix of rule.fixes) {
+    if (fix.when && !evaluate(fix.when, ctx, bindings)) continue;
+    const text = render(fix.text, bindings);
+    if (!text.ok) {
+      notes.push(`fix "${fix.text}" left out: no value for ${text.missing.join(', ')}`);
+      continue;
+    }
+    const commands: string[] = [];
+    for (const command of fix.commands ?? []) {
+      const rendered = render(command, bindings);
+      if (rendered.ok) commands.push(rendered.text);
+      else notes.push(`command \`${command}\` left out: no value for ${rendered.missing.join(', ')}`);
+    }
+    let persistent: DiagnosisFix['persistent'];
+    if (fix.persistent) {
+      const file = render(fix.persistent.file, bindings);
+      // Each configuration line stands alone: unknown lines are left out, the rest still applies.
+      const lines = fix.persistent.content.replace(/\n$/, '').split('\n').map((line) => ({ line, rendered: render(line, bindings) }));
+      for (const { line, rendered } of lines) if (!rendered.ok) notes.push(`line "${line}" of ${fix.persistent.file} left out: no value for ${rendered.missing.join(', ')}`);
+      const kept = lines.flatMap(({ rendered }) => (rendered.ok ? [rendered.text] : []));
+      const meaningful = kept.some((line) => line.trim() !== '' && !line.trim().startsWith('#') && !/^\[.*\]$/.test(line.trim()));
+      if (!file.ok) notes.push(`persistent configuration ${fix.persistent.file} left out: no value for ${file.missing.join(', ')}`);
+      else if (meaningful) persistent = { file: file.text, content: `${kept.join('\n')}\n` };
+    }
+    fixes.push({ text: text.text, commands, ...(persistent ? { persistent } : {}), disruptive: fix.disruptive });
+  }
+  return fixes;
+}
+
+function independentSources(evidence: readonly DiagnosisEvidence[]): number {
+  return new Set(evidence.map((item) => ('check' in item ? `check:${item.check}` : `fact:${item.fact}`))).size;
+}
+
+function strongestSeverity(evidence: readonly DiagnosisEvidence[], findings: readonly Finding[]): number {
+  let best = 1;
+  for (const item of evidence) {
+    if (!('check' in item)) continue;
+    for (const finding of findings) {
+      if (finding.check === item.check && finding.symptom === item.symptom && finding.subject === item.subject) best = Math.max(best, SEVERITY_WEIGHT[finding.severity]);
+    }
+  }
+  return best;
+}
+
+function verdictFor(mode: DiagnosisMode, limit: string | null, bindings: Bindings): string {
+  const measured = bindings['bench.resultGbps'];
+  if (mode === 'static') return limit ? `Not measured (no bench run): likely to limit throughput to ${limit}.` : 'Not measured (no bench run): a diagnosis from the configuration alone.';
+  if (mode === 'confirmed') return `Confirmed by the bench${measured !== undefined ? ` (${measured} Gb/s measured)` : ''}.`;
+  return `Not confirmed: the bench${measured !== undefined ? ` measured ${measured} Gb/s but` : ''} did not show the symptom this cause predicts${limit ? ` (a limit of ${limit})` : ''}.`;
+}
+
+function dedupeEvidence(evidence: readonly DiagnosisEvidence[]): DiagnosisEvidence[] {
+  const seen = new Set<string>();
+  return evidence.filter((item) => {
+    const key = JSON.stringify(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function interfacesOf(report: Report): string[] {
+  return report.interfaces.map((iface) => iface.name);
+}
+
+function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: readonly Finding[]): Diagnosis | null {
+  const base = builtins(report, ctx.subject);
+  const match = evaluate(rule.when, ctx, base);
+  if (!match) return null;
+  // Host-level evidence only: the diagnosis belongs to the host evaluation, not to each interface.
+  if (!match.interfaceSpecific && ctx.subject !== HOST) return null;
+  const bindings: Bindings = { ...match.bindings, ...base };
+  if (rule.unless && evaluate(rule.unless, ctx, bindings)) return null;
+
+  let evidence = [...match.evidence];
+  let mode: DiagnosisMode = 'static';
+  if (report.bench) {
+    const measured = match.evidence.some((item) => 'check' in item && item.check === BENCH_CHECK);
+    const confirmation = !measured && rule.confirmedBy ? evaluate(rule.confirmedBy, ctx, bindings) : null;
+    if (confirmation) {
+      evidence.push(...confirmation.evidence);
+      for (const [name, value] of Object.entries(confirmation.bindings)) if (bindings[name] === undefined) bindings[name] = value;
+    }
+    mode = measured || confirmation ? 'confirmed' : 'not-confirmed';
+  }
+  evidence = dedupeEvidence(evidence);
+
+  const notes: string[] = [];
+  const limitText = rule.limit ? render(rule.limit, bindings) : null;
+  const limit = limitText?.ok ? limitText.text : null;
+  const ruledOut: string[] = [];
+  // A host diagnosis is ruled in or out by each interface's facts (the PCIe link of every port).
+  const contexts = ctx.subject === HOST ? [...interfacesOf(report).map((subject) => ({ ...ctx, subject })), ctx] : [ctx];
+  for (const entry of rule.ruledOut ?? []) {
+    for (const where of contexts) {
+      const local = where === ctx ? bindings : { ...bindings, ...builtins(report, where.subject) };
+      const held = evaluate(entry.when, where, local);
+      if (!held) continue;
+      const line = render(entry.text, { ...held.bindings, ...local });
+      if (line.ok && !ruledOut.includes(line.text)) ruledOut.push(line.text);
+    }
+  }
+  const severity = strongestSeverity(evidence, findings);
+  const score =
+    severity * SCORE.severity +
+    independentSources(evidence) * SCORE.source +
+    CONFIDENCE_WEIGHT[rule.confidence] * SCORE.confidence +
+    (mode === 'confirmed' ? SCORE.confirmed : mode === 'not-confirmed' ? SCORE.notConfirmed : 0);
+  return {
+    ruleId: rule.id,
+    title: rule.title,
+    cause: rule.cause,
+    relatedCauses: rule.relatedCauses ?? [],
+    subject: ctx.subject,
+    confidence: rule.confidence,
+    score,
+    mode,
+    explanation: renderSentences(rule.explanation, bindings) || rule.title,
+    verdict: verdictFor(mode, limit, bindings),
+    limit,
+    evidence,
+    ruledOut,
+    fixes: renderFixes(rule, ctx, bindings, notes),
+    references: rule.references,
+    notes,
+  };
+}
+
+/**
+ * Rules × subjects (each selected interface, then the host) → diagnoses, strongest evidence
+ * first. Pure: reads the report and already-collected facts, runs nothing.
+ */
+export function diagnose({ report, facts, rules }: DiagnoseInput): Diagnosis[] {
+  const findings = allFindings(report);
+  const subjects = [...new Set([...report.interfaces.map((iface) => iface.name), ...findings.map((finding) => finding.subject).filter((subject) => subject !== HOST)]), HOST];
+  const lookup: FactLookup = (id, subject) => {
+    const value = facts(id, subject);
+    // The bench result travels in the report; scan() need not hand it over as a fact too.
+    if (value === undefined && id === 'bench.result') return report.bench;
+    return value;
+  };
+  const checkStatus = (check: string, subject: string) => {
+    const result = report.checks.find((candidate) => candidate.id === check);
+    if (!result) return undefined;
+    const own = result.subjects.find((entry) => entry.subject === subject) ?? result.subjects.find((entry) => entry.subject === HOST);
+    return own?.status ?? (result.subjects.length === 0 ? result.status : undefined);
+  };
+  const diagnoses: Diagnosis[] = [];
+  for (const subject of subjects) {
+    const ctx: EvalContext = { subject, findings, checkStatus, fact: lookup, isInterfaceFact: (id) => INTERFACE_FACTS.has(id) };
+    for (const rule of rules) {
+      const diagnosis = diagnoseRule(rule, ctx, report, findings);
+      if (diagnosis) diagnoses.push(diagnosis);
+    }
+  }
+  return diagnoses.sort(
+    (a, b) =>
+      b.score - a.score ||
+      CONFIDENCE_WEIGHT[b.confidence] - CONFIDENCE_WEIGHT[a.confidence] ||
+      a.cause - b.cause ||
+      a.subject.localeCompare(b.subject) ||
+      a.ruleId.localeCompare(b.ruleId),
+  );
+}
+
+/** Fact ids the rules read, for building the lookup. */
+export function referencedFacts(rules: readonly Rule[]): string[] {
+  const refs = { symptoms: new Set<string>(), facts: new Set<string>(), checks: new Set<string>() };
+  for (const rule of rules) {
+    for (const condition of [rule.when, rule.unless, rule.confirmedBy, ...(rule.ruledOut ?? []).map((entry) => entry.when), ...rule.fixes.map((fix) => fix.when)]) references(condition, refs);
+  }
+  return [...refs.facts].sort();
+}
+
+/**
+ * A synchronous lookup over the facts the scan already collected: rules never cause a
+ * collector to run (no command is started for a rule).
+ */
+export async function collectRuleFacts(store: Pick<FactStore, 'get' | 'runs'>, rules: readonly Rule[], subjects: readonly string[]): Promise<FactLookup> {
+  const values = new Map<string, unknown>();
+  for (const id of referencedFacts(rules)) {
+    const perInterface = INTERFACE_FACTS.has(id);
+    for (const subject of perInterface ? subjects : ['']) {
+      const collected = store.runs.some((run) => run.fact === id && (run.subject ?? '') === subject && run.ok);
+      if (!collected) continue;
+      const result = await store.get(id as FactId, subject || undefined);
+      if (result.ok) values.set(`${id}@${subject}`, result.value);
+    }
+  }
+  return (id, subject) => values.get(`${id}@${INTERFACE_FACTS.has(id) ? (subject ?? '') : ''}`);
+}
