@@ -16,6 +16,7 @@ import { onShutdown, shutdownSignal } from '../util/shutdown.js';
 import { VERSION } from '../version.js';
 import { emit, exitCodeFor, scanInputs, type ReportOptions } from './commands.js';
 import { EXIT } from './exit-codes.js';
+import { createProgress } from './progress.js';
 
 export interface BenchCliOptions {
   peer?: string;
@@ -68,7 +69,6 @@ export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger)
     direction,
     ...(options.udp && options.rate ? { udpRate: options.rate } : {}),
     ...(options.linkSpeed ? { linkSpeedMbps: parseLinkSpeed(options.linkSpeed) } : {}),
-    onProgress: (text) => process.stderr.write(`nicdoctor bench: ${text}\n`),
   };
 }
 
@@ -81,6 +81,7 @@ export async function benchReportCommand(options: ReportOptions & BenchCliOption
   const io = new LiveHostIO();
   const plan = benchPlan(options, io, log);
   const only = which === 'bench' && inputs.only.length === 0 ? ['iperf3', 'throughput'] : inputs.only;
+  const progress = createProgress('nicdoctor bench');
   const outcome = await scan({
     io,
     checks: registry,
@@ -88,8 +89,12 @@ export async function benchReportCommand(options: ReportOptions & BenchCliOption
     ...inputs,
     only,
     beforeChecks: async (store) => {
-      const measurement = await runBench({ ...plan, store });
-      store.provide('bench.result', measurement);
+      try {
+        const measurement = await runBench({ ...plan, store, onProgress: (text) => progress.step(text) });
+        store.provide('bench.result', measurement);
+      } finally {
+        progress.done();
+      }
     },
   });
   await emit(outcome.report, options);
