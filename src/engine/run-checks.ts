@@ -100,7 +100,7 @@ async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<Chec
     id: check.id,
     title: status === 'fail' ? check.failureTitle : check.title,
     status,
-    ...(explained?.reason ? { reason: subjects.length > 1 ? `${explained.subject}: ${explained.reason}` : explained.reason } : {}),
+    ...(explained?.reason ? { reason: subjects.length > 1 && !explained.reason.startsWith(explained.subject) ? `${explained.subject}: ${explained.reason}` : explained.reason } : {}),
     ...(explained?.hint ? { hint: explained.hint } : {}),
     durationMs: performance.now() - started,
     subjects: subjectResults,
