@@ -3,7 +3,7 @@
 # unit tests, then the network-namespace lab (one file at a time; needs root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-system-deps.sh
+bash scripts/install-system-deps.sh --tests
 npm ci --no-audit --no-fund
 npm run build
 npx vitest run --project unit

@@ -21,11 +21,18 @@ function reportOptions(command: Command): Command {
     .option('--only <ids>', 'run only these checks (comma-separated)', collectList)
     .option('--skip <ids>', 'skip these checks (comma-separated)', collectList)
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(FAIL_ON).default('critical'))
-    .addOption(new Option('--profile <profile>', 'what the host is for; verdicts that depend on it follow it').choices(PROFILES).default('throughput'));
+    .addOption(new Option('--profile <profile>', 'what the host is for; verdicts that depend on it follow it').choices(PROFILES).default('throughput'))
+    .option('--policy <file.yaml>', 'judge the host against a pre-deployment checklist (policies/*.yaml); the exit code follows it');
+}
+
+function bundleOptions(command: Command): Command {
+  return command
+    .option('--bundle <file.tar.gz>', 'also write an evidence bundle: the report and every raw output read, with a manifest')
+    .option('--redact', 'with --bundle: replace host names, IP and MAC addresses and serial numbers by consistent tokens');
 }
 
 function benchOptions(command: Command, peerRequired: boolean): Command {
-  return command
+  return bundleOptions(command)
     .option('--peer <host>', peerRequired ? 'far end running `nicdoctor serve`' : 'also run the bench against this far end (`nicdoctor serve` there)')
     .option('--loopback', 'bench against iperf3 servers on 127.0.0.1: this host\'s memory-to-memory ceiling')
     .option('--ports <ports>', 'iperf3 server ports, one per process', '5101-5108')
@@ -79,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
     .action(async (options: ServeCliOptions) => {
       exitCode = await (await import('./cli/bench-commands.js')).serveCommand(options, logger());
     });
-  reportOptions(program.command('analyze').argument('<dir>', 'snapshot directory written by `nicdoctor collect`').description('run the checks on a recorded snapshot, offline')).action(
+  reportOptions(program.command('analyze').argument('<input>', 'snapshot directory (nicdoctor collect), evidence bundle (.tar.gz) or extracted sosreport').description('run the checks on a recorded snapshot, a bundle or a sosreport, offline')).action(
     async (dir: string, options: ReportOptions) => {
       exitCode = await analyzeCommand(dir, { ...options, verbose: verbose() }, logger());
     },
@@ -91,6 +98,13 @@ async function main(argv: string[]): Promise<number> {
     .option('-i, --iface <name>', 'interface to record (repeatable); default: all', collectList)
     .action(async (options: { output: string; iface?: string[] }) => {
       exitCode = await collectCommand(options, logger());
+    });
+  program
+    .command('rules')
+    .description('list the diagnosis rules (rules/*.yaml)')
+    .addOption(new Option('-f, --format <format>', 'list format').choices(['terminal', 'json']).default('terminal'))
+    .action(async (options: { format: 'terminal' | 'json' }) => {
+      exitCode = await (await import('./cli/rules-command.js')).rulesCommand(options.format);
     });
   program
     .command('checks')

@@ -14,7 +14,7 @@ import { runBench, type BenchOptions } from '../bench/run-bench.js';
 import { Iperf3ServerPool } from '../bench/server-pool.js';
 import { onShutdown, shutdownSignal } from '../util/shutdown.js';
 import { VERSION } from '../version.js';
-import { emit, exitCodeFor, scanInputs, type ReportOptions } from './commands.js';
+import { emit, exitCodeFor, policyInput, scanInputs, withBundle, type ReportOptions } from './commands.js';
 import { EXIT } from './exit-codes.js';
 import { createProgress } from './progress.js';
 
@@ -77,8 +77,25 @@ export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger)
  * for bench) and the bench, in one report. Partial results are printed on error and Ctrl-C.
  */
 export async function benchReportCommand(options: ReportOptions & BenchCliOptions, log: Logger, which: 'bench' | 'scan'): Promise<number> {
+  scanInputs(options);
+  await policyInput(options);
+  benchPlan(options, new LiveHostIO(), log); // every option is checked before anything runs
+  if (options.bundle) {
+    return withBundle(options, log, async (io) => {
+      const outcome = await benchScan(options, io, log, which);
+      return outcome;
+    }).then((code) => (shutdownSignal.aborted ? EXIT.interrupted : code));
+  }
+  const outcome = await benchScan(options, new LiveHostIO(), log, which);
+  await emit(outcome.report, options);
+  if (shutdownSignal.aborted) return EXIT.interrupted;
+  if (outcome.report.bench && !outcome.report.bench.complete) return EXIT.couldNotRun;
+  return exitCodeFor(outcome, options.failOn);
+}
+
+async function benchScan(options: ReportOptions & BenchCliOptions, io: LiveHostIO, log: Logger, which: 'bench' | 'scan') {
   const inputs = scanInputs(options);
-  const io = new LiveHostIO();
+  const policy = await policyInput(options);
   const plan = benchPlan(options, io, log);
   const only = which === 'bench' && inputs.only.length === 0 ? ['iperf3', 'throughput'] : inputs.only;
   const progress = createProgress('nicdoctor bench');
@@ -87,6 +104,7 @@ export async function benchReportCommand(options: ReportOptions & BenchCliOption
     checks: registry,
     log,
     ...inputs,
+    ...policy,
     only,
     beforeChecks: async (store) => {
       try {
@@ -97,10 +115,7 @@ export async function benchReportCommand(options: ReportOptions & BenchCliOption
       }
     },
   });
-  await emit(outcome.report, options);
-  if (shutdownSignal.aborted) return EXIT.interrupted;
-  if (outcome.report.bench && !outcome.report.bench.complete) return EXIT.couldNotRun;
-  return exitCodeFor(outcome, options.failOn);
+  return outcome;
 }
 
 export interface ServeCliOptions {

@@ -1,4 +1,5 @@
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
@@ -15,6 +16,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { splitList, validateInterfaceNames } from '../util/validate.js';
 import { VERSION } from '../version.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
+import { loadPolicy, PolicyLoadError, type Policy } from '../policy/schema.js';
 
 export interface ReportOptions {
   iface?: string[];
@@ -25,6 +27,11 @@ export interface ReportOptions {
   failOn: FailOn;
   profile: Profile;
   verbose?: boolean;
+  /** Judge the report against this pre-deployment checklist (YAML); the exit code follows it. */
+  policy?: string;
+  /** Write an evidence bundle (report + every raw output) to this .tar.gz. */
+  bundle?: string;
+  redact?: boolean;
 }
 
 export function scanInputs(options: ReportOptions) {
@@ -34,6 +41,19 @@ export function scanInputs(options: ReportOptions) {
     skip: splitList(options.skip),
     profile: options.profile,
   };
+}
+
+/** Loads --policy before anything runs: a broken policy is bad input (exit 2). */
+export async function policyInput(options: ReportOptions): Promise<{ policy?: Policy }> {
+  if (!options.policy) return {};
+  try {
+    return { policy: await loadPolicy(options.policy, registry.map((check) => check.id)) };
+  } catch (error) {
+    if (error instanceof PolicyLoadError) throw new UsageError(`--policy: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EACCES') throw new UsageError(`--policy: ${options.policy}: ${code === 'ENOENT' ? 'no such file' : 'permission denied'}`);
+    throw error;
+  }
 }
 
 export async function emit(report: Report, options: ReportOptions): Promise<void> {
@@ -46,31 +66,80 @@ export async function emit(report: Report, options: ReportOptions): Promise<void
 export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
   const interfaces = outcome.store.runs.find((run) => run.fact === 'interfaces');
   if (interfaces && !interfaces.ok) return EXIT.couldNotRun;
+  // A pre-deployment checklist decides by itself: pass → 0, fail → 1.
+  if (outcome.report.policy) return outcome.report.policy.pass ? EXIT.ok : EXIT.findings;
   const severities = outcome.report.checks.flatMap((check) => check.findings.map((finding) => finding.severity));
   return exceedsThreshold(severities, failOn) ? EXIT.findings : EXIT.ok;
 }
 
 async function reportOn(io: HostIO, options: ReportOptions, log: Logger, sourcePath?: string): Promise<number> {
-  const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...(sourcePath ? { sourcePath } : {}) });
+  const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...(await policyInput(options)), ...(sourcePath ? { sourcePath } : {}) });
   await emit(outcome.report, options);
   return exitCodeFor(outcome, options.failOn);
 }
 
 export async function scanCommand(options: ReportOptions, log: Logger): Promise<number> {
   scanInputs(options); // validate before touching the host
+  const policy = await policyInput(options);
+  if (options.bundle) return withBundle(options, log, (io) => scan({ io, checks: registry, log, ...scanInputs(options), ...policy }));
   return reportOn(new LiveHostIO(), options, log);
 }
 
-export async function analyzeCommand(dir: string, options: ReportOptions, log: Logger): Promise<number> {
-  scanInputs(options);
-  let io: SnapshotHostIO;
+/**
+ * `--bundle FILE`: the scan reads the host through a recording HostIO, then the report and every
+ * raw output go into one tar.gz (optionally redacted), written atomically.
+ */
+export async function withBundle(options: ReportOptions, log: Logger, run: (io: RecordingHostIO) => Promise<ScanOutcome>): Promise<number> {
+  const { writeBundle } = await import('../bundle/index.js');
+  const snapshotDir = await mkdtemp(path.join(tmpdir(), 'nicdoctor-bundle-'));
   try {
-    io = await SnapshotHostIO.open(dir);
-  } catch (error) {
-    if (error instanceof SnapshotError) throw new UsageError(error.message);
-    throw error;
+    const io = new RecordingHostIO(snapshotDir);
+    const outcome = await run(io);
+    await io.writeManifest(await io.inventory(), { name: 'nicdoctor', version: VERSION });
+    const written = await writeBundle({ snapshotDir, report: outcome.report, ...(outcome.report.bench ? { bench: outcome.report.bench } : {}), output: options.bundle!, redact: options.redact ?? false });
+    process.stderr.write(`nicdoctor: wrote ${written.output} (${written.manifest.items.length} raw items${written.redacted ? ', redacted' : ''})\n`);
+    // What is printed matches what the bundle holds: redacted when the bundle is.
+    const report = written.redacted ? { ...outcome.report, redacted: written.redacted } : outcome.report;
+    await emit(written.redacted ? await redactedReport(options.bundle!, report) : report, options);
+    return exitCodeFor(outcome, options.failOn);
+  } finally {
+    await rm(snapshotDir, { recursive: true, force: true });
   }
-  return reportOn(io, options, log, dir);
+}
+
+/** The report as stored in the (redacted) bundle, so no original value reaches stdout either. */
+async function redactedReport(bundle: string, fallback: Report): Promise<Report> {
+  const { openBundle } = await import('../bundle/index.js');
+  const opened = await openBundle(bundle).catch(() => null);
+  if (!opened) return fallback;
+  await opened.cleanup();
+  return opened.report;
+}
+
+/** `analyze` takes a snapshot directory, an evidence bundle (.tar.gz) or an extracted sosreport. */
+export async function analyzeCommand(input: string, options: ReportOptions, log: Logger): Promise<number> {
+  scanInputs(options);
+  const { BundleError, looksLikeBundle, openBundle } = await import('../bundle/index.js');
+  const { SosreportHostIO, isSosreport } = await import('../hostio/sosreport.js');
+  let cleanup: (() => Promise<void>) | undefined;
+  try {
+    let io: HostIO;
+    if (looksLikeBundle(input)) {
+      const opened = await openBundle(input);
+      cleanup = opened.cleanup;
+      io = await SnapshotHostIO.open(opened.snapshotDir);
+    } else if (await isSosreport(input)) {
+      io = await SosreportHostIO.open(input);
+    } else {
+      io = await SnapshotHostIO.open(input);
+    }
+    return await reportOn(io, options, log, input);
+  } catch (error) {
+    if (error instanceof SnapshotError || error instanceof BundleError) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    await cleanup?.();
+  }
 }
 
 export interface CollectOptions {

@@ -8,6 +8,11 @@ import type { AnyCheck } from './check.js';
 import { FactStore, type Collector } from './collector.js';
 import { UsageError } from './errors.js';
 import { runChecks } from './run-checks.js';
+import { loadRules, type LoadedRule } from '../rules/loader.js';
+import { evaluatePolicy } from '../policy/evaluate.js';
+import { collectPolicyFacts } from '../policy/facts.js';
+import type { Policy } from '../policy/schema.js';
+import { collectRuleFacts, diagnose } from '../rules/engine.js';
 
 export interface ScanOptions {
   io: HostIO;
@@ -21,6 +26,10 @@ export interface ScanOptions {
   collectors?: readonly Collector[];
   sourcePath?: string;
   checkOptions?: Record<string, unknown>;
+  /** A pre-deployment checklist to judge the report against (scan --policy). */
+  policy?: Policy;
+  /** The rule catalogue; rules/*.yaml when not given. */
+  rules?: readonly LoadedRule[];
   /** Runs after the interfaces are known and before the checks (the bench, which provides a fact). */
   beforeChecks?: (store: FactStore) => Promise<void>;
 }
@@ -89,6 +98,7 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
     interfaces,
     checks: results,
     summary: countResults(results),
+    diagnoses: [],
     collectors: store.runs.map((run) => ({
       fact: run.fact,
       ...(run.subject ? { subject: run.subject } : {}),
@@ -102,6 +112,11 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   if (bench.ok) {
     report.bench = { ...bench.value, findings: results.find((result) => result.id === 'throughput')?.findings ?? [] };
   }
+  // Diagnoses read only facts already collected: rules never make the scan run anything.
+  const rules = options.rules ?? loadRules();
+  const facts = await collectRuleFacts(store, rules, interfaces.map((iface) => iface.name));
+  report.diagnoses = diagnose({ report, facts, rules });
+  if (options.policy) report.policy = evaluatePolicy(options.policy, report, await collectPolicyFacts(store, report));
   for (const check of report.checks) check.durationMs = round(check.durationMs);
   // The report is the contract: validate what we emit, so a bug fails here and not in a user's jq.
   return { report: reportSchema.parse(report), store };

@@ -1,5 +1,5 @@
 import { ParseError } from '../engine/facts.js';
-import { contentLines, ethtoolCount, ethtoolHeader } from './text.js';
+import { contentLines, ethtoolCount, ethtoolHeader, parseOnOff } from './text.js';
 
 export interface EthtoolCoalesce {
   /** Interface named in the "Coalesce parameters for <if>:" header, when present. */
@@ -16,10 +16,6 @@ export interface EthtoolCoalesce {
   cqeModeTx: boolean | null;
   /** Every numeric "name: value" line by its ethtool name (rx-usecs-irq, pkt-rate-low, ...). */
   values: Record<string, number | null>;
-}
-
-function onOff(value: string | undefined): boolean | null {
-  return value === 'on' ? true : value === 'off' ? false : null;
 }
 
 /** "Adaptive RX: on  TX: off" and "CQE mode RX: n/a  TX: n/a": two flags on one line. */
@@ -49,12 +45,12 @@ export function parseEthtoolCoalesce(text: string): EthtoolCoalesce {
     const pair = PAIR_LINE.exec(line);
     if (pair) {
       if (pair[1]!.toLowerCase() === 'adaptive') {
-        result.adaptiveRx = onOff(pair[2]);
-        result.adaptiveTx = onOff(pair[3]);
+        result.adaptiveRx = parseOnOff(pair[2]);
+        result.adaptiveTx = parseOnOff(pair[3]);
         sawAdaptive = true;
       } else {
-        result.cqeModeRx = onOff(pair[2]);
-        result.cqeModeTx = onOff(pair[3]);
+        result.cqeModeRx = parseOnOff(pair[2]);
+        result.cqeModeTx = parseOnOff(pair[3]);
       }
       continue;
     }

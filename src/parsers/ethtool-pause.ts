@@ -1,5 +1,5 @@
 import { ParseError } from '../engine/facts.js';
-import { contentLines, ethtoolHeader, isJsonOutput, parseJsonOutput } from './text.js';
+import { contentLines, ethtoolHeader, isJsonOutput, parseJsonOutput, parseOnOff } from './text.js';
 
 export interface EthtoolPause {
   /** Interface named in the "Pause parameters for <if>:" header or the JSON "ifname". */
@@ -14,10 +14,6 @@ export interface EthtoolPause {
    */
   rxNegotiated: boolean | null;
   txNegotiated: boolean | null;
-}
-
-function onOff(value: string): boolean | null {
-  return value === 'on' ? true : value === 'off' ? false : null;
 }
 
 const FIELDS: Record<string, keyof Omit<EthtoolPause, 'interface'>> = {
@@ -52,7 +48,7 @@ function parseText(text: string): EthtoolPause {
     const key = field ? FIELDS[field[1]!.toLowerCase()] : undefined;
     // Statistics (-I) and warnings are not pause settings.
     if (!field || !key) continue;
-    const value = onOff(field[2]!);
+    const value = parseOnOff(field[2]!);
     if (value === null && field[2] !== 'n/a') throw new ParseError(`ethtool -a: unexpected value "${field[2]}" for ${field[1]}`);
     result[key] = value;
   }

@@ -1,5 +1,5 @@
 import { ParseError } from '../engine/facts.js';
-import { contentLines, ethtoolCount, ethtoolHeader, ethtoolSection, isJsonOutput, parseJsonOutput, parseOptionalNumber } from './text.js';
+import { contentLines, ethtoolCount, ethtoolHeader, ethtoolSection, isJsonOutput, parseJsonOutput, parseOnOff, parseOptionalNumber } from './text.js';
 
 /**
  * Ring sizes of one block of `ethtool -g`. null = "n/a" or absent; ethtool 4.x (ioctl)
@@ -34,10 +34,6 @@ function emptySizes(): RingSizes {
 
 function emptyRings(name: string | null): EthtoolRings {
   return { interface: name, max: emptySizes(), current: emptySizes(), rxBufLen: null, cqeSize: null, txPush: null, rxPush: null, tcpDataSplit: null };
-}
-
-function onOff(value: string): boolean | null {
-  return value === 'on' ? true : value === 'off' ? false : null;
 }
 
 /**
@@ -102,8 +98,8 @@ function parseText(text: string): EthtoolRings[] {
     if (!block) continue;
     if (name === 'rx buf len') block.rxBufLen = parseOptionalNumber(value);
     else if (name === 'cqe size') block.cqeSize = parseOptionalNumber(value);
-    else if (name === 'tx push') block.txPush = onOff(value);
-    else if (name === 'rx push') block.rxPush = onOff(value);
+    else if (name === 'tx push') block.txPush = parseOnOff(value);
+    else if (name === 'rx push') block.rxPush = parseOnOff(value);
     else if (name === 'tcp data split') block.tcpDataSplit = value && value !== 'n/a' ? value : null;
   }
   return blocks;

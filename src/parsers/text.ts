@@ -15,6 +15,11 @@ export function parseOptionalNumber(value: string | undefined): number | null {
   return Number.parseInt(trimmed, 10);
 }
 
+/** ethtool's "on" / "off"; anything else ("n/a", absent) is null. */
+export function parseOnOff(value: string | undefined): boolean | null {
+  return value === 'on' ? true : value === 'off' ? false : null;
+}
+
 /** `key: value` lines (ethtool, lspci) into pairs, keeping order and repeated keys. */
 export function keyValuePairs(text: string, separator = ':'): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];

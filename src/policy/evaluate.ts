@@ -24,6 +24,8 @@ export interface PolicyResult {
   role?: string;
   items: PolicyItem[];
   counts: Record<PolicyItemStatus, number>;
+  /** Whether an unknown item makes the policy fail (`onUnknown: fail`, the default). */
+  unknownFails: boolean;
   /** No item failed, and no item is unknown unless the policy says `onUnknown: ignore`. */
   pass: boolean;
 }
@@ -55,6 +57,7 @@ export function evaluatePolicy(policy: Policy, report: Report, facts: PolicyFact
     ...(policy.role ? { role: policy.role } : {}),
     items,
     counts,
+    unknownFails: policy.onUnknown === 'fail',
     pass: counts.fail === 0 && (policy.onUnknown === 'ignore' || counts.unknown === 0),
   };
 }

@@ -69,11 +69,11 @@ function fieldPath(issuePath: readonly PropertyKey[]): string {
 /** The issue the author most likely made: inside a failed union, the branch that got furthest. */
 function deepestIssue(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
   if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    // The branch with the fewest, deepest issues is the form the author meant ({ min: big } → mtu.min).
     const inner = issue.errors
-      .map((branch) => branch[0])
-      .filter((candidate): candidate is z.core.$ZodIssue => candidate !== undefined)
-      .map((candidate) => deepestIssue(candidate))
-      .sort((a, b) => b.path.length - a.path.length)[0];
+      .filter((branch) => branch[0] !== undefined)
+      .map((branch) => ({ count: branch.length, ...deepestIssue(branch[0]!) }))
+      .sort((a, b) => a.count - b.count || b.path.length - a.path.length)[0];
     if (inner && inner.path.length > 0) return { path: [...issue.path, ...inner.path], message: inner.message };
     return { path: [...issue.path], message: 'a number (exact MTU), { exact: N } or { min: N }' };
   }

@@ -173,6 +173,28 @@ export const benchSchema = z.object({
 });
 export type Bench = z.infer<typeof benchSchema>;
 
+export const diagnosisSchema = z.object({
+  ruleId: z.string(),
+  title: z.string(),
+  /** Number of the cause in the project's cause catalogue (CAUSES.md). */
+  cause: z.number().int(),
+  relatedCauses: z.array(z.number().int()),
+  subject: z.string(),
+  confidence: z.enum(['high', 'medium', 'low']),
+  score: z.number(),
+  /** static: predicted from facts; confirmed / not-confirmed: by the bench. */
+  mode: z.enum(['static', 'confirmed', 'not-confirmed']),
+  explanation: z.string(),
+  verdict: z.string(),
+  limit: z.string().nullable(),
+  evidence: z.array(z.union([z.object({ check: z.string(), symptom: z.string(), subject: z.string() }), z.object({ fact: z.string(), path: z.string(), value: scalar })])),
+  ruledOut: z.array(z.string()),
+  fixes: z.array(z.object({ text: z.string(), commands: z.array(z.string()), persistent: z.object({ file: z.string(), content: z.string() }).optional(), disruptive: z.boolean() })),
+  references: z.array(z.string()),
+  notes: z.array(z.string()),
+});
+export type DiagnosisEntry = z.infer<typeof diagnosisSchema>;
+
 export const reportSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   tool: z.object({ name: z.literal('nicdoctor'), version: z.string() }),
@@ -207,6 +229,21 @@ export const reportSchema = z.object({
   }),
   collectors: z.array(collectorRunSchema),
   bench: benchSchema.optional(),
+  /** Causes behind the findings, strongest evidence first (rules/*.yaml). */
+  diagnoses: z.array(diagnosisSchema).default([]),
+  /** Pre-deployment checklist result (scan --policy FILE). */
+  policy: z
+    .object({
+      name: z.string(),
+      role: z.string().optional(),
+      pass: z.boolean(),
+      unknownFails: z.boolean(),
+      counts: z.object({ pass: z.number().int(), fail: z.number().int(), unknown: z.number().int() }),
+      items: z.array(z.object({ id: z.string(), title: z.string(), subject: z.string().optional(), status: z.enum(['pass', 'fail', 'unknown']), observed: scalar, expected: scalar, reason: z.string() })),
+    })
+    .optional(),
+  /** Present when identifying values were replaced by tokens (scan --bundle --redact). */
+  redacted: z.object({ hostnames: z.number().int().nonnegative(), ips: z.number().int().nonnegative(), macs: z.number().int().nonnegative(), serials: z.number().int().nonnegative() }).optional(),
   durationMs: z.number().nonnegative(),
 });
 export type Report = z.infer<typeof reportSchema>;

@@ -89,3 +89,21 @@ export function benchTable(report: Report): BenchTable | null {
     result,
   };
 }
+
+export type Diagnosis = Report['diagnoses'][number];
+
+/** "confirmed by the bench", "static: predicted from facts", ... */
+export function diagnosisModeLabel(diagnosis: Diagnosis): string {
+  switch (diagnosis.mode) {
+    case 'confirmed':
+      return 'confirmed by the bench';
+    case 'not-confirmed':
+      return 'not confirmed by the bench';
+    case 'static':
+      return 'predicted (no bench run)';
+  }
+}
+
+export function diagnosisHeading(diagnosis: Diagnosis, rank: number): string {
+  return `${rank}. ${diagnosis.title} — ${diagnosis.subject}, cause ${diagnosis.cause}, ${diagnosis.confidence} confidence, ${diagnosisModeLabel(diagnosis)}`;
+}

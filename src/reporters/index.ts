@@ -1,8 +1,11 @@
 import type { Report } from '../report/schema.js';
+import { renderHtml } from './html.js';
+import { renderJunit } from './junit.js';
+import { renderPrometheus } from './prometheus.js';
 import { renderMarkdown } from './markdown.js';
 import { renderTerminal } from './terminal.js';
 
-export const FORMATS = ['terminal', 'json', 'markdown'] as const;
+export const FORMATS = ['terminal', 'json', 'markdown', 'html', 'junit', 'prometheus'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface RenderOptions {
@@ -19,5 +22,11 @@ export function render(report: Report, format: Format, options: RenderOptions): 
       return renderMarkdown(report);
     case 'terminal':
       return renderTerminal(report, options);
+    case 'html':
+      return renderHtml(report);
+    case 'junit':
+      return renderJunit(report, report.policy);
+    case 'prometheus':
+      return renderPrometheus(report, report.policy);
   }
 }

@@ -1,5 +1,5 @@
 import type { Report } from '../report/schema.js';
-import { STATUS_LABEL, benchTable, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
+import { STATUS_LABEL, benchTable, diagnosisModeLabel, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
 /** Text inside a table cell: pipes and newlines would break the table. */
 function cell(text: string): string {
@@ -17,6 +17,22 @@ export function renderMarkdown(report: Report): string {
   out.push(`- **nicdoctor:** ${report.tool.version}, profile \`${report.profile}\`, ${report.source.mode === 'snapshot' ? `offline analysis of \`${report.source.path ?? 'snapshot'}\`` : 'live scan'}, ${report.generatedAt}`);
   out.push(`- **Result:** ${summaryLine(report)}`);
   out.push('');
+  if (report.diagnoses.length) {
+    out.push('## Diagnoses (most likely first)');
+    report.diagnoses.forEach((diagnosis, index) => {
+      out.push('', `### ${index + 1}. ${diagnosis.title}`, '');
+      out.push(`\`${diagnosis.subject}\` · cause ${diagnosis.cause} · ${diagnosis.confidence} confidence · ${diagnosisModeLabel(diagnosis)} · rule \`${diagnosis.ruleId}\``, '');
+      out.push(diagnosis.explanation, '');
+      if (diagnosis.verdict) out.push(`*${diagnosis.verdict}*`, '');
+      if (diagnosis.ruledOut.length) out.push('Ruled out:', ...diagnosis.ruledOut.map((line) => `- ${line}`), '');
+      for (const fix of diagnosis.fixes) {
+        out.push(`**Fix${fix.disruptive ? ' (disruptive)' : ''}:** ${fix.text}`, '');
+        if (fix.commands.length) out.push('```sh', ...fix.commands, '```', '');
+        if (fix.persistent) out.push(`Persistent, in \`${fix.persistent.file}\`:`, '', '```', fix.persistent.content.trimEnd(), '```', '');
+      }
+    });
+    out.push('');
+  }
   out.push('## Interfaces');
   out.push('');
   if (report.interfaces.length === 0) out.push('No network interfaces were found.');

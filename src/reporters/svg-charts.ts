@@ -71,7 +71,7 @@ const MARGIN = { top: 16, right: 24, bottom: 44, left: 60 };
 const LEGEND_ROW = 18;
 const LEGEND_ITEM_WIDTH = 120;
 
-/** Round, evenly spaced ticks covering [min, max] (Heckbert's nice numbers). */
+/** Round, evenly spaced ticks from the last round value ≤ min to the first ≥ max (nice numbers). */
 export function niceTicks(min: number, max: number, count = 5): number[] {
   if (!Number.isFinite(min) || !Number.isFinite(max)) return [0];
   if (max <= min) return [min];
@@ -79,7 +79,12 @@ export function niceTicks(min: number, max: number, count = 5): number[] {
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= raw) ?? 10 * magnitude;
   const ticks: number[] = [];
-  for (let value = Math.ceil(min / step) * step; value <= max + step * 1e-9; value += step) ticks.push(Number(value.toPrecision(12)));
+  const first = Math.floor(min / step + 1e-9) * step;
+  for (let index = 0; ; index++) {
+    const value = Number((first + index * step).toPrecision(12));
+    ticks.push(value);
+    if (value >= max - step * 1e-9) break;
+  }
   return ticks;
 }
 
@@ -147,11 +152,12 @@ export function lineChart(spec: LineChartSpec): string {
   let xMax = xs.length ? Math.max(...xs) : 1;
   if (xMin === xMax) [xMin, xMax] = [xMin - 1, xMax + 1];
   const yTickValues = niceTicks(0, Math.max(...ys, 0) * 1.08 || 1);
-  const yMax = Math.max(yTickValues[yTickValues.length - 1]!, Math.max(...ys, 0));
+  const yMax = yTickValues[yTickValues.length - 1]!;
   const x = scale(xMin, xMax, plot.left + 8, plot.right - 8);
   const y = scale(0, yMax || 1, plot.bottom, plot.top);
 
-  const xTickValues = spec.xTicks ?? niceTicks(xMin, xMax, 6);
+  // The x axis spans the data exactly, so computed ticks outside it are dropped.
+  const xTickValues = spec.xTicks ?? niceTicks(xMin, xMax, 6).filter((value) => value >= xMin - 1e-9 && value <= xMax + 1e-9);
   const parts: string[] = [open(spec, width, height, 'line')];
   parts.push(axes(plot, spec, xTickValues.map((value) => ({ at: x(value), label: formatX(value) })), yTickValues.map((value) => ({ at: y(value), label: formatY(value) }))));
 
@@ -205,7 +211,7 @@ export function barChart(spec: BarChartSpec): string {
   const format = spec.formatValue ?? fmt;
   const max = Math.max(0, ...spec.bars.map((bar) => bar.value));
   const yTickValues = niceTicks(0, max * 1.05 || 1);
-  const y = scale(0, Math.max(yTickValues[yTickValues.length - 1]!, max) || 1, plot.bottom, plot.top);
+  const y = scale(0, yTickValues[yTickValues.length - 1]! || 1, plot.bottom, plot.top);
   const slot = (plot.right - plot.left) / Math.max(1, spec.bars.length);
   const gap = Math.min(4, slot * 0.2);
   // Label every bar when they fit, otherwise every k-th so labels never overlap.
@@ -220,7 +226,11 @@ export function barChart(spec: BarChartSpec): string {
     const h = Math.max(bar.value > 0 ? 1 : 0, plot.bottom - top);
     const fill = heatColor(max > 0 ? bar.value / max : 0);
     const outline = bar.marked ? ' stroke="#1f3a93" stroke-width="2"' : ' stroke="#b0b0b0" stroke-width="0.5"';
-    parts.push(`<rect class="bar${bar.marked ? ' bar-marked' : ''}" data-label="${escapeXml(bar.label)}" data-value="${bar.value}" x="${n(plot.left + slot * index + gap / 2)}" y="${n(plot.bottom - h)}" width="${n(Math.max(1, slot - gap))}" height="${n(h)}" fill="${fill}"${outline}><title>${escapeXml(`${bar.label}: ${format(bar.value)}`)}</title></rect>`);
+    const left = plot.left + slot * index + gap / 2;
+    const barWidth = Math.max(1, slot - gap);
+    parts.push(`<rect class="bar${bar.marked ? ' bar-marked' : ''}" data-label="${escapeXml(bar.label)}" data-value="${bar.value}" x="${n(left)}" y="${n(plot.bottom - h)}" width="${n(barWidth)}" height="${n(h)}" fill="${fill}"${outline}><title>${escapeXml(`${bar.label}: ${format(bar.value)}`)}</title></rect>`);
+    // A strip under the axis keeps a marked category visible even when its bar is empty.
+    if (bar.marked) parts.push(`<rect class="bar-mark" x="${n(left)}" y="${n(plot.bottom + 1)}" width="${n(barWidth)}" height="3" fill="#1f3a93"/>`);
   });
   parts.push('</g>');
   if (markedLegend) {

@@ -1,5 +1,5 @@
 import type { CheckResult, Report } from '../report/schema.js';
-import { benchTable, formatEvidence, formatSource, hostLine, interfaceLine, summaryLine } from './format-values.js';
+import { benchTable, diagnosisHeading, formatEvidence, formatSource, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
 export interface TerminalOptions {
   color: boolean;
@@ -55,6 +55,19 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
     const format = (cells: string[]) => '  ' + cells.map((cell, index) => cell.padEnd(widths[index]!)).join('  ').trimEnd();
     lines.push(format(bench.columns), ...bench.rows.map(format));
     lines.push(...bench.result.map((line) => `  ${line}`));
+  }
+  if (report.diagnoses.length) {
+    lines.push('', paint('bold', 'Diagnoses, most likely first:'));
+    report.diagnoses.forEach((diagnosis, index) => {
+      lines.push(`  ${paint(diagnosis.mode === 'confirmed' ? 'red' : 'yellow', diagnosisHeading(diagnosis, index + 1))}`);
+      lines.push(`     ${diagnosis.explanation}`);
+      if (diagnosis.verdict) lines.push(`     ${diagnosis.verdict}`);
+      for (const ruledOut of diagnosis.ruledOut) lines.push(paint('grey', `     ruled out: ${ruledOut}`));
+      for (const fix of diagnosis.fixes) {
+        lines.push(`     fix${fix.disruptive ? ' (disruptive)' : ''}: ${fix.text}`);
+        for (const command of fix.commands) lines.push(`       $ ${command}`);
+      }
+    });
   }
   lines.push('');
   lines.push(summaryLine(report));

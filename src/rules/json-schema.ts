@@ -3,7 +3,7 @@ import { ruleFileJsonSchemaSource } from './schema.js';
 
 /** JSON Schema of a rules/*.yaml file, generated from the zod schema so the two cannot drift. */
 export function ruleJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(ruleFileJsonSchemaSource, { target: 'draft-2020-12', io: 'input', cycles: 'ref', reused: 'ref' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(ruleFileJsonSchemaSource, { target: 'draft-2020-12', io: 'input', cycles: 'ref', reused: 'inline' }) as Record<string, unknown>;
   return {
     ...schema,
     $id: 'https://github.com/nicdoctor/nicdoctor/rules/rule.schema.json',

@@ -25,15 +25,18 @@ function fieldPath(prefix: string, issuePath: readonly PropertyKey[]): string {
   return issuePath.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`), prefix);
 }
 
-/** The innermost issue: zod reports a failed union once, with each branch's issues inside. */
+/**
+ * The innermost issue. zod reports a failed union once, with each branch's issues inside; the
+ * branch with the fewest issues is the one the author meant (a fact condition with a bad op,
+ * not a symptom condition missing its symptom).
+ */
 function deepestIssue(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
   if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-    // The branch that got furthest is the one the author meant.
-    const candidates = issue.errors.map((branch) => branch[0]).filter((inner): inner is z.core.$ZodIssue => inner !== undefined);
-    const best = candidates
-      .map((inner) => deepestIssue(inner))
-      .sort((a, b) => b.path.length - a.path.length)[0];
-    if (best && best.path.length > 0) return { path: [...issue.path, ...best.path], message: best.message };
+    const closest = [...issue.errors].filter((branch) => branch.length > 0).sort((a, b) => a.length - b.length)[0];
+    if (closest) {
+      const inner = deepestIssue(closest[0]!);
+      return { path: [...issue.path, ...inner.path], message: inner.message };
+    }
   }
   return { path: [...issue.path], message: issue.message };
 }

@@ -82,7 +82,7 @@ export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
     z.strictObject({ any: z.array(conditionSchema).min(1) }),
     z.strictObject({ not: conditionSchema }),
   ]),
-);
+).meta({ id: 'Condition', description: 'symptom / fact / check / var condition, or all / any / not of conditions' });
 
 export const fixSchema = z.strictObject({
   /** Why and what, in prose; `{name}` placeholders are filled from the matched findings and facts. */
@@ -119,7 +119,7 @@ export const ruleSchema = z.strictObject({
   references: z.array(z.string().min(1)).min(1),
   /** Lines saying what was ruled out and why, each shown when its condition holds. */
   ruledOut: z.array(z.strictObject({ when: conditionSchema, text: z.string().min(1) })).optional(),
-});
+}).meta({ id: 'Rule' });
 export type Rule = z.infer<typeof ruleSchema>;
 export type Confidence = Rule['confidence'];
 

@@ -16,6 +16,8 @@ const expectationSchema = z.object({
   findings: z.array(z.object({ check: z.string(), symptom: z.string(), subject: z.string(), severity: severitySchema.optional() })),
   statuses: z.record(z.string(), checkStatusSchema).default({}),
   absent: z.array(z.object({ check: z.string(), symptom: z.string().optional(), subject: z.string().optional() })).default([]),
+  /** The diagnoses that must lead, in rank order (rules/*.yaml). */
+  topDiagnoses: z.array(z.object({ ruleId: z.string(), subject: z.string() })).default([]),
 });
 
 const HOSTS = path.join(FIXTURES, 'hosts');
@@ -42,6 +44,8 @@ describe('host scenarios (recorded snapshots through the whole pipeline)', () =>
       const check = report.checks.find((candidate) => candidate.id === id);
       expect(check?.status, `status of ${id} (reason: ${check?.reason ?? '-'})`).toBe(status);
     }
+    const ranked = report.diagnoses.slice(0, expected.topDiagnoses.length).map(({ ruleId, subject }) => ({ ruleId, subject }));
+    expect(ranked, 'leading diagnoses').toEqual(expected.topDiagnoses);
     for (const unwanted of expected.absent) {
       expect(findings.filter((finding) => Object.entries(unwanted).every(([key, value]) => (finding as Record<string, unknown>)[key] === value))).toEqual([]);
     }

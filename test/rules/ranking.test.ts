@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { bench, run } from './helpers.js';
+import * as x from './fixtures.js';
+
+describe('ranking and confirmation', () => {
+  it('a bench plateau at ~88 % of the PCIe budget plus a downgraded link outranks a generic MTU hint', () => {
+    const diagnoses = run({
+      findings: [x.standardMtu, x.pcieBelow, x.below(3.13), x.pcieBound(3.13, 3.56)],
+      bench: bench({ resultGbps: 3.13, pcieGbps: 3.56 }),
+    });
+    const first = diagnoses[0]!;
+    expect(first).toMatchObject({ ruleId: 'pcie-bandwidth-below-port', cause: 1, subject: 'enp65s0f0', mode: 'confirmed', confidence: 'high' });
+    expect(first.evidence).toEqual(
+      expect.arrayContaining([
+        { check: 'pcie-link', symptom: 'pcie-bandwidth-below-port', subject: 'enp65s0f0' },
+        { check: 'throughput', symptom: 'pcie-bound', subject: 'host' },
+      ]),
+    );
+    expect(first.verdict).toBe('Confirmed by the bench (3.13 Gb/s measured).');
+    expect(first.explanation).toContain('PCIe Gen2 x1 link of a Gen2 x8 card, which carries at most about 3.56 Gb/s');
+    const mtu = diagnoses.find((item) => item.ruleId === 'mtu-standard-fast-link')!;
+    expect(mtu.mode).toBe('confirmed');
+    expect(first.score).toBeGreaterThan(mtu.score);
+    expect(diagnoses.indexOf(mtu)).toBeGreaterThan(0);
+    // The bench-only PCIe rule stays quiet when the check already names the link.
+    expect(diagnoses.map((item) => item.ruleId)).not.toContain('pcie-bound-measured');
+  });
+
+  it('without a bench a diagnosis is static and says what it is likely to limit to', () => {
+    const [pcie] = run({ findings: [x.pcieBelow] });
+    expect(pcie).toMatchObject({ ruleId: 'pcie-bandwidth-below-port', mode: 'static', limit: '≈ 3.56 Gb/s' });
+    expect(pcie!.verdict).toBe('Not measured (no bench run): likely to limit throughput to ≈ 3.56 Gb/s.');
+  });
+
+  it('with a bench that does not show the predicted symptom, not confirmed and ranked lower', () => {
+    const atLine = run({ findings: [x.pcieBelow, x.atCeiling], bench: bench({ resultGbps: 9.38 }) });
+    const pcie = atLine.find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
+    expect(pcie.mode).toBe('not-confirmed');
+    expect(pcie.verdict).toContain('did not show the symptom this cause predicts (a limit of ≈ 3.56 Gb/s)');
+    const staticScore = run({ findings: [x.pcieBelow] })[0]!.score;
+    expect(pcie.score).toBeLessThan(staticScore);
+  });
+
+  it('a measured single-core limit outranks static configuration hints', () => {
+    const diagnoses = run({ findings: [x.singleCore, x.below(4.1), x.standardMtu, x.qdiscNotFq], bench: bench({ resultGbps: 4.1 }) });
+    expect(diagnoses[0]).toMatchObject({ ruleId: 'tool-single-core-bound', cause: 2, mode: 'confirmed', subject: 'host' });
+  });
+
+  it('host-level diagnoses appear once, not once per interface', () => {
+    const diagnoses = run({ findings: [x.governor], interfaces: [x.nicFor('eth0'), x.nicFor('eth1')] });
+    expect(diagnoses.filter((item) => item.ruleId === 'cpu-governor')).toHaveLength(1);
+    expect(diagnoses.find((item) => item.ruleId === 'cpu-governor')!.subject).toBe('host');
+  });
+
+  it('interface diagnoses are per interface', () => {
+    const other = { ...x.pcieBelow, subject: 'eth1' };
+    const diagnoses = run({ findings: [x.pcieBelow, other], interfaces: [x.nicFor('enp65s0f0'), x.nicFor('eth1')] });
+    expect(diagnoses.filter((item) => item.ruleId === 'pcie-bandwidth-below-port').map((item) => item.subject).sort()).toEqual(['enp65s0f0', 'eth1']);
+  });
+});
+
+describe('the symptom → cause index of CAUSES.md', () => {
+  const causesOf = (...args: Parameters<typeof run>) => new Set(run(...args).flatMap((item) => [item.cause, ...item.relatedCauses]));
+
+  it('10G stuck near 3–3.6 Gb/s: 1, 16, 2', () => {
+    const measured = { bench: bench({ resultGbps: 3.5 }) };
+    expect(causesOf({ findings: [x.below(3.5)], ...measured })).toEqual(new Set([1, 16, 2]));
+    expect(run({ findings: [x.below(3.5), x.pcieBelow], ...measured })[0]!.cause).toBe(1);
+    expect(run({ findings: [x.below(3.5), x.belowCapability], ...measured })[0]!.cause).toBe(16);
+    expect(run({ findings: [x.below(3.5), x.singleCore], ...measured })[0]!.cause).toBe(2);
+  });
+
+  it('one core at 100 %, others idle: 2, 3, 5, 6', () => {
+    const measured = { bench: bench({ resultGbps: 4.1 }) };
+    expect(run({ findings: [x.singleCore], ...measured })[0]!.cause).toBe(2);
+    expect(run({ findings: [x.singleCore], facts: { 'iperf3.version': { version: '3.17' } }, ...measured }).map((item) => item.cause)).toContain(3);
+    const irq = run({ findings: [x.singleCore, x.irqsOneCpu], ...measured }).find((item) => item.cause === 5)!;
+    expect(irq.mode).toBe('confirmed');
+    const rss = run({ findings: [x.singleCore, x.singleQueue], ...measured }).find((item) => item.cause === 6)!;
+    expect(rss.mode).toBe('confirmed');
+  });
+
+  it('chronic 6–7 Gb/s on 10GbE: 2, 1, 6, 9, 11, 18', () => {
+    const checklist = run({ findings: [x.below(6.5)], bench: bench({ resultGbps: 6.5 }) }).find((item) => item.ruleId === 'chronic-6-7-on-10g')!;
+    expect([checklist.cause, ...checklist.relatedCauses].sort((a, b) => a - b)).toEqual([1, 2, 6, 9, 11, 18]);
+    expect(run({ findings: [x.below(6.5), x.offloadOff()], bench: bench({ resultGbps: 6.5 }) })[0]!.cause).toBe(9);
+    expect(run({ findings: [x.atCeiling], bench: bench({ resultGbps: 9.38 }) }).map((item) => item.cause)).toEqual([18]);
+  });
+
+  it('40G ~28 Gb/s: 1, 4, 2', () => {
+    const diagnoses = run({ findings: [x.below(28, { linkGbps: 40, ceilingGbps: 37.7, percent: 74 })], bench: bench({ resultGbps: 28, linkMbps: 40_000, processes: 4 }) });
+    const plateau = diagnoses.find((item) => item.ruleId === 'fast-link-plateau')!;
+    expect([plateau.cause, ...plateau.relatedCauses]).toEqual([1, 4, 2]);
+  });
+
+  it('multi-process sum below expectation: 4, 13, 12', () => {
+    const sum = run({ findings: [x.below(8.1)], bench: bench({ resultGbps: 8.1, processes: 4 }) }).find((item) => item.ruleId === 'multi-process-sum-below')!;
+    expect([sum.cause, ...sum.relatedCauses]).toEqual([4, 13, 12]);
+    expect(run({ findings: [x.below(8.1), x.smt], bench: bench({ resultGbps: 8.1, processes: 12 }), physicalCores: 8 }).map((item) => item.ruleId)).toContain('smt-oversubscribed');
+  });
+
+  it('retransmits: 7, 15, 17, 11, 16, 14 (each confirmed by the measured loss)', () => {
+    const measured = { bench: bench({}) };
+    const confirmedCauses = (findings: x.Finding[]) => run({ findings: [x.retransmits, ...findings], ...measured }).filter((item) => item.mode === 'confirmed').map((item) => item.cause);
+    expect(confirmedCauses([x.rxRingBelow, x.nicDrops])).toContain(7);
+    expect(confirmedCauses([x.backlogDrops])).toContain(15);
+    expect(confirmedCauses([x.qdiscNotFq])).toContain(17);
+    expect(confirmedCauses([x.bondMismatch])).toContain(11);
+    expect(confirmedCauses([x.physicalErrors])).toContain(16);
+    expect(confirmedCauses([x.pauseOff])).toContain(14);
+  });
+
+  it('upload and download differ: 5 with 4 and 6; results fluctuate: 12 with 13, 4, 5, 7', () => {
+    const [asymmetry] = run({ findings: [x.bidir], bench: bench({}) });
+    expect([asymmetry!.cause, ...asymmetry!.relatedCauses]).toEqual([5, 4, 6]);
+    const fluctuating = run({ findings: [x.unstable, x.governor], bench: bench({}) });
+    expect(fluctuating[0]).toMatchObject({ ruleId: 'cpu-governor', mode: 'confirmed' });
+    const generic = fluctuating.find((item) => item.ruleId === 'results-fluctuate')!;
+    expect([generic.cause, ...generic.relatedCauses]).toEqual([12, 13, 4, 5, 7]);
+  });
+
+  it('storage is not the network: memory-to-memory at line rate gives a low-confidence informational diagnosis', () => {
+    const [diagnosis] = run({ findings: [x.atCeiling], bench: bench({ resultGbps: 9.38 }) });
+    expect(diagnosis).toMatchObject({ ruleId: 'not-the-network', cause: 18, confidence: 'low', mode: 'confirmed' });
+    expect(diagnosis!.explanation).toContain('SMB Multichannel');
+  });
+});
