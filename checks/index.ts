@@ -19,26 +19,30 @@ import tools from './tools.js';
 import throughput from './throughput.js';
 
 /**
- * The check registry, in report order: cheap local checks first. One line per check; the
+ * The check registry, in report order: from the wire to the host. One line per check; the
  * conformance test verifies that every file in checks/ is listed and has a test.
  */
 export const checks: readonly AnyCheck[] = [
-  mtu,
-  pcieLink,
-  socketBuffers,
-  iperf3,
+  // The link itself: negotiated speed, the PCIe slot behind it, MTU, pause frames.
   linkSpeed,
-  offloads,
-  rxRings,
-  coalescing,
+  pcieLink,
+  mtu,
   flowControl,
+  // How the NIC hands packets to the host.
   rssQueues,
   rssIndirection,
+  rxRings,
+  coalescing,
+  offloads,
   irqAffinity,
   numaLocality,
+  // The host's CPU and kernel.
   cpuFrequency,
-  nicDrops,
+  socketBuffers,
   softnet,
+  nicDrops,
+  // The measuring tools, then the measurement (only with a bench).
+  iperf3,
   tools,
   throughput,
 ];

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { reportSchema, type Report } from '../../src/report/schema.js';
+import { reportJsonSchemaErrors } from '../helpers/report-json-schema.js';
 import { findTool, type Lab, type Side } from './lab.js';
 
 /** The repository root, found from here both as test/lab/cli.ts and as dist/test/lab/cli.js. */
@@ -82,6 +83,9 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
 
 /** Parses and validates the JSON report; throws with the first schema issue otherwise. */
 export function parseReport(stdout: string): Report {
+  // Every report a lab test gets is checked against the committed JSON Schema as well as zod.
+  const problems = reportJsonSchemaErrors(stdout);
+  if (problems.length) throw new Error(`the report does not match schema/report.schema.json: ${problems.slice(0, 5).join('; ')}`);
   return reportSchema.parse(JSON.parse(stdout));
 }
 

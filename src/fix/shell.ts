@@ -1,0 +1,81 @@
+/**
+ * Shell text for the fix script: quoting, comments that cannot be escaped from, and a strict
+ * word splitter for the commands nicdoctor may run itself (no expansion, no operators).
+ */
+
+/** Characters that never need quoting in a POSIX shell word. */
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** Quotes one argument for bash: bare when safe, else single quotes ('\'' for a quote). */
+export function shellQuote(word: string): string {
+  if (word !== '' && SAFE_WORD.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+export function shellJoin(argv: readonly string[]): string {
+  return argv.map(shellQuote).join(' ');
+}
+
+/** Control characters other than tab: a newline or CR in a value could end a comment line. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u2028\u2029]/g;
+
+/** One or more `# ...` lines: every line of text is commented, control characters dropped. */
+export function comment(text: string, prefix = '# '): string[] {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => `${prefix}${line.replace(CONTROL, ' ').replace(/\t/g, ' ')}`.trimEnd());
+}
+
+/** True when a command string is one line of printable text (it can be printed as a line). */
+export function isSingleLine(text: string): boolean {
+  return !/[\n\r]/.test(text) && !new RegExp(CONTROL.source).test(text);
+}
+
+/**
+ * Placeholders left unfilled by a template: `{rxMax}` (the rule engine's syntax) or `<peer>`
+ * / `<if>` (hand-written). `${var}` is shell, not a placeholder.
+ */
+export function unfilledPlaceholders(command: string): string[] {
+  const braces = [...command.matchAll(/(^|[^$])\{([A-Za-z][A-Za-z0-9_.\-/]*)\}/g)].map((match) => `{${match[2]}}`);
+  const angles = [...command.matchAll(/<([A-Za-z][A-Za-z0-9 _-]*)>/g)].map((match) => `<${match[1]}>`);
+  return [...new Set([...braces, ...angles])];
+}
+
+/**
+ * Splits a command into words the way bash would, but only for plain words and quoted
+ * strings: any unquoted operator or expansion (; | & $ ` < > ( ) * ? [ ] { } ~ # \ !) makes it
+ * refuse, because nicdoctor runs what it applies as an argv array, never through a shell.
+ * Returns null when the text is not such a simple command.
+ */
+export function splitSimpleCommand(text: string): string[] | null {
+  if (!isSingleLine(text)) return null;
+  const words: string[] = [];
+  let current: string | null = null;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === ' ' || char === '\t') {
+      if (current !== null) words.push(current);
+      current = null;
+    } else if (char === "'") {
+      const end = text.indexOf("'", index + 1);
+      if (end < 0) return null;
+      current = (current ?? '') + text.slice(index + 1, end);
+      index = end;
+    } else if (char === '"') {
+      const end = text.indexOf('"', index + 1);
+      if (end < 0) return null;
+      const inner = text.slice(index + 1, end);
+      if (/[$`\\!]/.test(inner)) return null; // expansions inside double quotes
+      current = (current ?? '') + inner;
+      index = end;
+    } else if (/[A-Za-z0-9_@%+=:,./-]/.test(char)) {
+      current = (current ?? '') + char;
+    } else {
+      return null;
+    }
+  }
+  if (current !== null) words.push(current);
+  return words.length ? words : null;
+}
