@@ -107,6 +107,22 @@ async function main(argv: string[]): Promise<number> {
       exitCode = await (await import('./cli/rules-command.js')).rulesCommand(options.format);
     });
   program
+    .command('fix')
+    .description('print the fixes of the current diagnoses as a shell script (changes nothing); --apply / --revert change this host')
+    .option('-i, --iface <name>', 'interface to examine (repeatable, or comma-separated); default: all but loopback', collectList)
+    .option('--only <ids>', 'run only these checks (comma-separated)', collectList)
+    .option('--skip <ids>', 'skip these checks (comma-separated)', collectList)
+    .addOption(new Option('--profile <profile>', 'what the host is for; verdicts that depend on it follow it').choices(PROFILES).default('throughput'))
+    .option('--from <input>', 'diagnose a snapshot directory, evidence bundle or sosreport instead of this host')
+    .option('-o, --output <file>', 'write the script to a file instead of stdout')
+    .option('--apply', 'apply the non-disruptive ethtool/sysctl changes now, after saving the current values')
+    .option('--revert', 'restore the values saved by --apply')
+    .option('-y, --yes', 'confirm --apply or --revert without asking (needed without a terminal)')
+    .option('--state <file>', 'where --apply saves the previous values (default /var/lib/nicdoctor/fix-state.json)')
+    .action(async (options: import('./cli/fix-command.js').FixOptions) => {
+      exitCode = await (await import('./cli/fix-command.js')).fixCommand({ ...options, verbose: verbose() }, logger());
+    });
+  program
     .command('checks')
     .description('list the checks')
     .addOption(new Option('-f, --format <format>', 'list format').choices(['terminal', 'json']).default('terminal'))

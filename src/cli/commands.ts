@@ -116,9 +116,12 @@ async function redactedReport(bundle: string, fallback: Report): Promise<Report>
   return opened.report;
 }
 
-/** `analyze` takes a snapshot directory, an evidence bundle (.tar.gz) or an extracted sosreport. */
-export async function analyzeCommand(input: string, options: ReportOptions, log: Logger): Promise<number> {
-  scanInputs(options);
+/**
+ * Opens what `analyze` (and `fix --from`) accept: a snapshot directory, an evidence bundle
+ * (.tar.gz) or an extracted sosreport; runs `use` on it, then cleans up. Unreadable input is a
+ * usage error (exit 2).
+ */
+export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Promise<T>): Promise<T> {
   const { BundleError, looksLikeBundle, openBundle } = await import('../bundle/index.js');
   const { SosreportHostIO, isSosreport } = await import('../hostio/sosreport.js');
   let cleanup: (() => Promise<void>) | undefined;
@@ -133,13 +136,18 @@ export async function analyzeCommand(input: string, options: ReportOptions, log:
     } else {
       io = await SnapshotHostIO.open(input);
     }
-    return await reportOn(io, options, log, input);
+    return await use(io);
   } catch (error) {
     if (error instanceof SnapshotError || error instanceof BundleError) throw new UsageError(error.message);
     throw error;
   } finally {
     await cleanup?.();
   }
+}
+
+export async function analyzeCommand(input: string, options: ReportOptions, log: Logger): Promise<number> {
+  scanInputs(options);
+  return withOfflineInput(input, (io) => reportOn(io, options, log, input));
 }
 
 export interface CollectOptions {

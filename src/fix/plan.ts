@@ -155,7 +155,10 @@ export function buildPlan(report: Report): FixPlan {
   const applied = new Set<string>();
   const notApplied: FixPlan['notApplied'] = [];
   const disruptive: FixPlan['disruptive'] = [];
-  const pciOf = (iface: string) => report.interfaces.find((entry) => entry.name === iface)?.pciAddress ?? null;
+  const pciOf = (iface: string) => {
+    const address = report.interfaces.find((entry) => entry.name === iface)?.pciAddress ?? null;
+    return address && /^[0-9a-fA-F]{4,}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$/.test(address) ? address : null;
+  };
 
   const addSysctl = (key: string, value: string, origin: Origin) => {
     const existing = sysctl.get(key);
@@ -259,7 +262,7 @@ export function buildPlan(report: Report): FixPlan {
             if (!applied.has(key)) apply.push({ change, ruleId: diagnosis.ruleId });
             applied.add(key);
           }
-        } else notApplied.push({ text: command.text, ruleId: diagnosis.ruleId, reason: command.reason });
+        } else if (command.kind === 'manual') notApplied.push({ text: command.text, ruleId: diagnosis.ruleId, reason: command.reason });
       }
       return { text: fix.text, disruptive: fix.disruptive, commands, otherFile, notes };
     });

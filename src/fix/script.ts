@@ -61,7 +61,13 @@ function diagnosisBlock(entry: PlannedDiagnosis, rank: number): string[] {
     } else {
       out.push(...comment(`Fix: ${fix.text}`));
     }
-    for (const command of fix.commands) out.push(...commandLines(command, fix.disruptive));
+    let noted = new Set<string>();
+    for (const command of fix.commands) {
+      // "(instead of sysctl --system)" once per fix, not above every generated line.
+      const lines = commandLines(command.kind === 'change' && command.generated && noted.has(command.generated) ? { ...command, generated: undefined } : command, fix.disruptive);
+      if (command.kind === 'change' && command.generated) noted = noted.add(command.generated);
+      out.push(...lines);
+    }
     if (fix.commands.length === 0) out.push('# (nothing to run: the fix is the text above)');
     for (const note of fix.notes) out.push(...comment(`note: ${note}`));
     if (fix.otherFile) {
@@ -76,12 +82,15 @@ function diagnosisBlock(entry: PlannedDiagnosis, rank: number): string[] {
 
 function sysctlBlock(plan: FixPlan): string[] {
   if (plan.sysctl.length === 0) return [];
-  const lines = [`# Written by nicdoctor fix for ${plan.host} (report of ${plan.generatedAt}); nicdoctor fix --revert does not remove it.`];
+  const lines = comment(`Written by nicdoctor fix for ${plan.host} (report of ${plan.generatedAt}); nicdoctor fix --revert does not remove it.`);
+  let group = '';
   for (const entry of plan.sysctl) {
     const line = `${entry.key} = ${entry.value}`;
-    lines.push(`# ${entry.ruleId}${entry.disruptive ? ' (disruptive: uncomment in a maintenance window)' : ''}`);
+    const heading = `${entry.ruleId}${entry.disruptive ? ' (disruptive: uncomment in a maintenance window)' : ''}`;
+    if (heading !== group) lines.push(...comment(heading));
+    group = heading;
     lines.push(entry.disruptive ? `# ${line}` : line);
-    for (const conflict of entry.conflicts) lines.push(`# ${conflict.ruleId} asked for ${entry.key} = ${conflict.value}; the higher-ranked value above wins`);
+    for (const conflict of entry.conflicts) lines.push(...comment(`${conflict.ruleId} asked for ${entry.key} = ${conflict.value}; the higher-ranked value above wins`));
   }
   const out = ['', RULE, `# Persistent: sysctl settings, one drop-in read at boot (the runtime lines above set them now).`, RULE, ...heredoc(SYSCTL_DROP_IN, lines, false)];
   for (const rejected of plan.sysctlRejected) out.push(...comment(`skipped a line that is not "key = value": ${rejected}`));
@@ -104,8 +113,8 @@ function linkBlock(link: LinkPlan): string[] {
   ];
   for (const setting of link.settings) {
     const line = `${setting.key}=${setting.value}`;
-    lines.push(setting.disruptive ? `# ${line}    (disruptive, ${setting.ruleId}: uncomment in a maintenance window)` : line);
-    for (const conflict of setting.conflicts) lines.push(`# ${conflict.ruleId} asked for ${setting.key}=${conflict.value}; the higher-ranked value above wins`);
+    lines.push(...(setting.disruptive ? comment(`${line}    (disruptive, ${setting.ruleId}: uncomment in a maintenance window)`) : [line]));
+    for (const conflict of setting.conflicts) lines.push(...comment(`${conflict.ruleId} asked for ${setting.key}=${conflict.value}; the higher-ranked value above wins`));
   }
   const out = ['', RULE, ...comment(`Persistent: ethtool settings of ${link.iface} as a systemd .link file (applied by udev when the device appears).`), RULE];
   if (!link.pciAddress) out.push(...comment(`${link.iface} has no PCI address in the report: matched by OriginalName, the kernel's name before udev renames it; match MACAddress= instead if it is renamed.`));
@@ -124,7 +133,7 @@ function linkBlock(link: LinkPlan): string[] {
     out.push(...comment(`  udev, in /etc/udev/rules.d/90-nicdoctor.rules:`));
     for (const [op, settings] of byOp) {
       const argv = changeArgv({ tool: 'ethtool', op: op as keyof typeof ETHTOOL_OPS, iface: link.iface, settings: [] }).concat(settings);
-      out.push(...comment(`    ACTION=="add", SUBSYSTEM=="net", KERNEL=="${link.iface}", RUN+="/usr/sbin/${shellJoin(argv)}"`));
+      out.push(...comment(`    ACTION=="add", SUBSYSTEM=="net", NAME=="${link.iface}", RUN+="/usr/sbin/${shellJoin(argv)}"`));
     }
   }
   for (const entry of link.unmapped) out.push(...comment(`systemd .link has no key for ethtool ${ETHTOOL_OPS[entry.op].set} ${entry.name} ${entry.value} (${entry.ruleId}): use the udev or NetworkManager form above`));

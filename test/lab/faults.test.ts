@@ -19,6 +19,8 @@ if (skip) console.warn(`fault-injection lab tests skipped: ${skip}`);
 
 const PORTS = [5101, 5102];
 const PORT_RANGE = `${PORTS[0]}-${PORTS.at(-1)}`;
+/** The quota test needs room to show that more processes go faster (0.2 core each, 2 cores). */
+const QUOTA_PORT_RANGE = '5101-5104';
 
 /** veth offers one channel per possible CPU; the kernel lists them as "0-1" or "0,2-3". */
 function possibleCpus(): number {
@@ -75,6 +77,10 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
     maxChannels = possibleCpus();
     // A veth is born with one channel: a real host uses its NIC's queues, so the control has all of them.
     await lab.channels('a', maxChannels);
+    // With GRO on, the receiving veth runs one NAPI context per rx queue, fed by the sender's tx
+    // queue: a's channel count then decides how many CPUs do b's receive work, as RSS does.
+    await lab.channels('b', maxChannels);
+    await lab.offloads('b', { gro: true });
   });
   afterEach(async () => {
     await stopServe(serve);
@@ -85,10 +91,10 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
   });
 
   /** serve in b, scan --peer in a; both see `env` (a CPU quota's PATH). */
-  async function scan(label: string, env: Record<string, string> = {}): Promise<Report> {
-    serve = await startServe(lab, PORT_RANGE, env);
+  async function scan(label: string, env: Record<string, string> = {}, ports = PORT_RANGE): Promise<Report> {
+    serve = await startServe(lab, ports, env);
     const run = await runCli(
-      ['scan', '--peer', lab.b.address, '--iface', lab.a.iface, '--ports', PORT_RANGE, '--duration', '4', '--step-duration', '2', '--format', 'json'],
+      ['scan', '--peer', lab.b.address, '--iface', lab.a.iface, '--ports', ports, '--duration', '4', '--step-duration', '2', '--format', 'json'],
       { lab, ns: 'a', env, timeoutMs: 150_000 },
     );
     await stopServe(serve);
@@ -99,8 +105,12 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
     expect(brokenChecks(report)).toEqual([]);
     expect(report.bench?.complete, report.bench?.error ?? '').toBe(true);
     const bench = report.bench!;
+    const ofCeiling = (bps: number) => (bps / (bench.ceilingBitsPerSecond ?? NaN)).toFixed(2);
+    const steps = bench.steps
+      .map((step) => `${step.processes}x${step.streamsPerProcess} ${ofCeiling(step.bitsPerSecond)} (cpu ${step.perProcess.map((p) => `${p.measuredCpuPercent ?? p.hostCpuPercent ?? '?'}/${p.cpuQuotaPercent ?? 100}`).join(' ')})`)
+      .join(', ');
     console.info(
-      `${label}: ${bench.result ? `${bench.result.processes} process(es), ${(bench.result.bitsPerSecond / (bench.ceilingBitsPerSecond ?? NaN)).toFixed(2)} of the ceiling` : 'no result'}; ` +
+      `${label}: steps ${steps}; result ${bench.result ? `${bench.result.processes} process(es), ${ofCeiling(bench.result.bitsPerSecond)} of the ceiling` : 'none'}; ` +
         `symptoms ${symptoms(report).join(', ')}; top three: ${topThree(report)}`,
     );
     return report;
@@ -109,7 +119,7 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
   it('per-process CPU quota (0.2 core per iperf3) → the tool is single-core-bound (cause 2)', async () => {
     const quota = createCpuQuota(0.2, lab.tag);
     lab.defer(() => quota.destroy());
-    const report = await scan('cpu quota 0.2', { PATH: `${quota.binDir}:${toolPath()}` });
+    const report = await scan('cpu quota 0.2', { PATH: `${quota.binDir}:${toolPath()}` }, QUOTA_PORT_RANGE);
     expect(symptoms(report)).toContain('throughput/single-core-bound');
     const top = report.diagnoses[0];
     expect(top?.cause, ranking(report)).toBe(2);

@@ -1,0 +1,159 @@
+/**
+ * `nicdoctor fix`: prints the fixes of the current diagnoses as a shell script (changes
+ * nothing); `--apply` makes the non-disruptive whitelisted changes after confirmation, saving
+ * the previous values; `--revert` restores them.
+ */
+import { createInterface } from 'node:readline/promises';
+import type { Logger } from 'pino';
+import { checks as registry } from '../../checks/index.js';
+import { RunError, UsageError } from '../engine/errors.js';
+import { scan } from '../engine/scan.js';
+import { LiveHostIO } from '../hostio/live.js';
+import type { HostIO } from '../hostio/types.js';
+import type { Profile, Report } from '../report/schema.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { applyChanges, revertChanges } from '../fix/apply.js';
+import { buildPlan, type FixPlan } from '../fix/plan.js';
+import { renderScript } from '../fix/script.js';
+import { shellJoin } from '../fix/shell.js';
+import { DEFAULT_STATE_FILE, readState, StateFileError } from '../fix/state.js';
+import { changeArgv } from '../fix/vocabulary.js';
+import { scanInputs, withOfflineInput } from './commands.js';
+import { EXIT } from './exit-codes.js';
+
+export interface FixOptions {
+  iface?: string[];
+  only?: string[];
+  skip?: string[];
+  profile: Profile;
+  from?: string;
+  output?: string;
+  apply?: boolean;
+  revert?: boolean;
+  yes?: boolean;
+  state?: string;
+  verbose?: boolean;
+}
+
+function inputs(options: FixOptions) {
+  return scanInputs({ iface: options.iface, only: options.only, skip: options.skip, profile: options.profile, format: 'json', failOn: 'never' });
+}
+
+async function reportFrom(io: HostIO, options: FixOptions, log: Logger, sourcePath?: string): Promise<Report> {
+  const outcome = await scan({ io, checks: registry, log, ...inputs(options), ...(sourcePath ? { sourcePath } : {}) });
+  const interfaces = outcome.store.runs.find((run) => run.fact === 'interfaces');
+  if (interfaces && !interfaces.ok) throw new RunError(`could not list the network interfaces: ${interfaces.error?.message ?? 'unknown error'}`);
+  return outcome.report;
+}
+
+/** The same inputs as `analyze`: a snapshot directory, an evidence bundle or a sosreport. */
+function offlineReport(input: string, options: FixOptions, log: Logger): Promise<Report> {
+  return withOfflineInput(input, (io) => reportFrom(io, options, log, input));
+}
+
+/**
+ * --yes, or a yes typed on a terminal. Without a terminal and without --yes nothing is
+ * changed: a script must say so explicitly.
+ */
+async function confirm(question: string, options: FixOptions): Promise<boolean> {
+  if (options.yes) return true;
+  if (!process.stdin.isTTY || !process.stderr.isTTY) throw new UsageError('refusing to change the host without confirmation: no terminal to ask on; add --yes to confirm non-interactively');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+function describePlan(plan: FixPlan): void {
+  out(`nicdoctor fix --apply: ${plan.diagnoses.length} diagnoses on ${plan.host}.`);
+  if (plan.apply.length) {
+    out(`Will run (values before each change are saved first):`);
+    for (const item of plan.apply) out(`  ${shellJoin(changeArgv(item.change))}    # ${item.ruleId}`);
+  }
+  if (plan.notApplied.length) {
+    out('Not run by --apply (outside the ethtool/sysctl vocabulary; see `nicdoctor fix`):');
+    for (const item of plan.notApplied) out(`  ${item.text}    # ${item.ruleId}: ${item.reason}`);
+  }
+  if (plan.disruptive.length) {
+    out('Not run: disruptive (maintenance window; see `nicdoctor fix`):');
+    for (const item of plan.disruptive) out(`  ${item.text}    # ${item.ruleId}`);
+  }
+}
+
+async function applyCommand(options: FixOptions, log: Logger, stateFile: string): Promise<number> {
+  if ((await readState(stateFile)) !== null) {
+    throw new UsageError(`${stateFile} already holds changes from an earlier --apply: run \`nicdoctor fix --revert${options.state ? ` --state ${options.state}` : ''}\` first, or choose another --state file`);
+  }
+  const io = new LiveHostIO();
+  const report = await reportFrom(io, options, log);
+  const plan = buildPlan(report);
+  describePlan(plan);
+  if (plan.apply.length === 0) {
+    out('Nothing to apply: no non-disruptive ethtool or sysctl change in the current diagnoses.');
+    return EXIT.ok;
+  }
+  if (!(await confirm(`Apply these ${plan.apply.length} change(s) on ${plan.host}?`, options))) {
+    out('Not confirmed: nothing changed.');
+    return EXIT.ok;
+  }
+  const results = await applyChanges(io, plan.apply, stateFile, report.host.hostname);
+  for (const result of results) {
+    out(`${result.ok ? 'applied' : 'FAILED '}  ${shellJoin(result.command)}${result.ok ? '' : `: ${result.error}${result.kept ? ' (kept in the state file: it may have changed something)' : ' (nothing changed)'}`}`);
+  }
+  const applied = results.filter((result) => result.ok).length;
+  const failed = results.length - applied;
+  if (results.some((result) => result.kept)) out(`Previous values saved in ${stateFile}; undo with: nicdoctor fix --revert${options.state ? ` --state ${options.state}` : ''}`);
+  out(`${applied} applied, ${failed} failed.`);
+  if (failed) process.stderr.write(`nicdoctor: ${failed} change(s) failed: ${results.filter((result) => !result.ok).map((result) => shellJoin(result.command)).join('; ')}\n`);
+  return failed ? EXIT.findings : EXIT.ok;
+}
+
+async function revertCommand(options: FixOptions, stateFile: string): Promise<number> {
+  const state = await readState(stateFile);
+  if (state === null) throw new UsageError(`no saved changes at ${stateFile}: nothing to revert`);
+  out(`nicdoctor fix --revert: ${state.entries.length} change(s) applied on ${state.host} at ${state.createdAt}. Will run:`);
+  for (const entry of [...state.entries].reverse()) out(`  ${shellJoin(entry.revert)}    # restores ${Object.entries(entry.before).map(([key, value]) => `${key}=${value}`).join(', ')}`);
+  if (!(await confirm(`Restore these ${state.entries.length} value(s)?`, options))) {
+    out('Not confirmed: nothing changed.');
+    return EXIT.ok;
+  }
+  const results = await revertChanges(new LiveHostIO(), state, stateFile);
+  for (const result of results) out(`${result.ok ? 'restored' : 'FAILED  '}  ${shellJoin(result.command)}${result.ok ? '' : `: ${result.error}`}`);
+  const failed = results.filter((result) => !result.ok).length;
+  out(failed ? `${failed} could not be restored; they stay in ${stateFile}.` : `All restored; ${stateFile} removed.`);
+  if (failed) process.stderr.write(`nicdoctor: ${failed} value(s) could not be restored (kept in ${stateFile})\n`);
+  return failed ? EXIT.findings : EXIT.ok;
+}
+
+export async function fixCommand(options: FixOptions, log: Logger): Promise<number> {
+  if (options.apply && options.revert) throw new UsageError('--apply and --revert exclude each other');
+  if ((options.apply || options.revert) && options.from) throw new UsageError(`--${options.apply ? 'apply' : 'revert'} changes this host: it cannot take --from`);
+  if ((options.apply || options.revert) && options.output) throw new UsageError('--output writes the script; it does not go with --apply or --revert');
+  if (options.yes && !options.apply && !options.revert) throw new UsageError('--yes confirms --apply or --revert');
+  if (options.state !== undefined && !options.apply && !options.revert) throw new UsageError('--state goes with --apply or --revert');
+  inputs(options); // validate before touching the host
+  const stateFile = options.state ?? DEFAULT_STATE_FILE;
+  try {
+    if (options.revert) return await revertCommand(options, stateFile);
+    if (options.apply) return await applyCommand(options, log, stateFile);
+  } catch (error) {
+    if (error instanceof StateFileError) throw new UsageError(error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new RunError(`cannot write the state file ${stateFile}: ${(error as Error).message}`);
+    throw error;
+  }
+
+  const report = options.from ? await offlineReport(options.from, options, log) : await reportFrom(new LiveHostIO(), options, log);
+  const script = renderScript(buildPlan(report));
+  if (options.output) {
+    await writeFileAtomic(options.output, script);
+    process.stderr.write(`nicdoctor: wrote ${options.output} (review it, then run it as root)\n`);
+  } else {
+    process.stdout.write(script);
+  }
+  return EXIT.ok;
+}

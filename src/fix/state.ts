@@ -1,0 +1,70 @@
+/**
+ * The state file of `nicdoctor fix --apply`: for every change, the value read before it and
+ * the command that restores it. Written (atomically) before anything is changed, so an
+ * interrupted apply can still be reverted.
+ */
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../util/atomic-write.js';
+
+export const DEFAULT_STATE_FILE = '/var/lib/nicdoctor/fix-state.json';
+
+export const stateEntrySchema = z.object({
+  /** Diagnosis that asked for the change. */
+  ruleId: z.string(),
+  /** What was run (argv). */
+  apply: z.array(z.string()).min(1),
+  /** What restores the value read before (argv). */
+  revert: z.array(z.string()).min(1),
+  /** Values before the change, by setting name. */
+  before: z.record(z.string(), z.string()),
+  /** pending: saved, not yet run (an interrupted apply); partial: failed but changed something. */
+  status: z.enum(['pending', 'applied', 'partial', 'revert-failed']),
+  error: z.string().optional(),
+});
+export type StateEntry = z.infer<typeof stateEntrySchema>;
+
+export const stateSchema = z.object({
+  format: z.literal('nicdoctor-fix-state/1'),
+  createdAt: z.string(),
+  host: z.string(),
+  entries: z.array(stateEntrySchema),
+});
+export type FixState = z.infer<typeof stateSchema>;
+
+export class StateFileError extends Error {
+  override name = 'StateFileError';
+}
+
+export async function writeState(file: string, state: FixState): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, JSON.stringify(stateSchema.parse(state), null, 2) + '\n');
+}
+
+/** The saved state, null when there is no file; StateFileError when it is not a state file. */
+export async function readState(file: string): Promise<FixState | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new StateFileError(`${file}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new StateFileError(`${file}: not JSON (not a nicdoctor fix state file)`);
+  }
+  const parsed = stateSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new StateFileError(`${file}: not a nicdoctor fix state file (${issue?.path.join('.') || 'root'}: ${issue?.message ?? 'invalid'})`);
+  }
+  return parsed.data;
+}
+
+export async function removeState(file: string): Promise<void> {
+  await rm(file, { force: true });
+}

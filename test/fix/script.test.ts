@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { reportSchema, type DiagnosisEntry, type Report } from '../../src/report/schema.js';
+import { buildPlan } from '../../src/fix/plan.js';
+import { renderScript } from '../../src/fix/script.js';
+
+type Fix = DiagnosisEntry['fixes'][number];
+
+function diagnosis(ruleId: string, fixes: Fix[], extra: Partial<DiagnosisEntry> = {}): DiagnosisEntry {
+  return {
+    ruleId, title: `Title of ${ruleId}`, cause: 9, relatedCauses: [], subject: 'eth0', confidence: 'high', score: 10, mode: 'static',
+    explanation: `Explanation of ${ruleId}`, verdict: 'Not measured.', limit: null, evidence: [], ruledOut: [], fixes, references: [], notes: [], ...extra,
+  };
+}
+
+function report(diagnoses: DiagnosisEntry[], overrides: Record<string, unknown> = {}): Report {
+  return reportSchema.parse({
+    schemaVersion: '1.0', tool: { name: 'nicdoctor', version: '0.1.0' }, generatedAt: '2026-01-02T03:04:05.000Z', source: { mode: 'live' }, profile: 'throughput',
+    host: { hostname: 'db1', kernel: '6.1', os: 'Debian 12', arch: 'x64', cpuModel: 'x', logicalCpus: 8, physicalCores: 4, virtualization: null, root: true },
+    interfaces: [{ name: 'eth0', kind: 'physical', driver: 'ixgbe', pciAddress: '0000:41:00.0', speedMbps: 10000, duplex: 'full', mtu: 1500, operstate: 'up', numaNode: 0, master: null }],
+    checks: [{
+      id: 'offloads', title: 'Offloads', status: 'fail', durationMs: 1, subjects: [{ subject: 'eth0', status: 'fail' }],
+      findings: [{ symptom: 'offload-off', check: 'offloads', subject: 'eth0', severity: 'warning', message: 'eth0: TSO off', evidence: [{ label: 'tcp-segmentation-offload', observed: 'off', expected: 'on' }], data: {} }],
+    }],
+    summary: { pass: 0, fail: 1, notApplicable: 0, unknown: 0, error: 0, critical: 0, warning: 1, info: 0 },
+    collectors: [], diagnoses, durationMs: 5, ...overrides,
+  });
+}
+
+const offloads = diagnosis('offloads-off', [{
+  text: 'Turn the offloads back on for eth0.', commands: ['ethtool -K eth0 tso on gso on'], disruptive: false,
+  persistent: { file: '/etc/systemd/network/10-eth0-offloads.link', content: '[Match]\nOriginalName=eth0\n[Link]\nTCPSegmentationOffload=yes\nGenericSegmentationOffload=yes\nGenericReceiveOffload=yes\n' },
+}], { evidence: [{ check: 'offloads', symptom: 'offload-off', subject: 'eth0' }] });
+const buffers = diagnosis('socket-buffers-small', [{
+  text: 'Raise the socket buffers.', commands: ['sysctl --system'], disruptive: false,
+  persistent: { file: '/etc/sysctl.d/90-nicdoctor.conf', content: '# tier\nnet.core.rmem_max = 67108864\nnet.ipv4.tcp_rmem = 4096 87380 33554432\n' },
+}], { subject: 'host' });
+const backlog = diagnosis('softnet-backlog-drops', [{
+  text: 'Raise the backlog.', commands: ['sysctl -w net.core.netdev_max_backlog=250000'], disruptive: false,
+  persistent: { file: '/etc/sysctl.d/90-nicdoctor.conf', content: 'net.core.netdev_max_backlog = 250000\nnet.core.rmem_max = 33554432\n' },
+}], { subject: 'host' });
+const rings = diagnosis('rings-small', [{
+  text: 'Raise the rings (the link resets briefly).', commands: ['ethtool -G eth0 rx 4096 tx 4096'], disruptive: true,
+  persistent: { file: '/etc/systemd/network/10-eth0-rings.link', content: '[Match]\nOriginalName=eth0\n[Link]\nRxBufferSize=4096\nTxBufferSize=4096\n' },
+}]);
+
+function scriptOf(diagnoses: DiagnosisEntry[]): string {
+  return renderScript(buildPlan(report(diagnoses)));
+}
+
+/** The lines bash would execute: not comments, not heredoc bodies. */
+function executedLines(script: string): string[] {
+  const lines: string[] = [];
+  let delimiter: string | null = null;
+  for (const line of script.split('\n')) {
+    if (delimiter) {
+      if (line === delimiter) delimiter = null;
+      continue;
+    }
+    const heredoc = /<<'([A-Z_]+)'$/.exec(line);
+    if (heredoc) delimiter = heredoc[1]!;
+    if (line.trim() && !line.startsWith('#')) lines.push(line);
+  }
+  return lines;
+}
+
+describe('nicdoctor fix script', () => {
+  it('starts with bash, strict mode and a header naming the host and report, saying nothing ran', () => {
+    const script = scriptOf([offloads]);
+    const lines = script.split('\n');
+    expect(lines[0]).toBe('#!/usr/bin/env bash');
+    expect(script).toContain('set -euo pipefail');
+    expect(script).toMatch(/# nicdoctor fix: changes proposed for db1\n# from the report of 2026-01-02T03:04:05.000Z \(live\)/);
+    expect(script).toContain('# Nothing has been changed');
+  });
+
+  it('explains each diagnosis in rank order with title, explanation and the evidence findings', () => {
+    const script = scriptOf([offloads, buffers]);
+    expect(script.indexOf('# 1. Title of offloads-off  [offloads-off]')).toBeGreaterThan(0);
+    expect(script.indexOf('# 2. Title of socket-buffers-small')).toBeGreaterThan(script.indexOf('# 1. Title of offloads-off'));
+    expect(script).toContain('# Why: Explanation of offloads-off');
+    expect(script).toContain('#   offloads/offload-off (warning) on eth0: eth0: TSO off');
+    expect(script).toContain('#     tcp-segmentation-offload: off (expected on)');
+    expect(executedLines(script)).toContain('ethtool -K eth0 tso on gso on');
+  });
+
+  it('merges every sysctl line of every diagnosis into one drop-in heredoc; the first (higher-ranked) value wins', () => {
+    const script = scriptOf([buffers, backlog]);
+    const heredocs = script.match(/cat > \/etc\/sysctl\.d\/90-nicdoctor\.conf <<'NICDOCTOR_EOF'/g) ?? [];
+    expect(heredocs).toHaveLength(1);
+    const body = script.slice(script.indexOf("90-nicdoctor.conf <<'NICDOCTOR_EOF'"), script.indexOf('NICDOCTOR_EOF\n', script.indexOf("90-nicdoctor.conf <<'NICDOCTOR_EOF'") + 40));
+    expect(body).toContain('net.core.rmem_max = 67108864');
+    expect(body).toContain('net.ipv4.tcp_rmem = 4096 87380 33554432');
+    expect(body).toContain('net.core.netdev_max_backlog = 250000');
+    expect(body).not.toContain('net.core.rmem_max = 33554432\n');
+    expect(body).toContain('# softnet-backlog-drops asked for net.core.rmem_max = 33554432; the higher-ranked value above wins');
+    // `sysctl --system` (every drop-in on the host) is replaced by the fix's own values, set now.
+    const executed = executedLines(script);
+    expect(executed).not.toContain('sysctl --system');
+    expect(executed).toContain('sysctl -w net.core.rmem_max=67108864');
+    expect(executed).toContain("sysctl -w 'net.ipv4.tcp_rmem=4096 87380 33554432'");
+    expect(executed).toContain('sysctl -w net.core.netdev_max_backlog=250000');
+  });
+
+  it('comments out disruptive fixes with a warning, in runtime and persistent form', () => {
+    const script = scriptOf([offloads, rings]);
+    expect(script).toContain('# DISRUPTIVE, not run: Raise the rings (the link resets briefly).');
+    expect(script).toContain('# WARNING:');
+    expect(script).toContain('# ethtool -G eth0 rx 4096 tx 4096');
+    const executed = executedLines(script);
+    expect(executed.some((line) => line.includes('ethtool -G'))).toBe(false);
+    expect(script).toMatch(/^# RxBufferSize=4096 +\(disruptive, rings-small/m);
+  });
+
+  it('writes one .link file per interface matched by PCI path, with the naming policy kept and NM/udev alternatives', () => {
+    const script = scriptOf([offloads, rings]);
+    expect(script.match(/\.link <<'/g)).toHaveLength(1);
+    expect(script).toContain("cat > /etc/systemd/network/10-nicdoctor-eth0.link <<'NICDOCTOR_EOF'");
+    expect(script).toContain('Path=pci-0000:41:00.0');
+    expect(script).toContain('NamePolicy=keep kernel database onboard slot path');
+    expect(script).toMatch(/^TCPSegmentationOffload=yes$/m);
+    expect(script).toMatch(/^GenericReceiveOffload=yes$/m);
+    expect(script).toContain('ethtool.feature-tso on ethtool.feature-gso on');
+    expect(script).toContain('RUN+="/usr/sbin/ethtool -K eth0 tso on gso on"');
+  });
+
+  it('never prints a half-filled command as runnable', () => {
+    const script = scriptOf([diagnosis('tool', [{ text: 'Test with more processes.', commands: ['iperf3 -c <peer> -p 5101', 'ethtool -G eth0 rx {rxMax} tx {txMax}', 'cpupower frequency-set -g performance'], disruptive: false }])]);
+    const executed = executedLines(script);
+    expect(executed.some((line) => /<peer>|\{rxMax\}/.test(line))).toBe(false);
+    expect(script).toContain('# not runnable (not filled in: <peer>): iperf3 -c <peer> -p 5101');
+    expect(script).toContain('# not runnable (not filled in: {rxMax}, {txMax}): ethtool -G eth0 rx {rxMax} tx {txMax}');
+    expect(executed).toContain('cpupower frequency-set -g performance');
+  });
+
+  it('keeps values from the report inside comments and quoted heredocs: no line break escapes', () => {
+    const hostile = diagnosis('hostile', [
+      { text: 'Fix it.\nrm -rf / #', commands: ['ethtool -K eth0 tso on\nrm -rf /', 'echo $(id) > /tmp/x'], disruptive: false,
+        persistent: { file: '/etc/sysctl.d/90-nicdoctor.conf', content: 'net.ipv4.tcp_rmem = 4096 $(reboot) `id`\nNICDOCTOR_EOF\nnet.ipv4.tcp_sack = 1\n' } },
+    ], { title: 'Bad\nreboot', explanation: 'line one\r\nshutdown -h now' });
+    const script = renderScript(buildPlan(report([hostile], { host: { hostname: 'h\nreboot', kernel: '6.1', os: 'x', arch: 'x64', cpuModel: 'x', logicalCpus: 1, physicalCores: 1, virtualization: null, root: true } })));
+    const executed = executedLines(script);
+    for (const line of executed) expect(line).not.toMatch(/^(rm|reboot|shutdown)/);
+    expect(executed).not.toContain('rm -rf /');
+    expect(script).toContain('# not runnable (spans several lines)');
+    // The heredoc is quoted (no expansion), and its body holds only validated key = value lines.
+    expect(script).toContain("<<'NICDOCTOR_EOF'");
+    expect(script).toContain('net.ipv4.tcp_rmem = 4096 $(reboot) `id`');
+    expect(script).toMatch(/^net\.ipv4\.tcp_sack = 1$/m);
+    // A content line equal to the delimiter was rejected, so the heredoc cannot end early.
+    expect(executed.filter((line) => line === 'NICDOCTOR_EOF')).toHaveLength(0);
+    // The $(...) value is written to the file but never set at runtime by nicdoctor's vocabulary.
+    expect(buildPlan(report([hostile])).apply.map((item) => item.change)).toEqual([{ tool: 'sysctl', key: 'net.ipv4.tcp_sack', value: '1' }]);
+  });
+
+  it('says so when there is nothing to fix', () => {
+    const script = scriptOf([]);
+    expect(script).toContain('# No diagnoses: nothing to fix.');
+    expect(executedLines(script)).toEqual(['set -euo pipefail', 'exit 0']);
+  });
+
+  it('plans for --apply only the non-disruptive whitelisted changes, once each', () => {
+    const plan = buildPlan(report([offloads, rings, buffers, diagnosis('dup', [{ text: 'again', commands: ['ethtool -K eth0 tso on gso on', 'systemctl enable --now irqbalance'], disruptive: false }])]));
+    expect(plan.apply.map((item) => item.change)).toEqual([
+      { tool: 'ethtool', op: 'features', iface: 'eth0', settings: [['tso', 'on'], ['gso', 'on']] },
+      { tool: 'sysctl', key: 'net.core.rmem_max', value: '67108864' },
+      { tool: 'sysctl', key: 'net.ipv4.tcp_rmem', value: '4096 87380 33554432' },
+    ]);
+    expect(plan.disruptive.map((item) => item.text)).toEqual(['ethtool -G eth0 rx 4096 tx 4096']);
+    expect(plan.notApplied).toEqual([{ text: 'systemctl enable --now irqbalance', ruleId: 'dup', reason: expect.stringContaining('not in the vocabulary') }]);
+  });
+
+  it('takes the command from a fix whose text is a whitelisted command', () => {
+    const plan = buildPlan(report([diagnosis('rss', [{ text: 'ethtool -L eth0 combined 8 (one queue per NIC-local CPU)', commands: [], disruptive: false }])]));
+    expect(plan.apply.map((item) => item.change)).toEqual([{ tool: 'ethtool', op: 'channels', iface: 'eth0', settings: [['combined', '8']] }]);
+  });
+});

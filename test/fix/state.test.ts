@@ -1,0 +1,162 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applyChanges, revertChanges, type FixIO } from '../../src/fix/apply.js';
+import { readState, StateFileError, writeState, type FixState } from '../../src/fix/state.js';
+import { parseCommand, type Change } from '../../src/fix/vocabulary.js';
+import { HostIOError, type ExecResult } from '../../src/hostio/types.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-fix-state-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let counter = 0;
+const stateFile = () => path.join(dir, `sub${counter++}`, 'fix-state.json');
+
+/** A host with one veth-like interface: features, channels, and /proc/sys with a read-only key. */
+class FakeHost implements FixIO {
+  features: Record<string, boolean> = { 'tcp-segmentation-offload': false, 'generic-segmentation-offload': false };
+  channels = { rx: 1, tx: 1 };
+  sysctl: Record<string, string> = { 'net.ipv4.tcp_rmem': '4096\t8192\t16384', 'net.core.rmem_max': '212992' };
+  readOnly = new Set(['net.core.rmem_max']);
+  ran: string[][] = [];
+
+  async exec(argv: string[]): Promise<ExecResult> {
+    this.ran.push(argv);
+    const ok = (stdout = ''): ExecResult => ({ argv, exitCode: 0, stdout, stderr: '', durationMs: 1 });
+    const [tool, flag, iface, ...rest] = argv;
+    if (tool === 'ethtool' && iface !== 'eth0') return { argv, exitCode: 1, stdout: '', stderr: 'no such device', durationMs: 1 };
+    if (tool === 'ethtool' && flag === '-k') {
+      return ok(`Features for eth0:\ntcp-segmentation-offload: ${this.features['tcp-segmentation-offload'] ? 'on' : 'off'}\n\ttx-tcp-segmentation: off\ngeneric-segmentation-offload: ${this.features['generic-segmentation-offload'] ? 'on' : 'off'}\n`);
+    }
+    if (tool === 'ethtool' && flag === '-K') {
+      const long: Record<string, string> = { tso: 'tcp-segmentation-offload', gso: 'generic-segmentation-offload' };
+      for (let i = 0; i < rest.length; i += 2) this.features[long[rest[i]!]!] = rest[i + 1] === 'on';
+      return ok();
+    }
+    if (tool === 'ethtool' && flag === '-l') {
+      return ok(`Channel parameters for eth0:\nPre-set maximums:\nRX:\t\t2\nTX:\t\t2\nOther:\t\tn/a\nCombined:\tn/a\nCurrent hardware settings:\nRX:\t\t${this.channels.rx}\nTX:\t\t${this.channels.tx}\nOther:\t\tn/a\nCombined:\tn/a\n`);
+    }
+    if (tool === 'ethtool' && flag === '-L') {
+      for (let i = 0; i < rest.length; i += 2) this.channels[rest[i] as 'rx' | 'tx'] = Number(rest[i + 1]);
+      return ok();
+    }
+    if (tool === 'sysctl' && flag === '-w') {
+      const [key, value] = [iface!.slice(0, iface!.indexOf('=')), iface!.slice(iface!.indexOf('=') + 1)];
+      // procps sysctl prints an error and still exits 0 on a read-only key.
+      if (!this.readOnly.has(key)) this.sysctl[key] = value;
+      return ok();
+    }
+    return { argv, exitCode: 127, stdout: '', stderr: 'unexpected', durationMs: 1 };
+  }
+
+  async readFile(file: string): Promise<string> {
+    const key = file.replace('/proc/sys/', '').split('/').join('.');
+    const value = this.sysctl[key];
+    if (value === undefined) throw new HostIOError('not-found', `${file}: no such file or directory`);
+    return `${value}\n`;
+  }
+}
+
+function changes(...commands: string[]) {
+  return commands.flatMap((command) => {
+    const parsed = parseCommand(command);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    return parsed.changes.map((change: Change) => ({ change, ruleId: 'test' }));
+  });
+}
+
+describe('fix state file', () => {
+  it('round-trips through an atomic write, creating the directory', async () => {
+    const file = stateFile();
+    const state: FixState = { format: 'nicdoctor-fix-state/1', createdAt: '2026-01-01T00:00:00.000Z', host: 'db1', entries: [{ ruleId: 'offloads-off', apply: ['ethtool', '-K', 'eth0', 'tso', 'on'], revert: ['ethtool', '-K', 'eth0', 'tso', 'off'], before: { tso: 'off' }, status: 'applied' }] };
+    await writeState(file, state);
+    expect(await readState(file)).toEqual(state);
+    expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe('nicdoctor-fix-state/1');
+  });
+
+  it('returns null without a file and refuses a file that is not a state file', async () => {
+    expect(await readState(path.join(dir, 'missing.json'))).toBeNull();
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, '{"format":"other"}');
+    await expect(readState(bad)).rejects.toThrow(StateFileError);
+    writeFileSync(bad, 'not json');
+    await expect(readState(bad)).rejects.toThrow(/not JSON/);
+  });
+});
+
+describe('apply and revert', () => {
+  it('saves the values read before, applies, and the revert restores them and removes the state', async () => {
+    const host = new FakeHost();
+    const file = stateFile();
+    const results = await applyChanges(host, changes('ethtool -K eth0 tso on gso on', 'ethtool -L eth0 rx 2 tx 2', "sysctl -w 'net.ipv4.tcp_rmem=4096 87380 33554432'"), file, 'db1');
+    expect(results.map((result) => result.ok)).toEqual([true, true, true]);
+    expect(host.features).toEqual({ 'tcp-segmentation-offload': true, 'generic-segmentation-offload': true });
+    expect(host.channels).toEqual({ rx: 2, tx: 2 });
+    expect(host.sysctl['net.ipv4.tcp_rmem']).toBe('4096 87380 33554432');
+    const state = (await readState(file))!;
+    expect(state.entries.map((entry) => entry.revert)).toEqual([
+      ['ethtool', '-K', 'eth0', 'tso', 'off', 'gso', 'off'],
+      ['ethtool', '-L', 'eth0', 'rx', '1', 'tx', '1'],
+      ['sysctl', '-w', 'net.ipv4.tcp_rmem=4096 8192 16384'],
+    ]);
+    expect(state.entries[2]!.before).toEqual({ 'net.ipv4.tcp_rmem': '4096 8192 16384' });
+
+    const reverted = await revertChanges(host, state, file);
+    expect(reverted.every((result) => result.ok)).toBe(true);
+    expect(host.features).toEqual({ 'tcp-segmentation-offload': false, 'generic-segmentation-offload': false });
+    expect(host.channels).toEqual({ rx: 1, tx: 1 });
+    expect(host.sysctl['net.ipv4.tcp_rmem']).toBe('4096 8192 16384');
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('writes the state before the first change runs', async () => {
+    const host = new FakeHost();
+    const file = stateFile();
+    const exec = host.exec.bind(host);
+    let stateWhenChanged: unknown;
+    host.exec = async (argv) => {
+      if (argv[1] === '-K') stateWhenChanged = await readState(file);
+      return exec(argv);
+    };
+    await applyChanges(host, changes('ethtool -K eth0 tso on'), file, 'db1');
+    expect(stateWhenChanged).toMatchObject({ entries: [{ status: 'pending', revert: ['ethtool', '-K', 'eth0', 'tso', 'off'] }] });
+  });
+
+  it('reports a read-only or absent sysctl as a failed change (sysctl exits 0 but nothing changes), keeping the rest', async () => {
+    const host = new FakeHost();
+    const file = stateFile();
+    const results = await applyChanges(host, changes('sysctl -w net.core.rmem_max=67108864', 'sysctl -w net.core.netdev_budget=600', 'ethtool -K eth0 tso on'), file, 'db1');
+    expect(results.map((result) => [result.command.join(' '), result.ok, result.kept])).toEqual([
+      ['sysctl -w net.core.netdev_budget=600', false, false],
+      ['sysctl -w net.core.rmem_max=67108864', false, false],
+      ['ethtool -K eth0 tso on', true, true],
+    ]);
+    expect(results[1]!.error).toContain('net.core.rmem_max is 212992 afterwards');
+    expect(results[0]!.error).toContain('cannot read /proc/sys/net/core/netdev_budget');
+    const state = (await readState(file))!;
+    expect(state.entries.map((entry) => entry.apply)).toEqual([['ethtool', '-K', 'eth0', 'tso', 'on']]);
+  });
+
+  it('leaves no state file when nothing could be applied', async () => {
+    const host = new FakeHost();
+    const file = stateFile();
+    const results = await applyChanges(host, changes('ethtool -K eth9 tso on'), file, 'db1');
+    expect(results[0]).toMatchObject({ ok: false, kept: false });
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('refuses to run a restoring command outside the vocabulary and keeps it in the state', async () => {
+    const host = new FakeHost();
+    const file = stateFile();
+    const state: FixState = { format: 'nicdoctor-fix-state/1', createdAt: 'x', host: 'db1', entries: [
+      { ruleId: 'x', apply: ['ethtool', '-K', 'eth0', 'tso', 'on'], revert: ['sh', '-c', 'reboot'], before: {}, status: 'applied' },
+      { ruleId: 'y', apply: ['ethtool', '-L', 'eth0', 'rx', '2'], revert: ['ethtool', '-L', 'eth0', 'rx', '1'], before: { rx: '1' }, status: 'applied' },
+    ] };
+    host.channels.rx = 2;
+    const results = await revertChanges(host, state, file);
+    expect(results.map((result) => result.ok)).toEqual([true, false]);
+    expect(host.ran.some((argv) => argv[0] === 'sh')).toBe(false);
+    expect(host.channels.rx).toBe(1);
+    expect((await readState(file))!.entries.map((entry) => [entry.ruleId, entry.status])).toEqual([['x', 'revert-failed']]);
+  });
+});
