@@ -8,6 +8,12 @@ const options = z.object({
   cpuBoundFraction: z.number().min(0).max(1).default(0.9),
   /** More processes "raised the sum" when the best step beats one process by this factor. */
   scalingFactor: z.number().min(1).default(1.3),
+  /**
+   * Each process is limited on its own when k processes reach at least this share of k times one
+   * process ("more processes scale"), whatever its CPU figure says: the far end's process, under
+   * the same limit, may be the one at 100 %.
+   */
+  linearScaling: z.number().min(0).max(1).default(0.75),
   /** At or above this fraction of the goodput ceiling the link is the limit (healthy). */
   atCeilingFraction: z.number().min(0).max(1.2).default(0.92),
   /** Retransmitted segments per segment sent above which loss is reported. */
@@ -44,7 +50,7 @@ export default defineCheck({
     'single-core-bound': {
       severity: 'warning',
       message:
-        'One iperf3 process used {cpuPercent} % of its core (limit {limitPercent} %) and reached {singleGbps} Gb/s, while {bestProcesses} processes reached {bestGbps} Gb/s: a single process is CPU-bound, not the network',
+        'One iperf3 process reached {singleGbps} Gb/s while {bestProcesses} processes reached {bestGbps} Gb/s ({efficiencyPercent} % of linear scaling): a single process is the limit, not the network; {cpuNote}',
       fix: 'Measure with one iperf3 process per core on separate ports (nicdoctor bench does), or iperf3 ≥ 3.16 on both ends (one thread per stream); pin processes to NIC-local cores with taskset/numactl, never -A with threads',
     },
     'below-link-ceiling': {
@@ -118,15 +124,35 @@ export default defineCheck({
     const best = measured.steps.reduce<(typeof measured.steps)[number] | undefined>((a, b) => (!a || b.bitsPerSecond > a.bitsPerSecond ? b : a), undefined);
     const singleProcess = single?.perProcess[0];
     const share = singleProcess ? cpuShare(singleProcess) : null;
-    if (single && best && share && share.percent >= opts.cpuBoundFraction * share.limit && best.bitsPerSecond >= opts.scalingFactor * single.bitsPerSecond) {
-      report('single-core-bound', {
-        evidence: [
-          { label: 'one process CPU', observed: Number(share.percent.toFixed(1)), expected: `< ${Math.round(opts.cpuBoundFraction * share.limit)}`, unit: '% of one core' },
-          { label: 'one process', observed: gbps(single.bitsPerSecond), unit: 'Gb/s' },
-          { label: `${best.processes} processes`, observed: gbps(best.bitsPerSecond), unit: 'Gb/s' },
-        ],
-        data: { cpuPercent: Number(share.percent.toFixed(1)), limitPercent: share.limit, singleGbps: gbps(single.bitsPerSecond), bestGbps: gbps(best.bitsPerSecond), bestProcesses: best.processes, ratio: Number((best.bitsPerSecond / Math.max(1, single.bitsPerSecond)).toFixed(2)) },
-      });
+    if (single && best && best.processes > 1 && best.bitsPerSecond >= opts.scalingFactor * single.bitsPerSecond) {
+      const cpuBound = share !== null && share.percent >= opts.cpuBoundFraction * share.limit;
+      const efficiency = best.bitsPerSecond / (Math.max(1, single.bitsPerSecond) * best.processes);
+      if (cpuBound || efficiency >= opts.linearScaling) {
+        const cpuNote = share === null
+          ? 'its CPU use was not measured'
+          : cpuBound
+            ? `it used ${share.percent.toFixed(1)} % of its core (limit ${Math.round(share.limit)} %): CPU-bound`
+            : `it used ${share.percent.toFixed(1)} % of its core (limit ${Math.round(share.limit)} %), so the process at its limit is the far end's (remote CPU ${singleProcess?.remoteCpuPercent?.toFixed(1) ?? '?'} %) or each stream's window`;
+        report('single-core-bound', {
+          evidence: [
+            ...(share ? [{ label: 'one process CPU', observed: Number(share.percent.toFixed(1)), expected: `< ${Math.round(opts.cpuBoundFraction * share.limit)}`, unit: '% of one core' }] : []),
+            { label: 'one process', observed: gbps(single.bitsPerSecond), unit: 'Gb/s' },
+            { label: `${best.processes} processes`, observed: gbps(best.bitsPerSecond), unit: 'Gb/s' },
+            { label: 'scaling', observed: Math.round(efficiency * 100), expected: `< ${Math.round(opts.linearScaling * 100)} when the network is the limit`, unit: '% of linear' },
+          ],
+          data: {
+            cpuPercent: share ? Number(share.percent.toFixed(1)) : null,
+            limitPercent: share ? share.limit : null,
+            cpuBound,
+            cpuNote,
+            efficiencyPercent: Math.round(efficiency * 100),
+            singleGbps: gbps(single.bitsPerSecond),
+            bestGbps: gbps(best.bitsPerSecond),
+            bestProcesses: best.processes,
+            ratio: Number((best.bitsPerSecond / Math.max(1, single.bitsPerSecond)).toFixed(2)),
+          },
+        });
+      }
     }
 
     const ceiling = measured.ceilingBitsPerSecond;

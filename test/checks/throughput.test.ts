@@ -59,6 +59,15 @@ describe('throughput check', () => {
     expect(result.findings.find((f) => f.symptom === 'single-core-bound')?.data).toMatchObject({ cpuPercent: 19.6, limitPercent: 20, bestProcesses: 4, ratio: 4 });
   });
 
+  it('finds a per-process limit when more processes scale linearly, even if this end\'s CPU is not at its limit', async () => {
+    const single = [outcome(synthetic([2, 2, 2]), { measuredCpuPercent: 6, cpuQuotaPercent: 20 })];
+    const two = [1, 2].map(() => outcome(synthetic([1.9, 1.9, 1.9]), { measuredCpuPercent: 7, cpuQuotaPercent: 20 }));
+    const result = await runCheckOn(throughput, { 'bench.result': measurement([single, two], two) });
+    const finding = result.findings.find((f) => f.symptom === 'single-core-bound');
+    expect(finding?.data).toMatchObject({ cpuBound: false, efficiencyPercent: 95, bestProcesses: 2 });
+    expect(finding?.message).toContain('far end');
+  });
+
   it('does not blame the tool when one process is not CPU-bound', async () => {
     const single = [outcome(synthetic([3, 3, 3]), { measuredCpuPercent: 40 })];
     const two = [1, 2].map(() => outcome(synthetic([1.6, 1.6, 1.6]), { measuredCpuPercent: 25 }));
