@@ -1,5 +1,6 @@
 import type { AnyCheck } from '../src/engine/check.js';
 import mtu from './mtu.js';
+import qdisc from './qdisc.js';
 import pcieLink from './pcie-link.js';
 import socketBuffers from './socket-buffers.js';
 import iperf3 from './iperf3.js';
@@ -27,6 +28,7 @@ export const checks: readonly AnyCheck[] = [
   linkSpeed,
   pcieLink,
   mtu,
+  qdisc,
   flowControl,
   // How the NIC hands packets to the host.
   rssQueues,

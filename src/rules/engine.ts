@@ -53,10 +53,26 @@ const BENCH_CHECK = 'throughput';
 const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 3, warning: 2, info: 1 };
 const CONFIDENCE_WEIGHT: Record<Confidence, number> = { high: 3, medium: 2, low: 1 };
 /**
- * Evidence strength. A measurement that shows the predicted symptom counts most; then the
- * severity of what was seen, how many independent sources agree, and the rule's confidence.
+ * Evidence strength, in tiers that never overlap (the bonuses exceed the largest possible rest,
+ * 30 + 4 x 4 + 15 = 61):
+ * - measured (+100): the rule's `when` matched a bench symptom: the measurement is the diagnosis;
+ * - confirmed (+50): a static finding whose predicted bench symptom (`confirmedBy`) was seen,
+ *   or a checklist rule (relatedCauses) triggered by a bench symptom: it names suspects, not one cause;
+ * - static (0, no bench run) / not confirmed (-10: the bench ran and did not show it).
+ * Within a tier: the severity of what triggered the rule, how many independent sources
+ * triggered it (at most 4), and the rule's confidence. Confirming evidence is listed but adds
+ * no source: it is what earned the tier.
  */
-const SCORE = { severity: 10, source: 4, confidence: 5, confirmed: 30, notConfirmed: -10 } as const;
+const SCORE = { severity: 10, source: 4, maxSources: 4, confidence: 5, measured: 100, confirmed: 50, notConfirmed: -10 } as const;
+/**
+ * CAUSES.md 18 (not the network) and 19 (test-harness artefacts) are never host faults: they
+ * are shown after every actionable diagnosis, whatever their score.
+ */
+const INFORMATIONAL_CAUSES: ReadonlySet<number> = new Set([18, 19]);
+
+export function isInformational(diagnosis: Pick<Diagnosis, 'cause'>): boolean {
+  return INFORMATIONAL_CAUSES.has(diagnosis.cause);
+}
 
 const INTERFACE_FACTS = new Set<string>(collectors.filter((collector) => collector.scope === 'interface').map((collector) => collector.id));
 
@@ -145,7 +161,7 @@ function renderFixes(rule: Rule, ctx: EvalContext, bindings: Bindings, notes: st
 }
 
 function independentSources(evidence: readonly DiagnosisEvidence[]): number {
-  return new Set(evidence.map((item) => ('check' in item ? `check:${item.check}` : `fact:${item.fact}`))).size;
+  return Math.min(SCORE.maxSources, new Set(evidence.map((item) => ('check' in item ? `check:${item.check}` : `fact:${item.fact}`))).size);
 }
 
 function strongestSeverity(evidence: readonly DiagnosisEvidence[], findings: readonly Finding[]): number {
@@ -189,8 +205,11 @@ function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: re
   const bindings: Bindings = { ...match.bindings, ...base };
   if (rule.unless && evaluate(rule.unless, ctx, bindings)) return null;
 
+  // What triggered the rule is scored; confirming evidence is shown but only sets the tier.
+  const trigger = dedupeEvidence(match.evidence);
   let evidence = [...match.evidence];
   let mode: DiagnosisMode = 'static';
+  let bonus = 0;
   if (report.bench) {
     const measured = match.evidence.some((item) => 'check' in item && item.check === BENCH_CHECK);
     const confirmation = !measured && rule.confirmedBy ? evaluate(rule.confirmedBy, ctx, bindings) : null;
@@ -199,6 +218,8 @@ function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: re
       for (const [name, value] of Object.entries(confirmation.bindings)) if (bindings[name] === undefined) bindings[name] = value;
     }
     mode = measured || confirmation ? 'confirmed' : 'not-confirmed';
+    const checklist = (rule.relatedCauses?.length ?? 0) > 0;
+    bonus = measured && !checklist ? SCORE.measured : mode === 'confirmed' ? SCORE.confirmed : SCORE.notConfirmed;
   }
   evidence = dedupeEvidence(evidence);
 
@@ -217,12 +238,11 @@ function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: re
       if (line.ok && !ruledOut.includes(line.text)) ruledOut.push(line.text);
     }
   }
-  const severity = strongestSeverity(evidence, findings);
   const score =
-    severity * SCORE.severity +
-    independentSources(evidence) * SCORE.source +
+    strongestSeverity(trigger, findings) * SCORE.severity +
+    independentSources(trigger) * SCORE.source +
     CONFIDENCE_WEIGHT[rule.confidence] * SCORE.confidence +
-    (mode === 'confirmed' ? SCORE.confirmed : mode === 'not-confirmed' ? SCORE.notConfirmed : 0);
+    bonus;
   return {
     ruleId: rule.id,
     title: rule.title,
@@ -244,8 +264,8 @@ function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: re
 }
 
 /**
- * Rules × subjects (each selected interface, then the host) → diagnoses, strongest evidence
- * first. Pure: reads the report and already-collected facts, runs nothing.
+ * Rules × subjects (each selected interface, then the host) → diagnoses: actionable ones first,
+ * strongest evidence first (see SCORE), informational ones (causes 18, 19) last. Pure: reads the report and already-collected facts, runs nothing.
  */
 export function diagnose({ report, facts, rules }: DiagnoseInput): Diagnosis[] {
   const findings = allFindings(report);
@@ -272,6 +292,7 @@ export function diagnose({ report, facts, rules }: DiagnoseInput): Diagnosis[] {
   }
   return diagnoses.sort(
     (a, b) =>
+      Number(isInformational(a)) - Number(isInformational(b)) ||
       b.score - a.score ||
       CONFIDENCE_WEIGHT[b.confidence] - CONFIDENCE_WEIGHT[a.confidence] ||
       a.cause - b.cause ||

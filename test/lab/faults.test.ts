@@ -19,8 +19,6 @@ if (skip) console.warn(`fault-injection lab tests skipped: ${skip}`);
 
 const PORTS = [5101, 5102];
 const PORT_RANGE = `${PORTS[0]}-${PORTS.at(-1)}`;
-/** The quota test needs room to show that more processes go faster (0.2 core each, 2 cores). */
-const QUOTA_PORT_RANGE = '5101-5104';
 
 /** veth offers one channel per possible CPU; the kernel lists them as "0-1" or "0,2-3". */
 function possibleCpus(): number {
@@ -77,10 +75,6 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
     maxChannels = possibleCpus();
     // A veth is born with one channel: a real host uses its NIC's queues, so the control has all of them.
     await lab.channels('a', maxChannels);
-    // With GRO on, the receiving veth runs one NAPI context per rx queue, fed by the sender's tx
-    // queue: a's channel count then decides how many CPUs do b's receive work, as RSS does.
-    await lab.channels('b', maxChannels);
-    await lab.offloads('b', { gro: true });
   });
   afterEach(async () => {
     await stopServe(serve);
@@ -91,10 +85,10 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
   });
 
   /** serve in b, scan --peer in a; both see `env` (a CPU quota's PATH). */
-  async function scan(label: string, env: Record<string, string> = {}, ports = PORT_RANGE): Promise<Report> {
-    serve = await startServe(lab, ports, env);
+  async function scan(label: string, env: Record<string, string> = {}): Promise<Report> {
+    serve = await startServe(lab, PORT_RANGE, env);
     const run = await runCli(
-      ['scan', '--peer', lab.b.address, '--iface', lab.a.iface, '--ports', ports, '--duration', '4', '--step-duration', '2', '--format', 'json'],
+      ['scan', '--peer', lab.b.address, '--iface', lab.a.iface, '--ports', PORT_RANGE, '--duration', '4', '--step-duration', '2', '--format', 'json'],
       { lab, ns: 'a', env, timeoutMs: 150_000 },
     );
     await stopServe(serve);
@@ -119,7 +113,7 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
   it('per-process CPU quota (0.2 core per iperf3) → the tool is single-core-bound (cause 2)', async () => {
     const quota = createCpuQuota(0.2, lab.tag);
     lab.defer(() => quota.destroy());
-    const report = await scan('cpu quota 0.2', { PATH: `${quota.binDir}:${toolPath()}` }, QUOTA_PORT_RANGE);
+    const report = await scan('cpu quota 0.2', { PATH: `${quota.binDir}:${toolPath()}` });
     expect(symptoms(report)).toContain('throughput/single-core-bound');
     const top = report.diagnoses[0];
     expect(top?.cause, ranking(report)).toBe(2);
@@ -127,7 +121,7 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
     expect(top!.mode).toBe('confirmed');
   });
 
-  it('tbf rate cap at 2 Gb/s on a 10000 Mb/s veth → a ceiling below line rate, PCIe not applicable', async () => {
+  it('tbf rate cap at 2 Gb/s on a 10000 Mb/s veth → the egress shaper (cause 16), confirmed by the plateau, PCIe not applicable', async () => {
     try {
       await lab.rateCap('a', '2gbit');
       const report = await scan('tbf 2gbit');
@@ -136,10 +130,15 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
       // The plateau sits near the cap, far below the 10G goodput ceiling: a ratio, not Gb/s.
       expect(bench.result!.bitsPerSecond / bench.ceilingBitsPerSecond!).toBeLessThan(0.4);
       expect(symptoms(report)).toContain('throughput/below-link-ceiling');
-      // The first diagnosis is the one the measured plateau triggers, not a static fact it confirms.
+      expect(symptoms(report)).toContain('qdisc/egress-shaped');
+      // The first diagnosis names the shaper the qdisc check found, and the measured plateau at
+      // its rate is what confirms it (not a static fact a generic plateau happens to confirm).
       const top = report.diagnoses[0]!;
-      expect(triggeredBy(top.ruleId, 'throughput/below-link-ceiling'), ranking(report)).toBe(true);
+      expect(top.ruleId, ranking(report)).toBe('egress-shaped-below-link');
+      expect(triggeredBy(top.ruleId, 'qdisc/egress-shaped')).toBe(true);
+      expect(top.subject).toBe(lab.a.iface);
       expect(top.mode).toBe('confirmed');
+      expect(top.evidence).toContainEqual({ check: 'throughput', symptom: 'below-link-ceiling', subject: 'host' });
       // A veth has no PCIe link: the facts must say so, in the check or in the diagnosis.
       const pcie = statusOf(report, 'pcie-link', lab.a.iface);
       const pcieRuledOut = top.ruledOut.some((line) => /pcie/i.test(line));

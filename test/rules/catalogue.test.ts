@@ -43,6 +43,7 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'offload-collapse': { fires: { findings: [x.collapse], bench: {} }, quiet: { findings: [x.unstable], bench: {} } },
   'flow-control-off': { fires: { findings: [x.pauseOff] }, quiet: { findings: [x.nicDrops] } },
   'link-below-capability': { fires: { findings: [x.belowCapability] }, quiet: { findings: [x.flapping] } },
+  'egress-shaped-below-link': { fires: { findings: [x.egressShaped()] }, quiet: { findings: [x.qdiscDrops] } },
   'link-physical-errors': { fires: { findings: [x.physicalErrors] }, quiet: { findings: [x.belowCapability] } },
   'numa-irqs-off-node': { fires: { findings: [x.irqsOffNode] }, quiet: { findings: [x.irqsOneCpu] } },
   'numa-node-memoryless': { fires: { findings: [x.numaMemoryless] }, quiet: { findings: [x.numaNode] } },

@@ -79,3 +79,8 @@ export const bidir = host('throughput/bidir-asymmetry', { forwardGbps: 9.3, reve
 export type { Finding };
 
 export { nic as nicFor } from './helpers.js';
+
+// Traffic control on the interface (qdisc check).
+export const egressShaped = (rateGbps = 2) =>
+  f('qdisc/egress-shaped', { kind: 'tbf', handle: '8016:', type: 'qdisc', rateMbps: rateGbps * 1000, rateGbps, linkMbps: 10_000, linkGbps: 10, percent: rateGbps * 10, perFlow: false, limits: 'egress' });
+export const qdiscDrops = f('qdisc/qdisc-drops', { kind: 'tbf', handle: '8016:', dropped: 2966, overlimits: 3045, sentPackets: 34 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bench, run } from './helpers.js';
+import { IF, bench, run } from './helpers.js';
 import * as x from './fixtures.js';
 
 describe('ranking and confirmation', () => {
@@ -19,7 +19,8 @@ describe('ranking and confirmation', () => {
     expect(first.verdict).toBe('Confirmed by the bench (3.13 Gb/s measured).');
     expect(first.explanation).toContain('PCIe Gen2 x1 link of a Gen2 x8 card, which carries at most about 3.56 Gb/s');
     const mtu = diagnoses.find((item) => item.ruleId === 'mtu-standard-fast-link')!;
-    expect(mtu.mode).toBe('confirmed');
+    // The bench ceiling is already the MTU-1500 ceiling: a plateau below it does not confirm the MTU.
+    expect(mtu.mode).toBe('not-confirmed');
     expect(first.score).toBeGreaterThan(mtu.score);
     expect(diagnoses.indexOf(mtu)).toBeGreaterThan(0);
     // The bench-only PCIe rule stays quiet when the check already names the link.
@@ -56,6 +57,117 @@ describe('ranking and confirmation', () => {
     const other = { ...x.pcieBelow, subject: 'eth1' };
     const diagnoses = run({ findings: [x.pcieBelow, other], interfaces: [x.nicFor('enp65s0f0'), x.nicFor('eth1')] });
     expect(diagnoses.filter((item) => item.ruleId === 'pcie-bandwidth-below-port').map((item) => item.subject).sort()).toEqual(['enp65s0f0', 'eth1']);
+  });
+});
+
+describe('tiers: measured > confirmed > static, informational last', () => {
+  const plateau = { findings: [x.below(1.9), x.singleThreaded, x.standardMtu, x.tcpRmem], bench: bench({ resultGbps: 1.9, processes: 2, server: '3.12' }) };
+
+  it('a generic plateau confirms no static hint: single-threaded peer, MTU and socket buffers stay not confirmed', () => {
+    const diagnoses = run(plateau);
+    for (const id of ['peer-iperf3-single-threaded', 'mtu-standard-fast-link', 'socket-buffers-small', 'tool-single-threaded-version']) {
+      expect(diagnoses.find((item) => item.ruleId === id)?.mode, id).toBe('not-confirmed');
+    }
+    expect(diagnoses[0]!.ruleId).toBe('multi-process-sum-below');
+  });
+
+  it('the single-threaded peer is confirmed by a single-core-bound measurement, and the measured rule still ranks first', () => {
+    const diagnoses = run({ findings: [x.singleCore, x.below(4.1)], bench: bench({ resultGbps: 4.1, server: '3.12' }) });
+    const peer = diagnoses.find((item) => item.ruleId === 'peer-iperf3-single-threaded')!;
+    expect(peer.mode).toBe('confirmed');
+    expect(diagnoses[0]!.ruleId).toBe('tool-single-core-bound');
+    expect(diagnoses[0]!.score).toBeGreaterThan(peer.score);
+  });
+
+  it('a rule triggered by a measured symptom outranks a stronger static rule merely confirmed by it', () => {
+    // pcie-bandwidth-below-port is critical and high-confidence, yet the bench-triggered rule wins.
+    const diagnoses = run({ findings: [x.pcieBelow, x.pcieBound(3.13, 3.56), x.singleCore], bench: bench({ resultGbps: 3.13, pcieGbps: 3.56 }) });
+    const measured = diagnoses.find((item) => item.ruleId === 'tool-single-core-bound')!;
+    const confirmed = diagnoses.find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
+    expect(confirmed.mode).toBe('confirmed');
+    expect(diagnoses.indexOf(measured)).toBeLessThan(diagnoses.indexOf(confirmed));
+  });
+
+  it('confirming evidence is listed but does not count as another source', () => {
+    const withBench = run({ findings: [x.pcieBelow, x.pcieBound(3.13, 3.56)], bench: bench({ resultGbps: 3.13, pcieGbps: 3.56 }) }).find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
+    const alone = run({ findings: [x.pcieBelow] })[0]!;
+    expect(withBench.evidence).toContainEqual({ check: 'throughput', symptom: 'pcie-bound', subject: 'host' });
+    // Only the tier bonus separates them: same trigger, same severity, same number of sources.
+    expect(withBench.score - alone.score).toBe(50);
+  });
+
+  it('a checklist rule triggered by the bench ranks with confirmed diagnoses, below the specific cause it confirms', () => {
+    const diagnoses = run({ findings: [x.below(6.5), x.offloadOff()], bench: bench({ resultGbps: 6.5, processes: 1 }) });
+    expect(diagnoses[0]!.ruleId).toBe('offloads-off');
+  });
+
+  it('informational diagnoses (causes 18, 19) come after every actionable one, whatever their score', () => {
+    const diagnoses = run({ findings: [x.atCeiling, x.versionSkew, x.singleQueue], bench: bench({ resultGbps: 9.38 }) });
+    const rss = diagnoses.find((item) => item.ruleId === 'rss-single-queue')!;
+    const network = diagnoses.find((item) => item.ruleId === 'not-the-network')!;
+    expect(rss.mode).toBe('not-confirmed');
+    expect(network.score).toBeGreaterThan(rss.score);
+    expect(diagnoses[0]!.ruleId).toBe('rss-single-queue');
+    expect(diagnoses.slice(-2).map((item) => item.cause).sort()).toEqual([18, 19]);
+  });
+
+  it('a measured plateau while offloads are off is the offloads\' doing: offloads-off ranks first, not the tool', () => {
+    const diagnoses = run({ findings: [x.offloadOff(), x.singleCore, x.below(8.1), x.singleThreaded], bench: bench({ resultGbps: 8.1, processes: 2 }) });
+    expect(diagnoses[0]).toMatchObject({ ruleId: 'offloads-off', mode: 'confirmed' });
+    expect(diagnoses.map((item) => item.ruleId)).not.toContain('tool-single-core-bound');
+  });
+
+  it('fluctuation at line rate limits nothing: with one queue and no other finding, the queue ranks first', () => {
+    const diagnoses = run({ findings: [x.atCeiling, x.unstable, x.singleQueue], bench: bench({ resultGbps: 9.38 }) });
+    expect(diagnoses.map((item) => item.ruleId)).not.toContain('results-fluctuate');
+    expect(diagnoses[0]).toMatchObject({ ruleId: 'rss-single-queue', cause: 6, mode: 'not-confirmed' });
+  });
+
+  it('a CPU-bound single process limits nothing once the processes together reach line rate', () => {
+    const diagnoses = run({ findings: [x.atCeiling, x.singleCore, x.singleQueue], bench: bench({ resultGbps: 9.38 }) });
+    expect(diagnoses.map((item) => item.ruleId)).not.toContain('tool-single-core-bound');
+    expect(diagnoses[0]).toMatchObject({ ruleId: 'rss-single-queue', cause: 6 });
+  });
+
+  it('softnet time_squeeze since boot is confirmed only by a rise during the bench, not by retransmits', () => {
+    const since = run({ findings: [x.budgetExhausted, x.retransmits], bench: bench({}) });
+    expect(since.find((item) => item.ruleId === 'softnet-budget-exhausted')!.mode).toBe('not-confirmed');
+    expect(since[0]!.ruleId).toBe('retransmits-path-loss');
+    const during = run({ findings: [x.budgetExhausted], bench: bench({ softnetTimeSqueeze: 12 }) });
+    expect(during.find((item) => item.ruleId === 'softnet-budget-exhausted')!.mode).toBe('confirmed');
+  });
+});
+
+describe('an egress shaper (qdisc check)', () => {
+  it('a plateau at the shaped rate confirms the shaper, which then ranks first; the generic plateau rules stay quiet', () => {
+    const diagnoses = run({ findings: [x.egressShaped(2), x.below(1.88), x.standardMtu], bench: bench({ resultGbps: 1.88, processes: 2 }) });
+    expect(diagnoses[0]).toMatchObject({ ruleId: 'egress-shaped-below-link', cause: 16, mode: 'confirmed', subject: IF });
+    expect(diagnoses[0]!.evidence).toContainEqual({ check: 'throughput', symptom: 'below-link-ceiling', subject: 'host' });
+    expect(diagnoses[0]!.explanation).toContain('limits egress to 2 Gb/s, 20 % of its 10 Gb/s link');
+    expect(diagnoses[0]!.explanation).toContain('The bench measured 1.88 Gb/s');
+    expect(diagnoses[0]!.fixes[0]).toMatchObject({ commands: [`tc -s qdisc show dev ${IF}`, `tc qdisc del dev ${IF} root`], disruptive: true });
+    expect(diagnoses.map((item) => item.ruleId)).not.toContain('multi-process-sum-below');
+  });
+
+  it('a plateau far below the shaped rate does not confirm it, and the generic rule stays', () => {
+    const diagnoses = run({ findings: [x.egressShaped(8), x.below(3.0)], bench: bench({ resultGbps: 3.0, processes: 2 }) });
+    expect(diagnoses.find((item) => item.ruleId === 'egress-shaped-below-link')!.mode).toBe('not-confirmed');
+    expect(diagnoses.map((item) => item.ruleId)).toContain('multi-process-sum-below');
+  });
+
+  it('without a bench it says what it limits to', () => {
+    const [shaper] = run({ findings: [x.egressShaped(2)] });
+    expect(shaper).toMatchObject({ ruleId: 'egress-shaped-below-link', mode: 'static', limit: '≈ 2 Gb/s' });
+  });
+
+  it('retransmits caused by the shaper dropping are the shaper\'s, not a path-loss diagnosis', () => {
+    const diagnoses = run({ findings: [x.egressShaped(2), x.qdiscDrops, x.retransmits, x.below(1.9)], bench: bench({ resultGbps: 1.9, processes: 2 }) });
+    expect(diagnoses.map((item) => item.ruleId)).not.toContain('retransmits-path-loss');
+    expect(diagnoses.map((item) => item.ruleId)).not.toContain('unpaced-streams-retransmits');
+    expect(diagnoses[0]!.ruleId).toBe('egress-shaped-below-link');
+    // Without a shaper, qdisc drops with retransmits are cause 17.
+    const unshaped = run({ findings: [x.qdiscDrops, x.retransmits], bench: bench({}) });
+    expect(unshaped[0]).toMatchObject({ ruleId: 'unpaced-streams-retransmits', cause: 17 });
   });
 });
 
