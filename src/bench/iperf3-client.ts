@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { execFile } from 'node:child_process';
 import { parseIperf3Json, parseIperf3JsonStream, type Iperf3Result } from '../parsers/iperf3-json.js';
 import { shutdownSignal } from '../util/shutdown.js';
 import type { ClientOutcome } from './aggregate.js';
@@ -44,36 +44,44 @@ function serverVersionOf(stdout: string): string | null {
 export async function runClient(spec: ClientSpec): Promise<ClientOutcome> {
   const argv = clientArgv(spec);
   const timeout = (spec.durationSeconds + spec.omitSeconds + (spec.graceSeconds ?? 15)) * 1000;
-  const subprocess = execa(argv[0]!, argv.slice(1), {
-    reject: false,
-    timeout,
-    cancelSignal: shutdownSignal,
-    forceKillAfterDelay: 2000,
-    stdin: 'ignore',
-    env: { LC_ALL: 'C' },
-  });
-  const sampler = subprocess.pid ? new ProcessSampler(subprocess.pid) : null;
-  const done = await subprocess;
+  // child_process rather than execa: a ramp starts dozens of clients and nicdoctor's own CPU must
+  // stay a small fraction of theirs (bench:throughput measures it).
+  const started = { timedOut: false };
+  let settle: (value: { stdout: string; stderr: string; code: number | string | null; canceled: boolean }) => void = () => undefined;
+  const finished = new Promise<{ stdout: string; stderr: string; code: number | string | null; canceled: boolean }>((resolve) => (settle = resolve));
+  const child = execFile(
+    argv[0]!,
+    argv.slice(1),
+    { timeout, killSignal: 'SIGKILL', signal: shutdownSignal, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' } },
+    (failure, stdout, stderr) => {
+      const error = failure as (NodeJS.ErrnoException & { code?: number | string; killed?: boolean; signal?: string }) | null;
+      if (error?.killed && error.signal === 'SIGKILL' && error.name !== 'AbortError') started.timedOut = true;
+      settle({ stdout: String(stdout ?? ''), stderr: String(stderr ?? ''), code: error ? (error.code ?? null) : 0, canceled: error?.name === 'AbortError' });
+    },
+  );
+  child.stdin?.end();
+  const sampler = child.pid ? new ProcessSampler(child.pid) : null;
+  const done = await finished;
   const cpu = sampler?.stop() ?? { cpuPercent: null, cpuSeconds: 0, quotaPercent: null, throttledPeriods: null };
   let result: Iperf3Result | null = null;
   let error: string | null = null;
-  const stdout = String(done.stdout ?? '');
+  const stdout = done.stdout;
   try {
     result = spec.jsonStream ? parseIperf3JsonStream(stdout) : parseIperf3Json(stdout);
     error = result.error;
   } catch (parseError) {
-    const stderr = String(done.stderr ?? '').trim().split('\n')[0];
-    if (done.timedOut) error = `iperf3 did not finish within ${timeout / 1000} s and was killed`;
-    else if (done.isCanceled) error = 'interrupted';
+    const stderr = done.stderr.trim().split('\n')[0];
+    if (started.timedOut) error = `iperf3 did not finish within ${timeout / 1000} s and was killed`;
+    else if (done.canceled) error = 'interrupted';
     else if (done.code === 'ENOENT') error = `${argv[0]}: command not found`;
     else error = stderr || (parseError as Error).message;
   }
-  if (done.timedOut && !error) error = `iperf3 did not finish within ${timeout / 1000} s and was killed`;
+  if (started.timedOut && !error) error = `iperf3 did not finish within ${timeout / 1000} s and was killed`;
   return {
     label: spec.label,
     port: spec.port,
     cpu: spec.cpu,
-    pid: subprocess.pid ?? null,
+    pid: child.pid ?? null,
     result,
     error,
     measuredCpuPercent: cpu.cpuPercent,

@@ -146,7 +146,9 @@ export async function runBench(options: BenchOptions): Promise<BenchMeasurement>
         runClient({
           host,
           port: ports[index]!,
-          cpu: plan.cpus.length ? plan.cpus[index % plan.cpus.length]! : null,
+          // One process per core is pinned; more processes than cores (CPU-quota'd iperf3) are
+          // left to the scheduler, which balances an oversubscribed host better than fixed pins.
+          cpu: plan.cpus.length && processes <= Math.max(1, plan.physicalCores) ? plan.cpus[index % plan.cpus.length]! : null,
           durationSeconds: seconds,
           omitSeconds: options.omitSeconds,
           streams,

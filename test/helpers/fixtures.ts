@@ -1,8 +1,16 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures');
+/** The repository root, found from here both as test/helpers/*.ts and as dist/test/helpers/*.js (benches). */
+function repositoryRoot(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'fixtures'))) return dir;
+  }
+  throw new Error('cannot find the nicdoctor repository root');
+}
+
+export const FIXTURES = path.join(repositoryRoot(), 'fixtures');
 export const REAL = path.join(FIXTURES, 'real');
 
 /** A real capture from fixtures/real (provenance: fixtures/real/SOURCES.md). */
