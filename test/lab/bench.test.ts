@@ -67,13 +67,13 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
     const quota: CpuQuota = createCpuQuota(0.2, lab.tag);
     lab.defer(() => quota.destroy());
     const env = { PATH: `${quota.binDir}:${toolPath()}` };
-    serve = await startServe(lab, '5101-5104', env);
+    serve = await startServe(lab, '5101-5108', env);
 
     // The baseline a newcomer would run: one iperf3 process with four streams.
     const single = await lab.exec('a', ['iperf3', '-c', lab.b.address, '-p', '5101', '-P', '4', '-t', '5', '-O', '1', '-J'], { env, timeoutMs: 60_000 });
     const singleBps = parseIperf3Json(single.stdout).receiverBitsPerSecond!;
 
-    const run = await runCli(['bench', '--peer', lab.b.address, '--ports', '5101-5104', '--duration', '5', '--step-duration', '3', '--format', 'json'], { lab, ns: 'a', env, timeoutMs: 150_000 });
+    const run = await runCli(['bench', '--peer', lab.b.address, '--ports', '5101-5108', '--duration', '5', '--step-duration', '3', '--format', 'json'], { lab, ns: 'a', env, timeoutMs: 150_000 });
     expect(run.stderr).not.toMatch(/^\s+at /m);
     const report = parseReport(run.stdout);
     const bench = report.bench!;
