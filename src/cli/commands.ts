@@ -16,7 +16,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { splitList, validateInterfaceNames } from '../util/validate.js';
 import { VERSION } from '../version.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
-import { loadPolicy, PolicyLoadError, type Policy } from '../policy/schema.js';
+import type { Policy } from '../policy/schema.js';
 
 export interface ReportOptions {
   iface?: string[];
@@ -46,6 +46,7 @@ export function scanInputs(options: ReportOptions) {
 /** Loads --policy before anything runs: a broken policy is bad input (exit 2). */
 export async function policyInput(options: ReportOptions): Promise<{ policy?: Policy }> {
   if (!options.policy) return {};
+  const { loadPolicy, PolicyLoadError } = await import('../policy/schema.js');
   try {
     return { policy: await loadPolicy(options.policy, registry.map((check) => check.id)) };
   } catch (error) {

@@ -24,7 +24,7 @@ import { irqbalanceCollector } from './irqbalance.js';
 import { numaCollector } from './numa.js';
 import { cpuTopologyCollector } from './cpu-topology.js';
 import { cpufreqCollector } from './cpufreq.js';
-import { tcQdiscCollector } from './tc-qdisc.js';
+import { tcQdiscAllCollector, tcQdiscCollector } from './tc-qdisc.js';
 
 /** Every fact collector. One line per collector; the conformance test checks that each is used. */
 export const collectors: readonly Collector[] = [
@@ -53,5 +53,6 @@ export const collectors: readonly Collector[] = [
   numaCollector,
   cpuTopologyCollector,
   cpufreqCollector,
+  tcQdiscAllCollector,
   tcQdiscCollector,
 ] as Collector[];

@@ -11,18 +11,52 @@ export interface TcQdisc {
 
 declare module '../engine/facts.js' {
   interface FactTypes {
+    /** `tc -s qdisc show` of every interface, split per interface (raw text, one block each). */
+    'tc.qdisc.all': Record<string, string>;
     'tc.qdisc': TcQdisc;
   }
 }
 
+const CLASSFUL = ['htb', 'hfsc', 'cbq', 'drr', 'qfq', 'ets', 'prio'];
+
+/**
+ * Splits `tc -s qdisc show` (all interfaces) into each interface's block, in the form
+ * `tc -s qdisc show dev <if>` prints it (without the "dev <if>" words).
+ */
+export function splitQdiscsByDevice(text: string): Record<string, string> {
+  const blocks: Record<string, string[]> = {};
+  let current: string[] | null = null;
+  for (const line of text.split('\n')) {
+    const header = /^(qdisc\s+\S+\s+\S+)\s+dev\s+(\S+)\s+(.*)$/.exec(line);
+    if (header) {
+      current = blocks[header[2]!] ??= [];
+      current.push(`${header[1]} ${header[3]}`);
+    } else if (current && line.trim()) {
+      current.push(line);
+    }
+  }
+  return Object.fromEntries(Object.entries(blocks).map(([dev, lines]) => [dev, `${lines.join('\n')}\n`]));
+}
+
+/** One `tc` run for the whole host: a scan of many interfaces must not pay for one per interface. */
+export const tcQdiscAllCollector = defineCollector({
+  id: 'tc.qdisc.all',
+  scope: 'host',
+  description: 'Traffic control of every interface from one tc -s qdisc show',
+  async collect(ctx) {
+    return splitQdiscsByDevice((await runTool(ctx, ['tc', '-s', 'qdisc', 'show'])).stdout);
+  },
+});
+
 export const tcQdiscCollector = defineCollector({
   id: 'tc.qdisc',
   scope: 'interface',
-  description: 'Traffic control on the interface from tc -s qdisc/class show dev <if>: shaper rates (tbf, htb, fq maxrate, cake) and drop counters',
+  description: 'Traffic control on the interface (tc -s qdisc show, and tc -s class show dev <if> for classful qdiscs): shaper rates (tbf, htb, fq maxrate, cake) and drop counters',
   async collect(ctx, name) {
-    const qdiscs = parseTcQdisc((await runTool(ctx, ['tc', '-s', 'qdisc', 'show', 'dev', name])).stdout);
+    const all = await ctx.get('tc.qdisc.all');
+    const qdiscs = all[name] ? parseTcQdisc(all[name]) : [];
     // Only a classful qdisc has classes: skip the second command otherwise.
-    const classful = qdiscs.some((qdisc) => ['htb', 'hfsc', 'cbq', 'drr', 'qfq', 'ets', 'prio'].includes(qdisc.kind));
+    const classful = qdiscs.some((qdisc) => CLASSFUL.includes(qdisc.kind));
     const classes = classful ? parseTcClass((await runTool(ctx, ['tc', '-s', 'class', 'show', 'dev', name])).stdout) : [];
     return { qdiscs, classes };
   },

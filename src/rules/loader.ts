@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import type { z } from 'zod';
 import { ruleFileSchema, ruleSchema, type Rule } from './schema.js';
 
@@ -41,14 +42,23 @@ function deepestIssue(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: 
   return { path: [...issue.path], message: issue.message };
 }
 
-/** Parses and validates one rule file's text; `file` is only used in messages. */
-export function parseRuleFile(text: string, file: string): LoadedRule[] {
-  let document: unknown;
+function parseYamlText(text: string, file: string): unknown {
+  // Loaded only when the compiled catalogue is missing or stale: the module alone costs ~50 ms.
+  const { parse: parseYaml } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   try {
-    document = parseYaml(text);
+    return parseYaml(text);
   } catch (error) {
     throw new RuleLoadError(file, null, null, `not valid YAML: ${(error as Error).message}`);
   }
+}
+
+/** Parses and validates one rule file's text; `file` is only used in messages. */
+export function parseRuleFile(text: string, file: string): LoadedRule[] {
+  return parseRuleDocument(parseYamlText(text, file), file);
+}
+
+/** Validates one rule file's parsed document. */
+export function parseRuleDocument(document: unknown, file: string): LoadedRule[] {
   const shape = ruleFileSchema.safeParse(document);
   if (!shape.success) {
     const issue = deepestIssue(shape.error.issues[0]!);
@@ -76,16 +86,40 @@ export function defaultRulesDir(): string {
   return path.join(dir, 'rules');
 }
 
+/**
+ * The YAML parser costs more than half of a scan's start-up (~170 ms for the catalogue), so the
+ * build also writes the parsed catalogue as JSON (scripts/compile-rules.mjs), keyed by a hash of
+ * the YAML it came from. A catalogue edited since the build is read from the YAML again; either
+ * way every rule goes through the same zod validation.
+ */
+export const COMPILED_RULES = path.join('dist', 'rules.json');
+
+export function rulesHash(texts: readonly string[]): string {
+  return createHash('sha256').update(texts.join('\0')).digest('hex');
+}
+
+function compiledDocuments(dir: string, names: readonly string[], texts: readonly string[]): unknown[] | null {
+  try {
+    const compiled = JSON.parse(readFileSync(path.join(path.dirname(dir), COMPILED_RULES), 'utf8')) as { hash?: string; names?: string[]; documents?: unknown[] };
+    if (compiled.hash !== rulesHash(texts) || JSON.stringify(compiled.names) !== JSON.stringify(names)) return null;
+    return compiled.documents ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** Every rules/*.yaml, in file-name order; rule ids must be unique across files. */
 export function loadRules(dir = defaultRulesDir()): LoadedRule[] {
   const files = readdirSync(dir)
     .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
     .sort();
+  const texts = files.map((name) => readFileSync(path.join(dir, name), 'utf8'));
+  const documents = compiledDocuments(dir, files, texts);
   const rules: LoadedRule[] = [];
   const seen = new Map<string, string>();
-  for (const name of files) {
+  for (const [index, name] of files.entries()) {
     const file = path.join(dir, name);
-    for (const rule of parseRuleFile(readFileSync(file, 'utf8'), file)) {
+    for (const rule of parseRuleDocument(documents ? documents[index] : parseYamlText(texts[index]!, file), file)) {
       const first = seen.get(rule.id);
       if (first) throw new RuleLoadError(file, rule.id, 'id', `duplicate rule id (also in ${first})`);
       seen.set(rule.id, file);

@@ -101,3 +101,16 @@ describe('output it cannot understand', () => {
     expect(() => parseTcQdisc(text)).toThrow(ParseError);
   });
 });
+
+describe('tc -s qdisc show of every interface, split per interface', () => {
+  it('gives each interface its own block, in the per-device form the parser reads', async () => {
+    const { splitQdiscsByDevice } = await import('../../src/collectors/tc-qdisc.js');
+    const { parseTcQdisc } = await import('../../src/parsers/tc-qdisc.js');
+    const blocks = splitQdiscsByDevice(realCapture('tc/all-devices-tbf-2gbit.show'));
+    expect(Object.keys(blocks)).toEqual(expect.arrayContaining(['lo', 'eth0', 'tq0']));
+    const shaped = parseTcQdisc(blocks.tq0!);
+    expect(shaped).toHaveLength(1);
+    expect(shaped[0]).toMatchObject({ kind: 'tbf', root: true, rateBitsPerSecond: 2e9, dropped: 0 });
+    expect(parseTcQdisc(blocks.eth0!)[0]).toMatchObject({ kind: 'pfifo_fast', root: true });
+  });
+});
