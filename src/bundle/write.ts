@@ -23,6 +23,8 @@ export interface WriteBundleResult {
   output: string;
   manifest: BundleManifest;
   redacted: RedactionCounts | null;
+  /** report.json as stored in the bundle (redacted when the bundle is). */
+  reportText: string;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function writeBundle(options: WriteBundleOptions): Promise<WriteBun
     // portable: no uid/gid/user names of the machine that wrote it.
     await createTar({ gzip: true, file: temp, cwd: staging, portable: true }, [BUNDLE_ROOT]);
     await rename(temp, output);
-    return { output, manifest, redacted };
+    return { output, manifest, redacted, reportText };
   } catch (error) {
     await rm(temp, { force: true });
     throw error;

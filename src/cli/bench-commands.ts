@@ -16,6 +16,7 @@ import { onShutdown, shutdownSignal } from '../util/shutdown.js';
 import { VERSION } from '../version.js';
 import { emit, exitCodeFor, policyInput, scanInputs, withBundle, type ReportOptions } from './commands.js';
 import { EXIT } from './exit-codes.js';
+import type { Policy } from '../policy/schema.js';
 import { createProgress } from './progress.js';
 
 export interface BenchCliOptions {
@@ -77,25 +78,22 @@ export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger)
  * for bench) and the bench, in one report. Partial results are printed on error and Ctrl-C.
  */
 export async function benchReportCommand(options: ReportOptions & BenchCliOptions, log: Logger, which: 'bench' | 'scan'): Promise<number> {
+  // Every option is checked, and the policy loaded, before anything runs.
   scanInputs(options);
-  await policyInput(options);
-  benchPlan(options, new LiveHostIO(), log); // every option is checked before anything runs
+  const policy = await policyInput(options);
+  benchPlan(options, new LiveHostIO(), log);
   if (options.bundle) {
-    return withBundle(options, log, async (io) => {
-      const outcome = await benchScan(options, io, log, which);
-      return outcome;
-    }).then((code) => (shutdownSignal.aborted ? EXIT.interrupted : code));
+    const code = await withBundle(options, log, (io) => benchScan(options, io, log, which, policy));
+    return shutdownSignal.aborted ? EXIT.interrupted : code;
   }
-  const outcome = await benchScan(options, new LiveHostIO(), log, which);
+  const outcome = await benchScan(options, new LiveHostIO(), log, which, policy);
   await emit(outcome.report, options);
   if (shutdownSignal.aborted) return EXIT.interrupted;
-  if (outcome.report.bench && !outcome.report.bench.complete) return EXIT.couldNotRun;
   return exitCodeFor(outcome, options.failOn);
 }
 
-async function benchScan(options: ReportOptions & BenchCliOptions, io: LiveHostIO, log: Logger, which: 'bench' | 'scan') {
+async function benchScan(options: ReportOptions & BenchCliOptions, io: LiveHostIO, log: Logger, which: 'bench' | 'scan', policy: { policy?: Policy }) {
   const inputs = scanInputs(options);
-  const policy = await policyInput(options);
   const plan = benchPlan(options, io, log);
   const only = which === 'bench' && inputs.only.length === 0 ? ['iperf3', 'throughput'] : inputs.only;
   const progress = createProgress('nicdoctor bench');

@@ -10,7 +10,7 @@ import { LiveHostIO } from '../hostio/live.js';
 import { RecordingHostIO } from '../hostio/recording.js';
 import { SnapshotError, SnapshotHostIO } from '../hostio/snapshot.js';
 import type { HostIO } from '../hostio/types.js';
-import type { Profile, Report } from '../report/schema.js';
+import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { splitList, validateInterfaceNames } from '../util/validate.js';
@@ -67,14 +67,16 @@ export async function emit(report: Report, options: ReportOptions): Promise<void
 export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
   const interfaces = outcome.store.runs.find((run) => run.fact === 'interfaces');
   if (interfaces && !interfaces.ok) return EXIT.couldNotRun;
+  // A bench that could not finish (peer unreachable, port in use): the partial report was printed.
+  if (outcome.report.bench && !outcome.report.bench.complete) return EXIT.couldNotRun;
   // A pre-deployment checklist decides by itself: pass → 0, fail → 1.
   if (outcome.report.policy) return outcome.report.policy.pass ? EXIT.ok : EXIT.findings;
   const severities = outcome.report.checks.flatMap((check) => check.findings.map((finding) => finding.severity));
   return exceedsThreshold(severities, failOn) ? EXIT.findings : EXIT.ok;
 }
 
-async function reportOn(io: HostIO, options: ReportOptions, log: Logger, sourcePath?: string): Promise<number> {
-  const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...(await policyInput(options)), ...(sourcePath ? { sourcePath } : {}) });
+async function reportOn(io: HostIO, options: ReportOptions, log: Logger, policy: { policy?: Policy }, sourcePath?: string): Promise<number> {
+  const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...policy, ...(sourcePath ? { sourcePath } : {}) });
   await emit(outcome.report, options);
   return exitCodeFor(outcome, options.failOn);
 }
@@ -83,7 +85,7 @@ export async function scanCommand(options: ReportOptions, log: Logger): Promise<
   scanInputs(options); // validate before touching the host
   const policy = await policyInput(options);
   if (options.bundle) return withBundle(options, log, (io) => scan({ io, checks: registry, log, ...scanInputs(options), ...policy }));
-  return reportOn(new LiveHostIO(), options, log);
+  return reportOn(new LiveHostIO(), options, log, policy);
 }
 
 /**
@@ -100,21 +102,11 @@ export async function withBundle(options: ReportOptions, log: Logger, run: (io: 
     const written = await writeBundle({ snapshotDir, report: outcome.report, ...(outcome.report.bench ? { bench: outcome.report.bench } : {}), output: options.bundle!, redact: options.redact ?? false });
     process.stderr.write(`nicdoctor: wrote ${written.output} (${written.manifest.items.length} raw items${written.redacted ? ', redacted' : ''})\n`);
     // What is printed matches what the bundle holds: redacted when the bundle is.
-    const report = written.redacted ? { ...outcome.report, redacted: written.redacted } : outcome.report;
-    await emit(written.redacted ? await redactedReport(options.bundle!, report) : report, options);
+    await emit(written.redacted ? reportSchema.parse(JSON.parse(written.reportText)) : outcome.report, options);
     return exitCodeFor(outcome, options.failOn);
   } finally {
     await rm(snapshotDir, { recursive: true, force: true });
   }
-}
-
-/** The report as stored in the (redacted) bundle, so no original value reaches stdout either. */
-async function redactedReport(bundle: string, fallback: Report): Promise<Report> {
-  const { openBundle } = await import('../bundle/index.js');
-  const opened = await openBundle(bundle).catch(() => null);
-  if (!opened) return fallback;
-  await opened.cleanup();
-  return opened.report;
 }
 
 /**
@@ -148,7 +140,8 @@ export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Pr
 
 export async function analyzeCommand(input: string, options: ReportOptions, log: Logger): Promise<number> {
   scanInputs(options);
-  return withOfflineInput(input, (io) => reportOn(io, options, log, input));
+  const policy = await policyInput(options);
+  return withOfflineInput(input, (io) => reportOn(io, options, log, policy, input));
 }
 
 export interface CollectOptions {
