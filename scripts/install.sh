@@ -11,4 +11,4 @@ bash scripts/install-system-deps.sh
 npm ci --no-audit --no-fund
 npm run build
 if [ "$(id -u)" -eq 0 ]; then npm link --no-audit --no-fund; else sudo npm link --no-audit --no-fund; fi
-echo "nicdoctor $(nicdoctor --version) is installed: try 'sudo nicdoctor scan'" >&2
+echo "nicdoctor $(nicdoctor --version) is installed: run 'nicdoctor scan' (as root to read every fact)" >&2
