@@ -4,7 +4,7 @@
  * on PATH and every iperf3 started by name (by nicdoctor, by a script) runs on a slow core, the
  * same situation as a host whose single core is too slow for the link.
  */
-import { chmodSync, mkdtempSync, readdirSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findTool } from './lab.js';
@@ -60,13 +60,25 @@ exec ${real} "$@"
     binDir,
     prefix,
     destroy() {
-      // A cgroup can be removed once its process has exited; the lab kills them first.
+      // A cgroup can be removed only once it is empty: kill what is still in it (this runs before
+      // the lab's namespaces go), then remove it, waiting briefly for the kernel to reap.
       for (const name of readdirSync(CGROUP_CPU)) {
         if (!name.startsWith(`${prefix}-`)) continue;
-        try {
-          rmdirSync(path.join(CGROUP_CPU, name));
-        } catch {
-          // still busy: the process is being killed; a later run's cleanup removes it
+        const dir = path.join(CGROUP_CPU, name);
+        for (let attempt = 0; attempt < 50; attempt += 1) {
+          try {
+            for (const pid of readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+              try {
+                process.kill(Number(pid), 'SIGKILL');
+              } catch {
+                // already gone
+              }
+            }
+            rmdirSync(dir);
+            break;
+          } catch {
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+          }
         }
       }
       for (const name of readdirSync(tmpdir())) if (name.startsWith(`${tag}-mnt.`)) rmSync(path.join(tmpdir(), name), { recursive: true, force: true });

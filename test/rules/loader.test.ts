@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +74,10 @@ describe('rule loader', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'nicdoctor-rules-'));
     writeFileSync(path.join(dir, 'a.yaml'), GOOD);
     writeFileSync(path.join(dir, 'b.yaml'), GOOD);
-    expect(() => loadRules(dir)).toThrow(/b\.yaml: rule "good-rule": id: duplicate rule id \(also in .*a\.yaml\)/);
+    try {
+      expect(() => loadRules(dir)).toThrow(/b\.yaml: rule "good-rule": id: duplicate rule id \(also in .*a\.yaml\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
