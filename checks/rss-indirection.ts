@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
-import { hardwareOnly } from '../src/engine/interface-kinds.js';
+import { hardwareOnly, isSoftware } from '../src/engine/interface-kinds.js';
 import { currentRxQueues } from '../src/parsers/ethtool-channels.js';
 import { isZeroKey, queueShares } from '../src/parsers/ethtool-rxfh.js';
 import type { Evidence } from '../src/report/schema.js';
@@ -13,7 +13,6 @@ const options = z.object({
   unevenRatio: z.number().gt(1).default(2),
 });
 
-const NO_HARDWARE_QUEUES = new Set(['virtual', 'bond', 'bridge', 'vlan', 'other']);
 
 const percent = (fraction: number) => Math.round(fraction * 1000) / 10;
 
@@ -50,7 +49,7 @@ export default defineCheck({
   run(ctx) {
     const { facts, optional, options: opts, subject, report, notApplicable, unknown, source } = ctx;
     const device = facts['net.device'];
-    if (NO_HARDWARE_QUEUES.has(device.kind)) {
+    if (isSoftware(device)) {
       return notApplicable(`${subject} is a ${device.kind} interface: it has no RSS indirection table of its own (RSS is configured on the physical NIC)`);
     }
     const rxfhResult = optional['ethtool.rxfh'];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
+import { isSoftware } from '../src/engine/interface-kinds.js';
 import { unknownForFailedFact } from '../src/engine/optional-fact.js';
 import { channelMode, currentRxQueues, type EthtoolChannels } from '../src/parsers/ethtool-channels.js';
 import { formatShortCpuMask, parseCpusOrNull } from '../src/parsers/cpulist.js';
@@ -16,7 +17,6 @@ const options = z.object({
 });
 
 // Bonds, bridges, VLANs and software devices have no hardware queues: RSS is set on the NIC below.
-const NO_HARDWARE_QUEUES = new Set(['virtual', 'bond', 'bridge', 'vlan', 'other']);
 
 interface ChannelPlan {
   /** 'combined', 'rx' or 'tx'. */
@@ -62,7 +62,7 @@ export default defineCheck({
     // A veth that answers ethtool -l with more than one channel has real, settable queues (the
     // lab's "10GbE port" is one); other software interfaces have none of their own.
     const settableSoftwareQueues = device.kind === 'virtual' && channelsResult.ok && Math.max(channelsResult.value.max.combined ?? 0, channelsResult.value.max.rx ?? 0) > 1;
-    if (NO_HARDWARE_QUEUES.has(device.kind) && !settableSoftwareQueues) {
+    if (isSoftware(device) && !settableSoftwareQueues) {
       return notApplicable(`${subject} is a ${device.kind} interface: it has no hardware receive queues of its own (RSS is configured on the physical NIC)`);
     }
     const queuesResult = optional['net.queues'];

@@ -6,6 +6,7 @@ import type { HostIO } from '../hostio/types.js';
 import type { BenchStep } from '../report/schema.js';
 import { collectors } from '../collectors/index.js';
 import { parseCpuList } from '../parsers/cpulist.js';
+import { compareVersions, parseVersionTriple } from '../parsers/iperf3-version.js';
 import { tcpGoodputMbps } from '../util/goodput.js';
 import { usableGbps } from '../util/pcie.js';
 import { shutdownSignal } from '../util/shutdown.js';
@@ -38,10 +39,10 @@ export interface BenchOptions {
 
 const LOOPBACK = '127.0.0.1';
 
-function versionAtLeast(version: string | null, major: number, minor: number): boolean {
-  const match = /^(\d+)\.(\d+)/.exec(version ?? '');
-  if (!match) return false;
-  return Number(match[1]) > major || (Number(match[1]) === major && Number(match[2]) >= minor);
+/** "3.17.1", "3.12+" or null against a minimum such as "3.16". */
+function versionAtLeast(version: string | null, minimum: string): boolean {
+  const numbers = /^\d+\.\d+(?:\.\d+)?/.exec(version ?? '')?.[0];
+  return numbers !== undefined && compareVersions(parseVersionTriple(numbers), parseVersionTriple(minimum)) >= 0;
 }
 
 /** The interface traffic to the peer leaves by (`ip route get`), null for loopback. */
@@ -138,7 +139,7 @@ export async function runBench(options: BenchOptions): Promise<BenchMeasurement>
     durationMs: 0,
   };
   let iperfCpuSeconds = 0;
-  const jsonStream = versionAtLeast(clientVersion, 3, 17);
+  const jsonStream = versionAtLeast(clientVersion, '3.17');
 
   const runStep = async (processes: number, streams: number, seconds: number, label: string): Promise<ClientOutcome[]> => {
     const outcomes = await Promise.all(
@@ -194,7 +195,7 @@ export async function runBench(options: BenchOptions): Promise<BenchMeasurement>
       }
     }
     // iperf3 3.16+ on both ends runs each stream in its own thread: try threads in one process too.
-    if (versionAtLeast(clientVersion, 3, 16) && versionAtLeast(serverVersion, 3, 16) && maxProcesses > 1) {
+    if (versionAtLeast(clientVersion, '3.16') && versionAtLeast(serverVersion, '3.16') && maxProcesses > 1) {
       progress(`threads: 1 process x ${maxProcesses} streams x ${options.stepSeconds} s`);
       const outcomes = await runStep(1, maxProcesses, options.stepSeconds, 'threads');
       steps.push(aggregateStep(outcomes, maxProcesses, options.stepSeconds));
