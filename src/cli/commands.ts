@@ -20,6 +20,8 @@ import type { Policy } from '../policy/schema.js';
 
 export interface ReportOptions {
   iface?: string[];
+  /** Keep interfaces that are down (skipped by default when no --iface names them). */
+  all?: boolean;
   format: Format;
   output?: string;
   only?: string[];
@@ -37,6 +39,7 @@ export interface ReportOptions {
 export function scanInputs(options: ReportOptions) {
   return {
     ifaces: validateInterfaceNames(splitList(options.iface)),
+    all: options.all === true,
     only: splitList(options.only),
     skip: splitList(options.skip),
     profile: options.profile,
@@ -160,7 +163,7 @@ export async function collectCommand(options: CollectOptions, log: Logger): Prom
   if (existing.length) throw new UsageError(`--output: ${dir} is not empty; choose a new directory`);
   await mkdir(dir, { recursive: true });
   const io = new RecordingHostIO(dir);
-  const outcome = await scan({ io, checks: registry, log, ifaces });
+  const outcome = await scan({ io, checks: registry, log, ifaces, all: true });
   // Facts no check asked for this time are still recorded, for checks added later.
   await Promise.all(
     collectors.flatMap((collector) =>

@@ -12,15 +12,19 @@ import { loadRules, type LoadedRule } from '../rules/loader.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import { collectPolicyFacts } from '../policy/facts.js';
 import type { Policy } from '../policy/schema.js';
-import { collectRuleFacts, diagnose } from '../rules/engine.js';
+import { collectRuleFacts, diagnose, partitionDiagnoses } from '../rules/engine.js';
+import { reportVerdict } from '../report/verdict.js';
+import { isPhysical } from './interface-kinds.js';
 
 export interface ScanOptions {
   io: HostIO;
   checks: readonly AnyCheck[];
   log: Logger;
   profile?: Profile;
-  /** Interfaces to examine; all but loopback when empty. */
+  /** Interfaces to examine; all but loopback (and down ones, unless `all`) when empty. */
   ifaces?: readonly string[];
+  /** Keep interfaces that are down (they are skipped when no interface is named). */
+  all?: boolean;
   only?: readonly string[];
   skip?: readonly string[];
   collectors?: readonly Collector[];
@@ -64,6 +68,14 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
     }
     selected = all.filter((device) => options.ifaces!.includes(device.name));
   }
+  const skippedInterfaces: Array<{ name: string; reason: string }> = [];
+  if (!options.ifaces?.length && !options.all) {
+    selected = selected.filter((device) => {
+      const reason = skipReason(device);
+      if (reason) skippedInterfaces.push({ name: device.name, reason });
+      return reason === null;
+    });
+  }
   const interfaces = selected.map(summarize);
   const profile = options.profile ?? 'throughput';
   // The bench runs before the checks so that their commands do not disturb its measurement.
@@ -96,9 +108,12 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
       root: inventory.uid === 0,
     },
     interfaces,
+    ...(skippedInterfaces.length ? { skippedInterfaces } : {}),
     checks: results,
     summary: countResults(results),
     diagnoses: [],
+    notes: [],
+    refuted: [],
     collectors: store.runs.map((run) => ({
       fact: run.fact,
       ...(run.subject ? { subject: run.subject } : {}),
@@ -115,11 +130,24 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   // Diagnoses read only facts already collected: rules never make the scan run anything.
   const rules = options.rules ?? loadRules();
   const facts = await collectRuleFacts(store, rules, interfaces.map((iface) => iface.name));
-  report.diagnoses = diagnose({ report, facts, rules });
+  Object.assign(report, partitionDiagnoses(diagnose({ report, facts, rules })));
+  report.verdict = reportVerdict(report);
   if (options.policy) report.policy = evaluatePolicy(options.policy, report, await collectPolicyFacts(store, report));
   for (const check of report.checks) check.durationMs = round(check.durationMs);
   // The report is the contract: validate what we emit, so a bug fails here and not in a user's jq.
   return { report: reportSchema.parse(report), store };
+}
+
+/**
+ * Why a scan of every interface leaves this one out, or null. A down software device (an unused
+ * ifb, a bridge with no ports) or a port the administrator set down has nothing to say about
+ * throughput; a physical port that is up but has no carrier stays: that is a fault to report.
+ */
+function skipReason(device: NetDevice): string | null {
+  if (device.operstate !== 'down' && device.operstate !== 'notpresent') return null;
+  if (device.adminUp === false) return 'administratively down (name it with --iface, or use --all)';
+  if (!isPhysical(device)) return `down ${device.kind} interface (name it with --iface, or use --all)`;
+  return null;
 }
 
 function round(ms: number): number {
