@@ -13,7 +13,7 @@ import type { HostIO } from '../hostio/types.js';
 import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { splitList, validateInterfaceNames } from '../util/validate.js';
+import { parseLinkSpeed, splitList, validateInterfaceNames } from '../util/validate.js';
 import { VERSION } from '../version.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
 import type { Policy } from '../policy/schema.js';
@@ -22,6 +22,8 @@ export interface ReportOptions {
   iface?: string[];
   /** Keep interfaces that are down (skipped by default when no --iface names them). */
   all?: boolean;
+  /** The link speed to judge by, for interfaces that report none of their own (--link-speed). */
+  linkSpeed?: string;
   format: Format;
   output?: string;
   only?: string[];
@@ -40,6 +42,7 @@ export function scanInputs(options: ReportOptions) {
   return {
     ifaces: validateInterfaceNames(splitList(options.iface)),
     all: options.all === true,
+    ...(options.linkSpeed ? { linkSpeedMbps: parseLinkSpeed(options.linkSpeed) } : {}),
     only: splitList(options.only),
     skip: splitList(options.skip),
     profile: options.profile,

@@ -25,6 +25,11 @@ export interface ScanOptions {
   ifaces?: readonly string[];
   /** Keep interfaces that are down (they are skipped when no interface is named). */
   all?: boolean;
+  /**
+   * --link-speed: the speed to judge the selected interfaces by when they report no negotiated
+   * speed of their own (a lab veth, a VM's virtio NIC whose real uplink is known).
+   */
+  linkSpeedMbps?: number;
   only?: readonly string[];
   skip?: readonly string[];
   collectors?: readonly Collector[];
@@ -76,6 +81,7 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
       return reason === null;
     });
   }
+  if (options.linkSpeedMbps) selected = withLinkSpeed(store, all, selected, options.linkSpeedMbps);
   const interfaces = selected.map(summarize);
   const profile = options.profile ?? 'throughput';
   // The bench runs before the checks so that their commands do not disturb its measurement.
@@ -136,6 +142,16 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   for (const check of report.checks) check.durationMs = round(check.durationMs);
   // The report is the contract: validate what we emit, so a bug fails here and not in a user's jq.
   return { report: reportSchema.parse(report), store };
+}
+
+/** The user's --link-speed stands in for the speed an interface does not report, in every fact that carries it. */
+function withLinkSpeed(store: FactStore, all: readonly NetDevice[], selected: readonly NetDevice[], linkSpeedMbps: number): NetDevice[] {
+  const given = (device: NetDevice): NetDevice =>
+    device.speedMbps !== null || !selected.includes(device) ? device : { ...device, speedMbps: linkSpeedMbps, identity: [...device.identity, `--link-speed ${linkSpeedMbps}`] };
+  const updated = all.map(given);
+  for (const device of updated) store.provide('net.device', device, device.name);
+  store.provide('interfaces', updated);
+  return updated.filter((device) => selected.some((chosen) => chosen.name === device.name));
 }
 
 /**
