@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LabelError, loadCase } from '../../src/eval/labels.js';
-import { evaluateCase, scoreCase, type Alarm } from '../../src/eval/score.js';
+import { alarmsOf, evaluateCase, scoreCase, type Alarm } from '../../src/eval/score.js';
 
 /**
  * The labelled real-world evaluation set (fixtures/eval/): every case must be RIGHT — all its
@@ -25,6 +25,11 @@ describe('evaluation set', () => {
     expect(caseNames.length).toBeGreaterThanOrEqual(22);
     const labels = await Promise.all(caseNames.map((name) => loadCase(path.join(casesRoot, name))));
     expect(labels.filter((evalCase) => evalCase.label.verdict === 'healthy').length).toBeGreaterThanOrEqual(6);
+    // Provenance and the sosreport shape are part of a case, not optional.
+    for (const name of caseNames) {
+      expect(existsSync(path.join(casesRoot, name, 'SOURCE.md')), `${name}/SOURCE.md`).toBe(true);
+      expect(existsSync(path.join(casesRoot, name, 'input', 'sos_commands')), `${name}/input/sos_commands`).toBe(true);
+    }
   });
 
   for (const name of caseNames) {
@@ -52,7 +57,7 @@ describe('label validation and matching', () => {
     const base = await mkdtemp(path.join(os.tmpdir(), 'nicdoctor-eval-'));
     temp.push(base);
     const dir = path.join(base, 'c1');
-    await import('node:fs/promises').then((fs) => fs.mkdir(path.join(dir, 'input', 'sos_commands'), { recursive: true }));
+    await mkdir(path.join(dir, 'input', 'sos_commands'), { recursive: true });
     await writeFile(path.join(dir, 'label.yaml'), label);
     return dir;
   }
@@ -81,5 +86,17 @@ describe('label validation and matching', () => {
     const forbidden = scoreCase(evalCase, [alarm('nic-drops', 7, 'eth0'), alarm('nic-drops', 7, 'br0'), alarm('mtu-mismatch', 11, 'host')]);
     expect(forbidden.falseAlarms.map((item) => item.subject)).toEqual(['br0', 'host']);
     expect(forbidden.right).toBe(false);
+  });
+
+  it('takes every diagnosis the measurement did not refute as an alarm, and nothing else', () => {
+    const report = {
+      diagnoses: [
+        { ruleId: 'nic-drops', cause: 7, subject: 'eth0', confidence: 'high', mode: 'static' },
+        { ruleId: 'rss-single-queue', cause: 6, subject: 'eth0', confidence: 'high', mode: 'refuted' },
+      ],
+      notes: [{ ruleId: 'smt-active', cause: 13, subject: 'host', mode: 'static' }],
+    };
+    expect(alarmsOf(report).map((alarm) => alarm.ruleId)).toEqual(['nic-drops']);
+    expect(() => alarmsOf({ checks: [] })).toThrow(/diagnoses/);
   });
 });
