@@ -43,7 +43,7 @@ describe('evaluation set', () => {
       };
       expect(detail).toEqual({ error: undefined, missed: [], falseAlarms: [] });
       expect(result.right).toBe(true);
-    });
+    }, 90_000); // above runAnalyze's own 60 s kill, so a hung analyze is reported as such
   }
 });
 
