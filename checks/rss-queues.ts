@@ -155,6 +155,9 @@ export default defineCheck({
       ];
       if (localCpus !== null) evidence.push(withSource({ label: 'NIC-local CPUs', observed: localCpus, unit: 'CPUs' }, source('net.device', 'local_cpulist')));
       report('queues-below-max', {
+        // Without the NIC-local CPU count, "fewer queues than CPUs" is a guess: the driver maximum
+        // (64 on ice) says what the NIC could do, not what this host has cores for.
+        ...(localCpus === null ? { severity: 'info' as const } : {}),
         evidence,
         data: { channel: plan.channel, current: plan.current, max: plan.max, localCpus, suggested: plan.suggested, basis: basisFor(plan.max), channelArgs },
       });
