@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +21,17 @@ const caseNames = readdirSync(casesRoot, { withFileTypes: true })
   .map((entry) => entry.name)
   .sort();
 
+/** Cases still wrong, with the reason (fixtures/eval/KNOWN-WRONG.yaml): they must stay wrong until fixed, then leave the list. */
+const knownWrong: Record<string, string> = parseYaml(readFileSync(path.join(casesRoot, 'KNOWN-WRONG.yaml'), 'utf8')) ?? {};
+
 describe('evaluation set', () => {
+  it('lists as known-wrong only cases that exist, each with its reason', () => {
+    for (const [name, reason] of Object.entries(knownWrong)) {
+      expect(caseNames, name).toContain(name);
+      expect(reason.length, name).toBeGreaterThan(20);
+    }
+  });
+
   it('holds at least 22 cases, 6 of them healthy', async () => {
     expect(caseNames.length).toBeGreaterThanOrEqual(22);
     const labels = await Promise.all(caseNames.map((name) => loadCase(path.join(casesRoot, name))));
@@ -32,7 +43,15 @@ describe('evaluation set', () => {
     }
   });
 
-  for (const name of caseNames) {
+  for (const name of caseNames.filter((candidate) => knownWrong[candidate] !== undefined)) {
+    it(`${name} is still known to be wrong (remove it from KNOWN-WRONG.yaml once right)`, async () => {
+      const result = await evaluateCase(cli, await loadCase(path.join(casesRoot, name)));
+      expect(result.error).toBeUndefined();
+      expect(result.right, `${name} is now right: take it out of fixtures/eval/KNOWN-WRONG.yaml`).toBe(false);
+    }, 90_000);
+  }
+
+  for (const name of caseNames.filter((candidate) => knownWrong[candidate] === undefined)) {
     it(`${name} is diagnosed right`, async () => {
       const evalCase = await loadCase(path.join(casesRoot, name));
       const result = await evaluateCase(cli, evalCase);
