@@ -2,6 +2,7 @@ import type { AnyCheck } from '../src/engine/check.js';
 import mtu from './mtu.js';
 import qdisc from './qdisc.js';
 import pcieLink from './pcie-link.js';
+import kernelPcie from './kernel-pcie.js';
 import socketBuffers from './socket-buffers.js';
 import iperf3 from './iperf3.js';
 import linkSpeed from './link-speed.js';
@@ -28,6 +29,7 @@ export const checks: readonly AnyCheck[] = [
   // The link itself: negotiated speed, the PCIe slot behind it, MTU, pause frames.
   linkSpeed,
   pcieLink,
+  kernelPcie,
   mtu,
   qdisc,
   flowControl,

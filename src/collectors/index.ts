@@ -26,6 +26,7 @@ import { cpuTopologyCollector } from './cpu-topology.js';
 import { cpufreqCollector } from './cpufreq.js';
 import { tcQdiscAllCollector, tcQdiscCollector } from './tc-qdisc.js';
 import { ipLinksCollector } from './ip-links.js';
+import { kernelPcieCollector } from './kernel-log.js';
 import { procNetDevCollector, protocolCountersCollector } from './proc-net.js';
 
 /** Every fact collector. One line per collector; the conformance test checks that each is used. */
@@ -60,4 +61,5 @@ export const collectors: readonly Collector[] = [
   ipLinksCollector,
   procNetDevCollector,
   protocolCountersCollector,
+  kernelPcieCollector,
 ] as Collector[];
