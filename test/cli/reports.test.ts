@@ -13,6 +13,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { reportSchema } from '../../src/report/schema.js';
 import { reportJsonSchemaErrors } from '../helpers/report-json-schema.js';
 import { FIXTURES } from '../helpers/fixtures.js';
+import { cliArgv, cliPath } from '../helpers/executable.js';
 
 const ROOT = path.resolve(FIXTURES, '..');
 const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
@@ -22,7 +23,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+    const [file, ...rest] = cliArgv(CLI, args);
+    const { stdout, stderr } = await run(file!, rest, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PATH: cliPath(process.env.PATH ?? ''), NO_COLOR: '1' } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
