@@ -42,7 +42,7 @@ export interface DiffReport {
 }
 
 /** Paths that name a device rather than configure it: they differ between any two hosts. */
-const IDENTITY = /(^|\.)(netPath|pciPath|path|address|busInfo|interface|physicalFunction|name)$/;
+const IDENTITY = /(^|\.)(netPath|pciPath|pciAddress|path|address|busInfo|interface|physicalFunction|name)$/;
 
 /** Pairs interfaces by name; left-over ones in report order (eth0 on A with ens1f0 on B). */
 function subjectMap(a: Report, b: Report): Map<string, string> {
@@ -57,12 +57,27 @@ function subjectMap(a: Report, b: Report): Map<string, string> {
   return map;
 }
 
-function verdictOf(report: Report, check: string, subject: string): string {
+interface Verdict {
+  status: string;
+  /** The findings' messages carry the values the check judged: a check reacts to a change when they change. */
+  messages: string[];
+}
+
+function verdictOf(report: Report, check: string, subject: string): Verdict {
   const result = report.checks.find((entry) => entry.id === check);
-  if (!result) return 'not run';
+  if (!result) return { status: 'not run', messages: [] };
   const status = result.subjects.find((entry) => entry.subject === subject)?.status ?? result.status;
-  const symptoms = result.findings.filter((finding) => finding.subject === subject || (subject === '' && finding.subject === 'host')).map((finding) => finding.symptom);
-  return symptoms.length ? `${status} (${[...new Set(symptoms)].sort().join(', ')})` : status;
+  const findings = result.findings.filter((finding) => finding.subject === subject || ((subject === '' || subject === 'host') && finding.subject === 'host'));
+  return { status, messages: [...new Set(findings.map((finding) => finding.message))].sort() };
+}
+
+/** "pass → fail", or the finding that changed; undefined when the check saw no difference. */
+function verdictChange(a: Verdict, b: Verdict): { a: string; b: string } | undefined {
+  if (a.status !== b.status) return { a: a.status, b: b.status };
+  const onlyA = a.messages.filter((message) => !b.messages.includes(message));
+  const onlyB = b.messages.filter((message) => !a.messages.includes(message));
+  if (!onlyA.length && !onlyB.length) return undefined;
+  return { a: `${a.status}: ${onlyA.join('; ') || '(no such finding)'}`, b: `${b.status}: ${onlyB.join('; ') || '(no such finding)'}` };
 }
 
 function diagnosisKeys(report: Report, map?: Map<string, string>): Set<string> {
@@ -101,20 +116,31 @@ export function diffInputs(a: LoadedInput, b: LoadedInput, checks: readonly AnyC
     const [fact, subject, path] = key.split('\t');
     keys.add(`${fact}\t${toA.get(subject!) ?? subject}\t${path}`);
   }
+  // A fact collected on one side only is one row, not one per field.
+  const present = (rowsOf: Map<string, unknown>) => new Set([...rowsOf.keys()].map((key) => key.split('\t').slice(0, 2).join('\t')));
+  const presentA = present(rowsA);
+  const presentB = present(rowsB);
   const groups = new Map<string, DiffGroup>();
+  const collapsed = new Set<string>();
   for (const key of [...keys].sort()) {
-    const [fact, subjectA, path] = key.split('\t') as [string, string, string];
+    let [fact, subjectA, path] = key.split('\t') as [string, string, string];
     if (IDENTITY.test(path)) continue;
     const subjectB = toB.get(subjectA) ?? subjectA;
-    const valueA = rowsA.get(key);
-    const valueB = rowsB.get(`${fact}\t${subjectB}\t${path}`);
-    if (same(valueA, valueB)) continue;
+    let valueA = rowsA.get(key);
+    let valueB = rowsB.get(`${fact}\t${subjectB}\t${path}`);
+    const inA = presentA.has(`${fact}\t${subjectA}`);
+    const inB = presentB.has(`${fact}\t${subjectB}`);
+    if (inA !== inB && fact !== 'settings') {
+      if (collapsed.has(`${fact}\t${subjectA}`)) continue;
+      collapsed.add(`${fact}\t${subjectA}`);
+      [path, valueA, valueB] = ['(whole fact)', inA ? 'collected' : 'not collected', inB ? 'collected' : 'not collected'];
+    }
+    if (same(valueA ?? null, valueB ?? null)) continue;
     const reading = fact === 'settings' ? checks.filter((check) => settingReaders(path).includes(check.id)) : readers(fact);
     const reactions: string[] = [];
     for (const check of reading) {
-      const verdictA = verdictOf(a.report, check.id, subjectA);
-      const verdictB = verdictOf(b.report, check.id, subjectB);
-      if (verdictA !== verdictB) reactions.push(`check ${check.id}: ${verdictA} → ${verdictB}`);
+      const change = verdictChange(verdictOf(a.report, check.id, subjectA), verdictOf(b.report, check.id, subjectB));
+      if (change) reactions.push(`check ${check.id}: ${change.a} → ${change.b}`);
     }
     for (const { rule, refs } of ruleRefs) {
       const reads = refs.facts.has(fact) || [...refs.checks].some((id) => reading.some((check) => check.id === id)) || [...refs.symptoms].some((symptom) => reading.some((check) => symptom.startsWith(`${check.id}/`)));
@@ -126,20 +152,20 @@ export function diffInputs(a: LoadedInput, b: LoadedInput, checks: readonly AnyC
       if (inA !== inB) reactions.push(`rule ${rule.id}: ${inA ? 'diagnosed on A only' : 'diagnosed on B only'}`);
     }
     const difference: FactDifference = { fact, subject: subjectA === '' ? 'host' : subjectB !== subjectA ? `${subjectA}/${subjectB}` : subjectA, path, a: valueA ?? null, b: valueB ?? null, reactions };
-    for (const check of reading.length ? reading : [undefined]) {
-      const id = check?.id ?? 'other';
-      const group = groups.get(id) ?? { check: id, title: check?.title ?? 'read by no check', differences: [] };
-      group.differences.push(difference);
-      groups.set(id, group);
-    }
+    // Listed once: under the first check that reacts to it, else the first that reads it.
+    const reacting = reading.find((check) => reactions.some((reaction) => reaction.startsWith(`check ${check.id}:`)));
+    const check = reacting ?? reading[0];
+    const id = check?.id ?? 'other';
+    const group = groups.get(id) ?? { check: id, title: check?.title ?? 'read by no check', differences: [] };
+    group.differences.push(difference);
+    groups.set(id, group);
   }
   const verdicts: VerdictChange[] = [];
   for (const result of a.report.checks) {
     for (const subject of new Set(['', ...result.subjects.map((entry) => entry.subject)])) {
       if (subject === '' && result.subjects.length) continue;
-      const verdictA = verdictOf(a.report, result.id, subject);
-      const verdictB = verdictOf(b.report, result.id, toB.get(subject) ?? subject);
-      if (verdictA !== verdictB) verdicts.push({ check: result.id, subject: subject || 'host', a: verdictA, b: verdictB });
+      const change = verdictChange(verdictOf(a.report, result.id, subject), verdictOf(b.report, result.id, toB.get(subject) ?? subject));
+      if (change) verdicts.push({ check: result.id, subject: subject || 'host', ...change });
     }
   }
   const differences = new Set([...groups.values()].flatMap((group) => group.differences));
@@ -187,11 +213,15 @@ export function renderDiff(report: DiffReport, format: DiffFormat): string {
   out.push(`${report.summary.differences} differences in ${report.basis}, ${report.summary.marked} marked ! (a check or a rule reacts to them)`, '');
   for (const group of report.groups) {
     out.push(markdown ? `## ${group.check}: ${group.title}` : `${group.check}: ${group.title}`);
+    let previous = '';
     for (const entry of group.differences) {
       const mark = entry.reactions.length ? '!' : ' ';
       const line = `${mark} ${entry.subject}  ${entry.fact === 'settings' ? '' : `${entry.fact} `}${entry.path}: ${show(entry.a)} → ${show(entry.b)}`;
       out.push(markdown ? `- ${entry.reactions.length ? '**!** ' : ''}${line.slice(2)}` : `  ${line}`);
-      for (const reaction of entry.reactions) out.push(markdown ? `  - ${reaction}` : `      ${reaction}`);
+      // Fields of one fact usually share their reactions: say them once.
+      const reactions = entry.reactions.join('\n');
+      if (reactions !== previous) for (const reaction of entry.reactions) out.push(markdown ? `  - ${reaction}` : `      ${reaction}`);
+      previous = reactions;
     }
     out.push('');
   }
