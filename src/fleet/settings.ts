@@ -135,10 +135,12 @@ function hostValues(facts: Record<string, unknown>, report: Report): SettingValu
   return values;
 }
 
-function modelOf(driver: string | null, pcie: unknown): string {
+function modelOf(driver: string | null, pcie: unknown, kind: string): string {
+  // A software device with no driver named (veth: the checks never ask ethtool -i there) is grouped by its kind.
+  if (!driver) return `${kind}, no driver`;
   const link = pcie as { present: boolean; vendorId?: string | null; deviceId?: string | null } | undefined;
   const ids = link?.present && link.vendorId && link.deviceId ? `${link.vendorId}:${link.deviceId}` : null;
-  return [driver ?? 'no driver', ids].filter(Boolean).join(' ');
+  return [driver, ids].filter(Boolean).join(' ');
 }
 
 /** Which interfaces to compare: the hardware ones when the host has any, else all (a VM, the namespace lab). */
@@ -166,7 +168,9 @@ export async function settingsFromStore(store: FactStore, report: Report): Promi
   for (const summary of comparedInterfaces(report)) {
     const perIface: Record<string, unknown> = {};
     for (const id of ['ethtool.rings', 'ethtool.channels', 'ethtool.features', 'ethtool.coalesce', 'pcie.link', 'ethtool.driver', 'tc.qdisc']) perIface[id] = await collected(store, id, summary.name);
-    interfaces.push({ name: summary.name, driver: summary.driver, model: modelOf(summary.driver, perIface['pcie.link']), values: interfaceValues(perIface, summary) });
+    // sysfs names no driver for software devices; ethtool -i does (veth).
+    const driver = summary.driver ?? (perIface['ethtool.driver'] as { driver?: string } | undefined)?.driver ?? null;
+    interfaces.push({ name: summary.name, driver, model: modelOf(driver, perIface['pcie.link'], summary.kind), values: interfaceValues(perIface, summary) });
   }
   return { settings: { host: hostValues(hostFacts, report), interfaces }, facts };
 }
@@ -176,7 +180,7 @@ export async function settingsFromStore(store: FactStore, report: Report): Promi
  * values. Bundles carry the raw outputs and give the full list.
  */
 export function settingsFromReport(report: Report): HostSettings {
-  const interfaces = comparedInterfaces(report).map((summary) => ({ name: summary.name, driver: summary.driver, model: modelOf(summary.driver, undefined), values: interfaceValues({}, summary) }));
+  const interfaces = comparedInterfaces(report).map((summary) => ({ name: summary.name, driver: summary.driver, model: modelOf(summary.driver, undefined, summary.kind), values: interfaceValues({}, summary) }));
   const host = hostValues({}, report);
   for (const item of report.policy?.items ?? []) {
     if (item.subject) {
