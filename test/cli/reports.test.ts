@@ -13,13 +13,16 @@ import { XMLValidator } from 'fast-xml-parser';
 import { reportSchema } from '../../src/report/schema.js';
 import { reportJsonSchemaErrors } from '../helpers/report-json-schema.js';
 import { FIXTURES } from '../helpers/fixtures.js';
-import { cliArgv, cliPath } from '../helpers/executable.js';
+import { cliArgv, cliPath, removeNodeFreePath } from '../helpers/executable.js';
 
 const ROOT = path.resolve(FIXTURES, '..');
 const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
 const run = promisify(execFile);
 const work = mkdtempSync(path.join(tmpdir(), 'nicdoctor-cli-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  removeNodeFreePath();
+});
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {

@@ -12,7 +12,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiffReport } from '../../src/diff/diff.js';
 import type { FleetReport } from '../../src/fleet/fleet.js';
-import { cliArgv, cliPath } from '../helpers/executable.js';
+import { cliArgv, cliPath, removeNodeFreePath } from '../helpers/executable.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 
 const ROOT = path.resolve(FIXTURES, '..');
@@ -20,7 +20,10 @@ const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
 const HOST = path.join(FIXTURES, 'hosts', 'i40e-small-rings-drops');
 const work = mkdtempSync(path.join(tmpdir(), 'nicdoctor-fleet-'));
 const fleetDir = path.join(work, 'reports');
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  removeNodeFreePath();
+});
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const [file, ...rest] = cliArgv(CLI, args);

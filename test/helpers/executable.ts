@@ -31,9 +31,16 @@ export function nodeFreePath(): string {
       symlinkSync(path.join(source, name), path.join(dir, name));
     }
   }
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   nodeFree = dir;
+  // Best effort for callers without an afterAll (lab/cli.ts); vitest workers may not reach it.
+  process.once('exit', removeNodeFreePath);
   return dir;
+}
+
+/** Removes the node-free PATH directory; test files that use it call this in afterAll. */
+export function removeNodeFreePath(): void {
+  if (nodeFree) rmSync(nodeFree, { recursive: true, force: true });
+  nodeFree = undefined;
 }
 
 /** The command line that runs the CLI: the executable when one is under test, else node with the script. */

@@ -14,7 +14,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../../src/fleet/fleet.js';
 import { reportSchema } from '../../src/report/schema.js';
-import { nodeFreePath } from '../helpers/executable.js';
+import { nodeFreePath, removeNodeFreePath } from '../helpers/executable.js';
 import { REPO_ROOT, toolPath } from './cli.js';
 import { cleanupStale, findTool, labAvailable } from './lab.js';
 import { createFleet, FLEET_PREFIX, type Fleet } from './fleet-hosts.js';
@@ -125,6 +125,7 @@ describe.skipIf(skip)('Ansible collection against three namespace hosts over SSH
 
   afterAll(() => {
     fleet?.destroy();
+    removeNodeFreePath();
     console.log(`fleet lab test: ${((performance.now() - started) / 1000).toFixed(1)} s in all`);
   });
 

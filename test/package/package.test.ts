@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRules } from '../../src/rules/loader.js';
 import { FIXTURES } from '../helpers/fixtures.js';
-import { nodeFreePath } from '../helpers/executable.js';
+import { nodeFreePath, removeNodeFreePath } from '../helpers/executable.js';
 
 const ROOT = path.resolve(FIXTURES, '..');
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -22,7 +22,10 @@ const EXECUTABLE = path.join(OUT, `nicdoctor-${VERSION}-linux-x64`);
 const DEB = path.join(OUT, `nicdoctor_${VERSION}_amd64.deb`);
 const work = mkdtempSync(path.join(tmpdir(), 'nicdoctor-package-'));
 const extracted = path.join(work, 'root');
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  removeNodeFreePath();
+});
 
 interface Run {
   code: number;
