@@ -124,6 +124,26 @@ async function main(argv: string[]): Promise<number> {
       exitCode = await (await import('./cli/fix-command.js')).fixCommand({ ...options, verbose: verbose() }, logger());
     });
   program
+    .command('fleet')
+    .description('one table for many hosts: policy verdict, top diagnosis, bench Gb/s, and the hosts whose settings differ from the majority')
+    .argument('<input...>', 'JSON reports, evidence bundles (.tar.gz), snapshots, or directories holding them; files named <host>.* are one host')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['terminal', 'markdown', 'html', 'json', 'junit']).default('terminal'))
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .addOption(new Option('--fail-on <severity>', 'a host without a policy fails on a finding at or above this severity').choices(FAIL_ON).default('critical'))
+    .action(async (inputs: string[], options: import('./fleet/command.js').FleetOptions) => {
+      exitCode = await (await import('./fleet/command.js')).fleetCommand(inputs, options);
+    });
+  program
+    .command('diff')
+    .description('compare two hosts (reports, snapshots or bundles): the facts that differ, by check, marked ! where a check or a rule reacts')
+    .argument('<a>', 'report (.json), evidence bundle (.tar.gz) or snapshot directory')
+    .argument('<b>', 'the same for the other host')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['terminal', 'markdown', 'json']).default('terminal'))
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .action(async (a: string, b: string, options: import('./diff/command.js').DiffOptions) => {
+      exitCode = await (await import('./diff/command.js')).diffCommand(a, b, options);
+    });
+  program
     .command('checks')
     .description('list the checks')
     .addOption(new Option('-f, --format <format>', 'list format').choices(['terminal', 'json']).default('terminal'))

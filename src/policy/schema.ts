@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { embeddedPolicy } from '../util/embedded.js';
 
 /**
  * A policy: what one host role must show before it is deployed (`nicdoctor scan --policy FILE`).
@@ -114,7 +115,10 @@ export async function loadPolicy(file: string, knownChecks?: readonly string[]):
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new PolicyLoadError(file, null, `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    // The single executable has no policies/ beside it: "25g" or "policies/25g.yaml" is the shipped one.
+    const shipped = (error as NodeJS.ErrnoException).code === 'ENOENT' ? embeddedPolicy(file) : undefined;
+    if (!shipped) throw new PolicyLoadError(file, null, `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    text = shipped.text;
   }
   return parsePolicy(text, file, knownChecks);
 }
