@@ -86,9 +86,13 @@ async function main(argv: string[]): Promise<number> {
     .action(async (options: ServeCliOptions) => {
       exitCode = await (await import('./cli/bench-commands.js')).serveCommand(options, logger());
     });
-  reportOptions(program.command('analyze').argument('<input>', 'snapshot directory (nicdoctor collect), evidence bundle (.tar.gz) or extracted sosreport').description('run the checks on a recorded snapshot, a bundle or a sosreport, offline')).action(
-    async (dir: string, options: ReportOptions) => {
-      exitCode = await analyzeCommand(dir, { ...options, verbose: verbose() }, logger());
+  reportOptions(program.command('analyze').argument('<input>', 'snapshot directory (nicdoctor collect), evidence bundle or collect-script archive (.tar.gz), extracted sosreport, or a text file / - (stdin) of pasted command outputs').description('run the checks on a recorded snapshot, a bundle, a sosreport or pasted text, offline'))
+    .option('--link-speed <speed>', 'text input: the link speed when the text does not show it (10G, 40G, 25000)')
+    .action(
+    async (dir: string, options: ReportOptions & { linkSpeed?: string }) => {
+      const text = await import('./cli/analyze-text.js');
+      if (await text.isTextInput(dir)) exitCode = await text.analyzeTextCommand(dir, { ...options, verbose: verbose() }, logger());
+      else exitCode = await analyzeCommand(dir, { ...options, verbose: verbose() }, logger());
     },
   );
   program

@@ -1,4 +1,5 @@
 import type { Report } from '../report/schema.js';
+import { renderTicketReply } from './text-input.js';
 import { STATUS_LABEL, benchTable, diagnosisModeLabel, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
 /** Text inside a table cell: pipes and newlines would break the table. */
@@ -10,6 +11,7 @@ const STATUS_ICON: Record<string, string> = { pass: '✅', fail: '❌', 'not-app
 
 /** A report to paste into a ticket: renders on GitHub, GitLab and Jira (which accept GFM tables). */
 export function renderMarkdown(report: Report): string {
+  if (report.source.mode === 'text') return renderTicketReply(report);
   const out: string[] = [];
   out.push(`# nicdoctor report: ${report.host.hostname}`);
   out.push('');

@@ -1,4 +1,5 @@
 import type { CheckResult, Report } from '../report/schema.js';
+import { textInputTerminalFooter, textInputTerminalHeader } from './text-input.js';
 import { benchTable, diagnosisHeading, formatEvidence, formatSource, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
 export interface TerminalOptions {
@@ -29,6 +30,7 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
   const lines: string[] = [];
   lines.push(paint('bold', `nicdoctor ${report.tool.version}`) + ` — ${hostLine(report)} — profile ${report.profile}`);
   if (report.source.mode === 'snapshot') lines.push(`Offline analysis of ${report.source.path ?? 'a snapshot'}`);
+  lines.push(...textInputTerminalHeader(report));
   lines.push(report.interfaces.length ? 'Interfaces:' : 'Interfaces: none found');
   for (const iface of report.interfaces) lines.push(`  ${interfaceLine(iface)}`);
   lines.push('');
@@ -69,6 +71,7 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
       }
     });
   }
+  lines.push(...textInputTerminalFooter(report));
   lines.push('');
   lines.push(summaryLine(report));
   return lines.join('\n') + '\n';

@@ -1,0 +1,153 @@
+import type { Logger } from 'pino';
+import type { AnyCheck } from '../engine/check.js';
+import { ParseError } from '../engine/facts.js';
+import { scan, type ScanOutcome } from '../engine/scan.js';
+import { TextHostIO } from '../hostio/text.js';
+import { parseIperf3Json } from '../parsers/iperf3-json.js';
+import { parseIperf3Text, type Iperf3TextRun } from '../parsers/iperf3-text.js';
+import { reportSchema, type Profile, type TextSegment } from '../report/schema.js';
+import { usableGbps } from '../util/pcie.js';
+import { askFor } from './ask-for.js';
+import { benchFromRuns, statedLinkSpeedMbps } from './bench.js';
+import { segment, type Segment } from './segment.js';
+
+/**
+ * `nicdoctor analyze ticket.txt`: segment the text, give each host its own text HostIO, read the
+ * pasted iperf3 runs as the bench fact, and run the same scan as on a host. One outcome per host
+ * named by the prompts (one when none is).
+ */
+
+export interface TextAnalysisOptions {
+  checks: readonly AnyCheck[];
+  log: Logger;
+  profile?: Profile;
+  only?: readonly string[];
+  skip?: readonly string[];
+  sourcePath?: string;
+  /** The link speed when the text does not say it (analyze --link-speed). */
+  linkSpeedMbps?: number;
+}
+
+export async function analyzeText(text: string, options: TextAnalysisOptions): Promise<ScanOutcome[]> {
+  const segmentation = segment(text);
+  const groups = groupByHost(segmentation.segments, segmentation.hosts);
+  const prose = segmentation.ignored.length ? ignoredText(text, segmentation.ignored) : '';
+  const stated = options.linkSpeedMbps ?? statedLinkSpeedMbps(prose);
+  const outcomes: ScanOutcome[] = [];
+  for (const [host, segments] of groups) {
+    const io = new TextHostIO(segments, { hostname: host, statedSpeedMbps: stated });
+    const notes: string[] = [...segmentation.repairs.map((repair) => `repaired: ${repair}`), ...io.inferences];
+    const segmentNotes = new Map<Segment, string>();
+    const runs: Iperf3TextRun[] = [];
+    for (const part of segments) {
+      const run = readRun(part, segmentNotes);
+      if (run) runs.push(run);
+    }
+    const outcome = await scan({
+      io,
+      checks: options.checks,
+      log: options.log,
+      ...(options.profile ? { profile: options.profile } : {}),
+      ...(options.only ? { only: options.only } : {}),
+      ...(options.skip ? { skip: options.skip } : {}),
+      ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
+      beforeChecks: async (store) => {
+        const names = io.interfaceNames;
+        const iface = names.length === 1 ? names[0]! : null;
+        const device = iface ? await store.get('net.device', iface) : null;
+        let pcieBitsPerSecond: number | null = null;
+        if (iface) {
+          const pcie = await store.get('pcie.link', iface);
+          if (pcie.ok && pcie.value.present && pcie.value.link?.speedGts && pcie.value.link.width) pcieBitsPerSecond = (usableGbps(pcie.value.link.speedGts, pcie.value.link.width) ?? 0) * 1e9 || null;
+        }
+        const speed = device?.ok ? device.value.speedMbps : null;
+        const bench = benchFromRuns(runs, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu: device?.ok ? device.value.mtu : null, pcieBitsPerSecond });
+        if (bench) {
+          store.provide('bench.result', bench);
+          if (!speed && stated) notes.push(`iperf3 judged against the link speed stated in the text or by --link-speed: ${stated / 1000} Gb/s`);
+        }
+      },
+    });
+    const report = outcome.report;
+    const described: TextSegment[] = segments.map((part) => ({
+      kind: part.kind,
+      recognised: part.kind !== 'iperf2' && !segmentNotes.get(part)?.startsWith('not read'),
+      firstLine: part.firstLine,
+      lastLine: part.lastLine,
+      host: part.host,
+      interface: part.iface,
+      command: part.command,
+      filtered: part.filtered,
+      ...(segmentNotes.has(part) ? { note: segmentNotes.get(part)! } : {}),
+    }));
+    // Ignored text belongs to no host: every host's report lists it once.
+    for (const ignored of segmentation.ignored) described.push({ kind: 'ignored', recognised: false, firstLine: ignored.firstLine, lastLine: ignored.lastLine, note: ignored.preview });
+    described.sort((a, b) => a.firstLine - b.firstLine);
+    report.source = { mode: 'text', ...(options.sourcePath ? { path: options.sourcePath } : {}), segments: described, notes };
+    report.askFor = askFor(report, options.checks, io.interfaceNames, runs.length > 0);
+    outcomes.push({ report: reportSchema.parse(report), store: outcome.store });
+  }
+  return outcomes;
+}
+
+function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | undefined {
+  if (part.kind === 'iperf2') {
+    notes.set(part, 'iperf2 output: recognised, not used (iperf2 and iperf3 results are not comparable; run iperf3)');
+    return undefined;
+  }
+  try {
+    if (part.kind === 'iperf3-text') {
+      const run = parseIperf3Text(part.text);
+      notes.set(part, `iperf3 ${run.role ?? ''} ${run.protocol.toUpperCase()} ${run.direction}, ${run.streams} stream(s)${run.hasSummary ? '' : ', no final summary (rate from its intervals)'}`.replace(/\s+/g, ' '));
+      return run;
+    }
+    if (part.kind === 'iperf3-json') {
+      const json = parseIperf3Json(part.text);
+      const bidir = json.reverseReceiverBitsPerSecond !== null;
+      notes.set(part, `iperf3 JSON, ${json.streams ?? 1} stream(s)`);
+      return {
+        tool: 'iperf3',
+        role: 'client',
+        protocol: json.protocol?.toLowerCase() === 'udp' ? 'udp' : 'tcp',
+        direction: bidir ? 'bidir' : 'forward',
+        streams: json.streams ?? 1,
+        version: json.version,
+        peer: null,
+        port: null,
+        intervals: json.intervals.map(({ start, end, bitsPerSecond, retransmits, omitted }) => ({ start, end, bitsPerSecond, retransmits, omitted })),
+        perStream: [],
+        senderBitsPerSecond: json.senderBitsPerSecond,
+        receiverBitsPerSecond: json.receiverBitsPerSecond,
+        reverseBitsPerSecond: json.reverseReceiverBitsPerSecond,
+        retransmits: json.retransmits,
+        durationSeconds: json.seconds,
+        jitterMs: null,
+        lostPercent: json.lostPercent,
+        hasSummary: json.receiverBitsPerSecond !== null,
+      };
+    }
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    notes.set(part, `not read: ${error.message}`);
+  }
+  return undefined;
+}
+
+/** Segments per host: outputs before the first prompt with a hostname go to the first host. */
+function groupByHost(segments: readonly Segment[], hosts: readonly string[]): Map<string | null, Segment[]> {
+  const groups = new Map<string | null, Segment[]>();
+  for (const host of hosts) groups.set(host, []);
+  for (const part of segments) {
+    const host = part.host ?? (hosts.length === 1 ? hosts[0]! : null);
+    if (!groups.has(host)) groups.set(host, []);
+    groups.get(host)!.push(part);
+  }
+  if (groups.size === 0) groups.set(null, []);
+  // A host named only in prompts whose outputs were all unrecognised still gets a (short) report.
+  return groups;
+}
+
+function ignoredText(text: string, ignored: ReadonlyArray<{ firstLine: number; lastLine: number }>): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  return ignored.map((range) => lines.slice(range.firstLine - 1, range.lastLine).join('\n')).join('\n');
+}
