@@ -54,12 +54,12 @@ const UNIT: Record<string, number> = { '': 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
  * Optional tail: retransmits and cwnd (TCP sender), jitter/lost (UDP), and sender/receiver.
  */
 const ROW = new RegExp(
-  String.raw`\[\s*(\d+|SUM)\](?:\[(TX-C|RX-C|TX-S|RX-S)\])?\s+` +
+  String.raw`\[\s*(\d+|SUM)\s*\](?:\[(TX-C|RX-C|TX-S|RX-S)\])?\s+` +
     String.raw`(\d+\.\d+)\s*-\s*(\d+\.\d+)\s+sec\s+` +
     String.raw`([\d.]+)\s+([KMGT]?)Bytes\s+` +
     String.raw`([\d.]+)\s+([KMGT]?)bits\/sec` +
     String.raw`(?:\s+([\d.]+)\s+ms\s+(\d+)\s*\/\s*(\d+)\s+\(([\d.e+-]+)%\))?` +
-    String.raw`(?:\s+(\d+)(?!\.)(?:\s+([\d.]+)\s+[KMGT]?Bytes)?)?` +
+    String.raw`(?:\s+(\d+)(?![.:\d])(?:\s+([\d.]+)\s+[KMGT]?Bytes)?)?` +
     String.raw`(?:\s+(\(omitted\)))?` +
     String.raw`(?:\s+(sender|receiver))?`,
   'g',
@@ -99,25 +99,35 @@ interface Row {
 export function parseIperf3Text(text: string): Iperf3TextRun {
   if (sniffIperf2Text(text)) throw new ParseError('iperf2 output (not iperf3): run iperf3 instead, its results are what nicdoctor reads');
   const rows: Row[] = [];
+  // Rows after iperf3's "- - - -" rule are the summary, even where old versions (3.1 UDP) do not
+  // say sender or receiver.
+  const summaryFrom = [...text.matchAll(/(?:- ){10,}-?/g)].at(-1)?.index ?? Infinity;
   for (const match of text.matchAll(ROW)) {
+    const unlabelled = match.index > summaryFrom && match[16] === undefined;
     rows.push({
       id: match[1]!,
       tag: match[2] ?? null,
       start: Number(match[3]),
       end: Number(match[4]),
       bitsPerSecond: rate(match[7]!, match[8]!),
-      retransmits: match[13] !== undefined ? Number(match[13]) : null,
+      // UDP rows carry a datagram count where TCP rows carry retransmits.
+      retransmits: match[13] !== undefined && match[9] === undefined ? Number(match[13]) : null,
       omitted: match[15] !== undefined,
-      side: (match[16] as 'sender' | 'receiver' | undefined) ?? null,
+      side: (match[16] as 'sender' | 'receiver' | undefined) ?? (unlabelled ? (match[9] !== undefined ? 'receiver' : 'sender') : null),
       jitterMs: match[9] !== undefined ? Number(match[9]) : null,
       lostPercent: match[12] !== undefined ? Number(match[12]) : null,
     });
   }
-  if (rows.length === 0) throw new ParseError('not iperf3 output: no "[ ID] start-end sec ... bits/sec" row');
+  if (rows.length === 0) {
+    const error = /iperf3: error - (.+)/.exec(text)?.[1];
+    throw new ParseError(error ? `iperf3 failed: ${error.trim()}` : 'not iperf3 output: no "[ ID] start-end sec ... bits/sec" row');
+  }
 
   const bidir = rows.some((row) => row.tag !== null);
   const reverse = /Reverse mode, remote host .* is sending/.test(text);
-  const udp = rows.some((row) => row.jitterMs !== null) || /\bUDP\b.*datagram|Total Datagrams|Lost\/Total Datagrams/.test(text);
+  const udpText = /Total Datagrams|Lost\/Total Datagrams/.test(text);
+  if (udpText) for (const row of rows) row.retransmits = null;
+  const udp = udpText || rows.some((row) => row.jitterMs !== null) || /\bUDP\b.*datagram|Total Datagrams|Lost\/Total Datagrams/.test(text);
   // In --bidir the client's own sending rows are TX-C; the server side prints TX-S.
   const mainTag = bidir ? (rows.some((row) => row.tag === 'TX-C') ? 'TX-C' : 'RX-S') : null;
   const otherTag = mainTag === 'TX-C' ? 'RX-C' : mainTag === 'RX-S' ? 'TX-S' : null;

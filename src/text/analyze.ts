@@ -31,7 +31,8 @@ export interface TextAnalysisOptions {
 export async function analyzeText(text: string, options: TextAnalysisOptions): Promise<ScanOutcome[]> {
   const segmentation = segment(text);
   const groups = groupByHost(segmentation.segments, segmentation.hosts);
-  const prose = segmentation.ignored.length ? ignoredText(text, segmentation.ignored) : '';
+  // Prose: ignored text and the sentences that quoted a fragment inline ("pese a tener 10GbE ... LnkSta: ...").
+  const prose = ignoredText(text, [...segmentation.ignored, ...segmentation.segments.filter((part) => part.inline)]);
   const stated = options.linkSpeedMbps ?? statedLinkSpeedMbps(prose);
   const outcomes: ScanOutcome[] = [];
   for (const [host, segments] of groups) {
@@ -98,7 +99,8 @@ function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | un
   try {
     if (part.kind === 'iperf3-text') {
       const run = parseIperf3Text(part.text);
-      notes.set(part, `iperf3 ${run.role ?? ''} ${run.protocol.toUpperCase()} ${run.direction}, ${run.streams} stream(s)${run.hasSummary ? '' : ', no final summary (rate from its intervals)'}`.replace(/\s+/g, ' '));
+      const udp = run.protocol === 'udp' && run.lostPercent !== null ? `, ${run.lostPercent} % of datagrams lost, jitter ${run.jitterMs ?? '?'} ms` : '';
+      notes.set(part, `iperf3 ${run.role ?? ''} ${run.protocol.toUpperCase()} ${run.direction}, ${run.streams} stream(s)${udp}${run.hasSummary ? '' : ', no final summary (rate from its intervals)'}`.replace(/\s+/g, ' '));
       return run;
     }
     if (part.kind === 'iperf3-json') {

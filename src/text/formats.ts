@@ -39,6 +39,8 @@ export interface Format {
   command?: RegExp;
   /** Whole-text check for the content shape, for outputs pasted without a prompt or header. */
   sniff?: (text: string) => boolean;
+  /** Whether lines cut by a mailer are rejoined; iperf3's parser reads rows across line breaks itself. */
+  noUnwrap?: boolean;
 }
 
 const ETHTOOL_BODY = /^\s+\S.*$|^\s*[A-Za-z][\w /()-]*:\s*.*$/;
@@ -53,12 +55,13 @@ export const FORMATS: readonly Format[] = [
   { kind: 'ethtool-features', anchor: new RegExp(`^Features for ${IFACE}:\\s*$`), body: /^\s*[\w-]+:\s*(?:on|off)\b.*$/, command: ethtool('-k|--show-features|--show-offload') },
   { kind: 'ethtool-coalesce', anchor: new RegExp(`^Coalesce parameters for ${IFACE}:\\s*$`), body: ETHTOOL_BODY, command: ethtool('-c|--show-coalesce') },
   { kind: 'ethtool-pause', anchor: new RegExp(`^Pause parameters for ${IFACE}:\\s*$`), body: ETHTOOL_BODY, command: ethtool('-a|--show-pause') },
-  { kind: 'ethtool-driver', anchor: /^driver:\s+\S+\s*$/, body: /^(?:version|firmware-version|expansion-rom-version|bus-info|supports-[\w-]+):.*$/, command: ethtool('-i|--driver') },
-  { kind: 'ethtool-rxfh', anchor: new RegExp(`^RX flow hash indirection table for ${IFACE}`), body: /^\s*\d+:(?:\s+\d+)+\s*$|^RSS hash.*$|^\s*[0-9a-f]{2}(?::[0-9a-f]{2})+\s*$|^\S+:\s*(?:on|off)\s*$|^Operation not supported.*$/i, command: ethtool('-x|--show-rxfh-indir|--show-rxfh') },
+  { kind: 'ethtool-driver', anchor: /^driver:\s+\S+\s*$/, body: /^\s*(?:version|firmware-version|expansion-rom-version|bus-info|supports-[\w-]+):.*$/, command: ethtool('-i|--driver') },
+  { kind: 'ethtool-rxfh', anchor: new RegExp(`^RX flow hash indirection table for ${IFACE}`), body: /^\s*\d+:(?:\s+\d+)+\s*$|^RSS hash.*$|^\s*[0-9a-f]{2}(?::[0-9a-f]{2})+\s*$|^\s*\S+:\s*(?:on|off)\s*$|^Operation not supported.*$/i, command: ethtool('-x|--show-rxfh-indir|--show-rxfh') },
   {
     kind: 'lspci',
     anchor: /^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] [A-Za-z].*$|^\s*(?:LnkCap|LnkSta):\s+.*Speed.*$/i,
-    body: /^\s+\S.*$|^\s*(?:LnkCap|LnkSta|LnkCtl|LnkCap2|LnkSta2|LnkCtl2):.*$/,
+    // Mail clients strip lspci's indentation: a block is also `Key: value` lines and flag lists.
+    body: /^\s+\S.*$|^\s*[A-Za-z][\w ./()#-]*:\s.*$|^\s*(?:[A-Za-z0-9_]+[+-]\s*){2,}.*$|^<\S.*$/,
     command: /^(?:sudo\s+)?(?:\S*\/)?lspci\b/,
   },
   { kind: 'proc-interrupts', anchor: /^\s+CPU0(?:\s+CPU\d+)*\s*$/, body: /^\s*[\w-]+:\s+.*$/, command: /^(?:sudo\s+)?(?:cat|grep\b.*|less|more)\s+.*\/proc\/interrupts\b/ },
@@ -71,18 +74,20 @@ export const FORMATS: readonly Format[] = [
   { kind: 'uname', anchor: /^Linux \S+ \d+\.\d+\S* #\d+.*$/, body: /^$^/, command: /^uname\b/ },
   {
     kind: 'iperf3-text',
-    anchor: /^(?:Connecting to host \S+, port \d+|Server listening on \d+.*|-{20,}|iperf 3\.\S+.*|\[\s*(?:\d+|SUM)\](?:\[[A-Z-]+\])?\s+(?:local \S+ port|\d+\.\d\d-).*|\[ ID\].*)$/,
-    body: /^(?:\[\s*(?:\d+|SUM|ID)\].*|Connecting to host.*|Reverse mode.*|Server listening.*|Accepted connection.*|-{3,}.*|(?:- )+-?|iperf Done\.|iperf 3\S*.*|Linux .*|Time: .*|Cookie: .*|TCP MSS: .*|Starting Test: .*|Test Complete.*|CPU Utilization: .*|\s+local\/sender.*|.*(?:Bitrate|Bandwidth|Transfer).*|snd_tcp_congestion .*|rcv_tcp_congestion .*|\s*\.\.\.(?:\s*\.\.\.)*\s*)$/,
-    command: /^(?:sudo\s+)?(?:\S*[\\/])?iperf3(?:\.exe)?\b/,
+    anchor: /^(?:iperf3: error - .*|Connecting to host \S+, port \d+|Server listening on \d+.*|iperf 3\.\S+.*|\[\s*(?:\d+|SUM)\s*\](?:\[[A-Z-]+\])?\s+(?:local \S+ port|\d+\.\d\d-).*|\[ ID ?\].*)$/,
+    body: /^\s*(?:\[\s*(?:\d+|SUM|ID)\s*\].*|Connecting to host.*|Lost\/Total Datagrams|[\d/]+\s*\([\d.e+-]+%\)\s*(?:sender|receiver)?|Reverse mode.*|Server listening.*|Accepted connection.*|-{3,}.*|(?:- )+-?|iperf Done\.|iperf 3\S*.*|Linux .*|Time: .*|Cookie: .*|TCP MSS: .*|Starting Test: .*|Test Complete.*|CPU Utilization: .*|\s+local\/sender.*|.*(?:Bitrate|Bandwidth|Transfer).*|snd_tcp_congestion .*|rcv_tcp_congestion .*|\s*\.\.\.(?:\s*\.\.\.)*\s*)$/,
+    command: /^(?:sudo\s+)?(?:\S*[\\/])?iperf3(?:\.exe)?\s+-/,
     sniff: sniffIperf3Text,
+    noUnwrap: true,
   },
   { kind: 'iperf3-json', anchor: /^\{\s*$/, body: /^.*$/, sniff: (text) => /"start"\s*:/.test(text) && /"end"\s*:/.test(text) && /"intervals"\s*:/.test(text) },
   {
     kind: 'iperf2',
     anchor: /^(?:Client connecting to \S+, (?:TCP|UDP) port \d+|Server listening on (?:TCP|UDP) port \d+|iperf version 2\..*)$/,
     body: /^(?:\[\s*(?:\d+|SUM|ID)\].*|TCP window size.*|UDP buffer size.*|-{10,}|Client connecting.*|Server listening.*|Sending \d+ byte datagrams.*)$/,
-    command: /^(?:sudo\s+)?(?:\S*[\\/])?iperf(?:\.exe)?\s/,
+    command: /^(?:sudo\s+)?(?:\S*[\\/])?iperf(?:\.exe)?\s+-/,
     sniff: sniffIperf2Text,
+    noUnwrap: true,
   },
 ];
 
@@ -106,9 +111,13 @@ export function formatForCommand(command: string): { format: Format; iface: stri
 
 /** The format whose first line this is, and the interface its header names. */
 export function formatForAnchor(line: string): { format: Format; iface: string | null } | undefined {
-  for (const format of FORMATS) {
-    const match = format.anchor.exec(line);
-    if (match) return { format, iface: match[1] ?? null };
+  // Mail and forum posts often indent a whole paste; the CPU header of /proc/interrupts is
+  // indented by itself, so the line is tried as it is first.
+  for (const candidate of [line, line.trimStart()]) {
+    for (const format of FORMATS) {
+      const match = format.anchor.exec(candidate);
+      if (match) return { format, iface: match[1] ?? null };
+    }
   }
   return undefined;
 }

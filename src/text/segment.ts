@@ -20,6 +20,8 @@ export interface Segment {
   command: string | null;
   /** The output went through `| grep`, `| head`...: only part of it is here. */
   filtered: boolean;
+  /** A fragment quoted inside prose (the rest of its lines is prose). */
+  inline?: boolean;
   firstLine: number;
   lastLine: number;
   text: string;
@@ -142,7 +144,7 @@ const WRAP_MAX = 80;
 function consume(format: Format, lines: readonly SourceLine[], start: number, taken: SourceLine[], repairs: Set<string>, iface: string | null): number {
   let index = start;
   const fits = (text: string) => {
-    const anchor = format.anchor.exec(text);
+    const anchor = format.anchor.exec(text) ?? format.anchor.exec(text.trimStart());
     // "Settings for eth4:" after eth3's settings starts another output.
     if (anchor && anchor[1] !== undefined && iface !== null) return anchor[1] === iface;
     return Boolean(anchor) || format.body.test(text);
@@ -156,9 +158,11 @@ function consume(format: Format, lines: readonly SourceLine[], start: number, ta
       continue;
     }
     if (isOtherAnchor(format, text)) break;
+    // iperf3 runs pasted one after another: a finished run ends its output.
+    if (format.kind === 'iperf3-text' && /(?:receiver|iperf Done\.)\s*$/.test(taken.at(-1)?.text ?? '') && /^\s*(?:\[ ID ?\]|Connecting to host|-{20,})/.test(text)) break;
     if (!fits(text)) {
       const previous = taken.at(-1);
-      if (previous && previous.text.length >= WRAP_MIN && previous.text.length <= WRAP_MAX && fits(`${previous.text} ${text.trim()}`)) {
+      if (previous && !format.noUnwrap && previous.text.length >= WRAP_MIN && previous.text.length <= WRAP_MAX && fits(`${previous.text} ${text.trim()}`)) {
         taken[taken.length - 1] = { number: previous.number, text: `${previous.text} ${text.trim()}` };
         repairs.add('wrapped lines rejoined');
         index += 1;
@@ -172,10 +176,14 @@ function consume(format: Format, lines: readonly SourceLine[], start: number, ta
   return index;
 }
 
+/** First lines that always start a new output, even where they would fit the current one's body. */
+const STRONG_ANCHOR = /^\s*(?:Settings for \S+:|NIC statistics:|Ring parameters for|Channel parameters for|Features for|Coalesce parameters for|Pause parameters for|driver:\s|RX flow hash indirection|Connecting to host|Client connecting to|available: \d+ nodes|Architecture:|\s*CPU0\s)/;
+
 /** The first line of a different output (same-kind anchors are judged by `fits`). */
 function isOtherAnchor(format: Format, text: string): boolean {
   const other = formatForAnchor(text);
-  return Boolean(other) && other!.format.kind !== format.kind;
+  if (!other || other.format.kind === format.kind) return false;
+  return !format.body.test(text) || STRONG_ANCHOR.test(text);
 }
 
 /** Inline fragments quoted inside prose: "LnkSta: Speed 5GT/s, Width x1 (degraded)". */
@@ -237,6 +245,7 @@ export function segment(text: string): Segmentation {
       const inline = [...line.text.matchAll(INLINE_LSPCI)];
       if (inline.length) {
         add(FORMATS.find((f) => f.kind === 'lspci')!, null, null, true, [{ number: line.number, text: inline.map((match) => match[0]).join('\n') }]);
+        segments.at(-1)!.inline = true;
         index += 1;
         continue;
       }
