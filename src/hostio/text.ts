@@ -14,6 +14,7 @@ import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInvento
  */
 
 interface InterfaceInfo {
+  physical: boolean;
   driver: string | null;
   busInfo: string | null;
   speed: string | null;
@@ -118,7 +119,10 @@ export class TextHostIO implements HostIO {
         speedMbps = String(options.statedSpeedMbps);
         this.inferences.push(`${name}: link speed ${options.statedSpeedMbps / 1000} Gb/s as stated in the text (no \`ethtool ${name}\`)`);
       }
+      // `ethtool <if>` listing link modes or ports, or a PCI bus-info, is a NIC, not a software device.
+      const physical = Boolean(busInfo) || /Supported (?:ports|link modes):\s*\S/.test(settings ?? '');
       this.interfaces.set(name, {
+        physical,
         driver: field(info, 'driver'),
         busInfo,
         speed: speedMbps,
@@ -194,8 +198,10 @@ export class TextHostIO implements HostIO {
     const normal = path.posix.normalize(hostPath);
     const device = /^\/sys\/class\/net\/([^/]+)\/device$/.exec(normal);
     if (device) {
-      const bus = this.interfaces.get(device[1]!)?.busInfo;
-      if (bus && isPciAddress(bus)) return `../../../bus/pci/devices/${bus}`;
+      const info = this.interfaces.get(device[1]!);
+      if (info?.busInfo && isPciAddress(info.busInfo)) return `../../../bus/pci/devices/${info.busInfo}`;
+      // A NIC whose PCI address the text does not give: a device, at no known address.
+      if (info?.physical) return `../../../devices/unknown-bus/${device[1]!}`;
     }
     const driver = /^\/sys\/bus\/pci\/devices\/([^/]+)\/driver$/.exec(normal);
     if (driver) {
@@ -245,7 +251,7 @@ export class TextHostIO implements HostIO {
   private missing(normal: string): HostIOError {
     const iface = /^\/sys\/class\/net\/([^/]+)\/([^/]+)$/.exec(normal);
     const covered =
-      (iface !== undefined && iface !== null && this.interfaces.has(iface[1]!) && iface[2] !== 'queues') ||
+      (iface !== undefined && iface !== null && this.interfaces.has(iface[1]!) && !['queues', 'statistics'].includes(iface[2]!)) ||
       /^\/sys\/bus\/pci\/devices\/[^/]+\/[^/]+$/.test(normal) ||
       (normal.startsWith('/proc/sys/') && this.sysctl.size > 0);
     if (covered) return new HostIOError('not-found', `${normal}: not in the text`);

@@ -79,7 +79,7 @@ export function sniffIperf2Text(text: string): boolean {
 }
 
 function rate(value: string, prefix: string): number {
-  return Number(value) * UNIT[prefix]!;
+  return Math.round(Number(value) * UNIT[prefix]!);
 }
 
 interface Row {
@@ -178,7 +178,7 @@ export function parseIperf3Text(text: string): Iperf3TextRun {
     receiverBitsPerSecond: receiver?.bitsPerSecond ?? null,
     reverseBitsPerSecond: otherFinal?.bitsPerSecond ?? null,
     retransmits: sender?.retransmits ?? (perStream.some((s) => s.retransmits !== null) ? perStream.reduce((total, s) => total + (s.retransmits ?? 0), 0) : null),
-    durationSeconds: (receiver ?? sender)?.end ?? intervals.at(-1)?.end ?? null,
+    durationSeconds: (sender ?? receiver)?.end ?? intervals.at(-1)?.end ?? null,
     jitterMs: udp ? (udpFinal?.jitterMs ?? null) : null,
     lostPercent: udp ? (udpFinal?.lostPercent ?? null) : null,
     hasSummary: Boolean(sender ?? receiver),

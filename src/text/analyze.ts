@@ -62,7 +62,9 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           if (pcie.ok && pcie.value.present && pcie.value.link?.speedGts && pcie.value.link.width) pcieBitsPerSecond = (usableGbps(pcie.value.link.speedGts, pcie.value.link.width) ?? 0) * 1e9 || null;
         }
         const speed = device?.ok ? device.value.speedMbps : null;
-        const bench = benchFromRuns(runs, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu: device?.ok ? device.value.mtu : null, pcieBitsPerSecond });
+        const mtu = device?.ok ? device.value.mtu : null;
+        const bench = benchFromRuns(runs, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu: mtu ?? 1500, pcieBitsPerSecond });
+        if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');
         if (bench) {
           store.provide('bench.result', bench);
           if (!speed && stated) notes.push(`iperf3 judged against the link speed stated in the text or by --link-speed: ${stated / 1000} Gb/s`);
@@ -85,7 +87,14 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
     for (const ignored of segmentation.ignored) described.push({ kind: 'ignored', recognised: false, firstLine: ignored.firstLine, lastLine: ignored.lastLine, note: ignored.preview });
     described.sort((a, b) => a.firstLine - b.firstLine);
     report.source = { mode: 'text', ...(options.sourcePath ? { path: options.sourcePath } : {}), segments: described, notes };
-    report.askFor = askFor(report, options.checks, io.interfaceNames, runs.length > 0);
+    report.askFor = askFor(report, options.checks, io.interfaceNames, runs.length > 0, segments.some((part) => part.windows));
+    // The engine's hint for a missing input speaks of snapshots; here the input is the customer.
+    for (const check of report.checks) {
+      if (!check.hint || !/snapshot/.test(check.hint)) continue;
+      const ask = report.askFor.find((entry) => entry.checks.includes(check.id));
+      if (ask) check.hint = `ask the customer for: ${ask.command}`;
+      else delete check.hint;
+    }
     outcomes.push({ report: reportSchema.parse(report), store: outcome.store });
   }
   return outcomes;

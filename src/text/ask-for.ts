@@ -38,10 +38,25 @@ const PER_HOST: Record<string, string> = {
   interfaces: 'ip -d link show',
 };
 
+/** Checks that read a fact the text did hold, but without the value they judge. */
+const PER_CHECK: Record<string, (iface: string) => string> = {
+  mtu: (iface) => `ip link show dev ${iface}`,
+  'nic-drops': (iface) => `ip -s -s link show dev ${iface}`,
+  offloads: (iface) => `ethtool -k ${iface}`,
+  'link-speed': (iface) => `ethtool ${iface}`,
+  'pcie-link': (iface) => `sudo lspci -vv -s $(ethtool -i ${iface} | awk '/bus-info/ {print $2}')`,
+};
+
+/** A Windows client: what its PowerShell can show of the adapter. */
+const WINDOWS = [
+  'Get-NetAdapter | Format-List Name,InterfaceDescription,LinkSpeed,MtuSize,DriverVersion',
+  'Get-NetAdapterRss; Get-NetAdapterAdvancedProperty -Name <adapter>',
+];
+
 const IPERF3_RUN = 'iperf3 -c <server> -t 30 -P 4   (and the same with -R; the text output is fine)';
 const NO_INTERFACE = 'ethtool <interface>; ethtool -i <interface>; ethtool -S <interface>   (the interface that carries the traffic)';
 
-export function askFor(report: Report, checks: readonly AnyCheck[], interfaces: readonly string[], hasRun: boolean): AskFor[] {
+export function askFor(report: Report, checks: readonly AnyCheck[], interfaces: readonly string[], hasRun: boolean, windows = false): AskFor[] {
   const byCommand = new Map<string, AskFor>();
   const add = (command: string, check: string, subject?: string) => {
     const entry = byCommand.get(command) ?? { command, checks: [], ...(subject ? { subject } : {}) };
@@ -58,16 +73,31 @@ export function askFor(report: Report, checks: readonly AnyCheck[], interfaces: 
       continue;
     }
     const facts = [...check.requires, ...(check.optionalFacts ?? [])];
+    if (windows) {
+      // Linux commands mean nothing to a Windows host; its adapter settings are what matter.
+      if (check.scope === 'interface') for (const command of WINDOWS) add(command, result.id);
+      continue;
+    }
     if (check.scope === 'interface' && interfaces.length === 0) {
       add(NO_INTERFACE, result.id);
       continue;
     }
+    let asked = false;
     for (const fact of facts) {
-      if (PER_HOST[fact] && missing(fact)) add(PER_HOST[fact]!, result.id);
+      if (PER_HOST[fact] && missing(fact)) {
+        add(PER_HOST[fact]!, result.id);
+        asked = true;
+      }
       for (const iface of interfaces) {
         const command = PER_INTERFACE[fact];
-        if (command && missing(fact, iface)) add(command(iface), result.id, iface);
+        if (command && missing(fact, iface)) {
+          add(command(iface), result.id, iface);
+          asked = true;
+        }
       }
+    }
+    if (!asked && result.status === 'unknown' && PER_CHECK[result.id]) {
+      for (const subject of result.subjects.filter((entry) => entry.status === 'unknown' && interfaces.includes(entry.subject))) add(PER_CHECK[result.id]!(subject.subject), result.id, subject.subject);
     }
   }
   return [...byCommand.values()];

@@ -22,6 +22,8 @@ export interface Segment {
   filtered: boolean;
   /** A fragment quoted inside prose (the rest of its lines is prose). */
   inline?: boolean;
+  /** Typed at a Windows prompt (`PS C:\\>`, `C:\\>`). */
+  windows?: boolean;
   firstLine: number;
   lastLine: number;
   text: string;
@@ -44,6 +46,7 @@ export interface Segmentation {
 interface Prompt {
   host: string | null;
   command: string;
+  windows: boolean;
 }
 
 const PROMPTS: Array<{ pattern: RegExp; host?: number; command: number; needsKnownCommand?: boolean }> = [
@@ -66,7 +69,7 @@ function parsePrompt(line: string): Prompt | undefined {
     if (!match) continue;
     const command = match[prompt.command]!.trim();
     if (prompt.needsKnownCommand && !KNOWN_COMMAND.test(command) && !formatForCommand(command)) continue;
-    return { host: prompt.host ? match[prompt.host]! : null, command };
+    return { host: prompt.host ? match[prompt.host]! : null, command, windows: /^\s*(?:PS )?[A-Za-z]:\\/.test(line) };
   }
   return undefined;
 }
@@ -86,6 +89,7 @@ function splitPipeline(command: string): { base: string; filtered: boolean } {
 }
 
 interface Block {
+  windows?: boolean;
   lines: SourceLine[];
   host: string | null;
   command: string | null;
@@ -114,6 +118,7 @@ function blocks(lines: readonly SourceLine[]): { blocks: Block[]; hosts: string[
         if (!hosts.includes(host)) hosts.push(host);
       }
       open(prompt.command || null, line.number);
+      if (prompt.windows) current.windows = true;
       continue;
     }
     const header = parseHeader(line.text);
@@ -204,7 +209,7 @@ export function segment(text: string): Segmentation {
     const add = (format: Format, iface: string | null, command: string | null, filtered: boolean, taken: SourceLine[]) => {
       if (!taken.length && !command) return;
       const first = taken[0]?.number ?? block.commandLine ?? 0;
-      segments.push({ kind: format.kind, host: block.host, iface, command, filtered, firstLine: block.commandLine && command ? Math.min(block.commandLine, first) : first, lastLine: taken.at(-1)?.number ?? first, text: taken.map((line) => line.text).join('\n') + '\n' });
+      segments.push({ ...(block.windows ? { windows: true } : {}), kind: format.kind, host: block.host, iface, command, filtered, firstLine: block.commandLine && command ? Math.min(block.commandLine, first) : first, lastLine: taken.at(-1)?.number ?? first, text: taken.map((line) => line.text).join('\n') + '\n' });
     };
     if (block.command) {
       const { base, filtered } = splitPipeline(block.command);
