@@ -97,11 +97,18 @@ async function main(argv: string[]): Promise<number> {
   );
   program
     .command('collect')
-    .description('record everything the checks read into a snapshot directory')
-    .requiredOption('-o, --output <dir>', 'new (or empty) directory for the snapshot')
+    .description('record everything the checks read into a snapshot directory; --script prints a POSIX sh script that does the same on hosts where nothing may be installed')
+    .option('-o, --output <dir>', 'new (or empty) directory for the snapshot')
     .option('-i, --iface <name>', 'interface to record (repeatable); default: all', collectList)
-    .action(async (options: { output: string; iface?: string[] }) => {
-      exitCode = await collectCommand(options, logger());
+    .option('--script', 'print the collection script (sh collect.sh [OUTPUT.tar.gz]) instead of collecting')
+    .action(async (options: { output?: string; iface?: string[]; script?: boolean }) => {
+      if (options.script) {
+        if (options.output || options.iface) throw new UsageError('--script: prints the script to stdout; it takes no --output or --iface (the script takes its output file as argument)');
+        process.stdout.write((await import('./collect-script/generate.js')).collectScript());
+        return;
+      }
+      if (!options.output) throw new UsageError("--output: required (or --script)");
+      exitCode = await collectCommand({ ...options, output: options.output }, logger());
     });
   program
     .command('rules')
