@@ -5,7 +5,7 @@
  * `nicdoctor scan` in that namespace. Nothing is mocked: real sysfs, ethtool, tc, lspci.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,26 @@ describe.skipIf(skipReason)('collect --script round trip in a lab namespace', ()
       expect(findings(offline).join('\n')).toMatch(/offloads\//);
     });
   }
+
+  it('without root: it still writes an archive, says what root would add, and analyze reports a non-root host', async () => {
+    const shared = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-lab-script-nobody-'));
+    try {
+      chmodSync(shared, 0o777);
+      const copy = path.join(shared, 'collect.sh');
+      writeFileSync(copy, readFileSync(script));
+      chmodSync(copy, 0o644);
+      const output = path.join(shared, 'nobody.tar.gz');
+      const setpriv = findTool('setpriv')!;
+      const run = await lab.exec('a', [setpriv, '--reuid=65534', '--regid=65534', '--clear-groups', findTool('dash')!, copy, output], { timeoutMs: 120_000, env: { TMPDIR: shared } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(/not run as root: .*lspci.*sudo/);
+      const offline = parseReport((await runCli(['analyze', output, '--format', 'json'])).stdout);
+      expect(offline.host.root).toBe(false);
+      expect(offline.interfaces.map((iface) => iface.name)).toEqual(live.interfaces.map((iface) => iface.name));
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
 
   it('refuses an output that is not a .tar.gz, or that exists, without writing anything', async () => {
     const exists = path.join(work, 'dash.tar.gz');
