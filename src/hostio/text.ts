@@ -83,6 +83,9 @@ export class TextHostIO implements HostIO {
     if (texts('softnet').length) this.files.set('/proc/net/softnet_stat', texts('softnet')[0]!);
     if (texts('numactl').length) this.commands.set(commandKey(['numactl', '--hardware']), texts('numactl')[0]!);
     if (texts('tc-qdisc').length) this.commands.set(commandKey(['tc', '-s', 'qdisc', 'show']), texts('tc-qdisc').join(''));
+    // The iperf3 version banner (`iperf3 -v`, or the first line of a -V run) is what `iperf3 -v` prints.
+    const banner = texts('iperf3-text').map((text) => /^iperf 3\.\S+.*(?:\n(?:Linux |Optional features).*){0,2}/m.exec(text)?.[0]).find(Boolean);
+    if (banner) this.commands.set(commandKey(['iperf3', '-v']), banner + '\n');
     this.lscpu = texts('lscpu')[0];
     this.uname = texts('uname')[0];
 

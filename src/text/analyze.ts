@@ -8,7 +8,7 @@ import { parseIperf3Text, type Iperf3TextRun } from '../parsers/iperf3-text.js';
 import { reportSchema, type Profile, type TextSegment } from '../report/schema.js';
 import { usableGbps } from '../util/pcie.js';
 import { askFor } from './ask-for.js';
-import { benchFromRuns, statedLinkSpeedMbps } from './bench.js';
+import { benchFromRuns, runRate, statedLinkSpeedMbps } from './bench.js';
 import { segment, type Segment } from './segment.js';
 
 /**
@@ -100,6 +100,10 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   return outcomes;
 }
 
+function formatRate(bps: number): string {
+  return bps >= 1e9 ? `${(bps / 1e9).toFixed(2)} Gb/s` : `${(bps / 1e6).toFixed(1)} Mb/s`;
+}
+
 function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | undefined {
   if (part.kind === 'iperf2') {
     notes.set(part, 'iperf2 output: recognised, not used (iperf2 and iperf3 results are not comparable; run iperf3)');
@@ -109,7 +113,10 @@ function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | un
     if (part.kind === 'iperf3-text') {
       const run = parseIperf3Text(part.text);
       const udp = run.protocol === 'udp' && run.lostPercent !== null ? `, ${run.lostPercent} % of datagrams lost, jitter ${run.jitterMs ?? '?'} ms` : '';
-      notes.set(part, `iperf3 ${run.role ?? ''} ${run.protocol.toUpperCase()} ${run.direction}, ${run.streams} stream(s)${udp}${run.hasSummary ? '' : ', no final summary (rate from its intervals)'}`.replace(/\s+/g, ' '));
+      const rate = runRate(run);
+      const received = rate === null ? '' : `, ${formatRate(rate)} received`;
+      const retransmits = run.retransmits !== null ? `, ${run.retransmits} retransmits` : '';
+      notes.set(part, `iperf3 ${run.version ?? ''} ${run.role ?? ''} ${run.protocol.toUpperCase()} ${run.direction}, ${run.streams} stream(s)${received}${retransmits}${udp}${run.hasSummary ? '' : ', no final summary (rate from its intervals)'}`.replace(/\s+/g, ' '));
       return run;
     }
     if (part.kind === 'iperf3-json') {
@@ -139,7 +146,10 @@ function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | un
     }
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
-    notes.set(part, `not read: ${error.message}`);
+    const version = /^iperf (3\.\S+)/m.exec(part.text)?.[1];
+    // `iperf3 -v` alone: no run, but the version the iperf3 check judges.
+    if (version && !/iperf3: error/.test(part.text)) notes.set(part, `iperf3 ${version} version banner (read as \`iperf3 -v\`)`);
+    else notes.set(part, `not read: ${error.message}`);
   }
   return undefined;
 }

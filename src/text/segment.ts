@@ -218,6 +218,14 @@ export function segment(text: string): Segmentation {
         const taken: SourceLine[] = [];
         // Everything up to the next prompt is the command's output, as long as it fits its shape.
         index = consume(known.format, lines, 0, taken, repairs, known.iface);
+        if (known.format.kind === 'iperf3-text' && /(?:^|\s)(?:-v|--version)(?:\s|$)/.test(base)) {
+          // `iperf3 -v` prints its banner only: what follows without a prompt is another output.
+          const banner = taken.findIndex((line) => !/^(?:iperf 3|Linux |Optional features)/.test(line.text));
+          if (banner >= 0) {
+            index = lines.indexOf(taken[banner]!);
+            taken.length = banner;
+          }
+        }
         const headerIface = taken.length ? formatForAnchor(taken[0]!.text)?.iface ?? null : null;
         if (taken.length || !filtered) add(known.format, known.iface ?? headerIface, block.command, filtered, taken);
       }
@@ -270,7 +278,7 @@ function mergeIperf3(segments: Segment[]): Segment[] {
   const merged: Segment[] = [];
   for (const current of segments) {
     const previous = merged.at(-1);
-    if (previous && previous.kind === 'iperf3-text' && current.kind === 'iperf3-text' && current.command === null && previous.host === current.host && !/\b(?:sender|receiver)\s*$/.test(previous.text.trimEnd()) && current.firstLine - previous.lastLine <= 3) {
+    if (previous && previous.kind === 'iperf3-text' && current.kind === 'iperf3-text' && current.command === null && !/(?:^|\s)(?:-v|--version)(?:\s|$)/.test(previous.command ?? '') && previous.host === current.host && !/\b(?:sender|receiver)\s*$/.test(previous.text.trimEnd()) && current.firstLine - previous.lastLine <= 3) {
       previous.text += current.text;
       previous.lastLine = current.lastLine;
       continue;

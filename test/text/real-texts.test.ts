@@ -143,6 +143,13 @@ const EXPECTATIONS: Expectation[] = [
     notReached: 'no check judges UDP loss: shown in the segment note',
   },
   {
+    file: 'iperf3-3.6-server-verbose.txt',
+    recognised: ['iperf3-text'],
+    diagnoses: ['tool-single-threaded-version'],
+    symptoms: ['iperf3/single-threaded-version'],
+    engineer: 'iperf3 3.6 runs every stream on one thread: at 22 Gb/s one core, not the network, is the ceiling',
+  },
+  {
     file: 'iperf3-error-busy.txt',
     recognised: [],
     notUsed: ['iperf3-text'],
