@@ -21,6 +21,8 @@ export interface Iperf3TextInterval {
 
 export interface Iperf3TextRun {
   tool: 'iperf3';
+  /** The -T title ("s1") of a run whose every line it prefixes: one of several concurrent processes. */
+  title?: string;
   /** 'client' when "Connecting to host" or sender rows are present, 'server' for "Server listening"/"Accepted connection". */
   role: 'client' | 'server' | null;
   protocol: 'tcp' | 'udp';
@@ -183,4 +185,25 @@ export function parseIperf3Text(text: string): Iperf3TextRun {
     lostPercent: udp ? (udpFinal?.lostPercent ?? null) : null,
     hasSummary: Boolean(sender ?? receiver),
   };
+}
+
+/** iperf3 -T prefixes every line with "title:  ". */
+const TITLED = /^([\w.-]+):  ?(.*)$/;
+
+/**
+ * Several iperf3 processes run at once with -T labels (`iperf3 -c h -p 5101 -T s1 & ...`): one
+ * run per title, in order of first appearance; text without titles is one run.
+ */
+export function parseIperf3TextRuns(text: string): Iperf3TextRun[] {
+  const byTitle = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const match = TITLED.exec(line);
+    if (match && (/^\s*(?:\[|Connecting to host|Reverse mode|iperf Done|- - -|$)/.test(match[2]!))) {
+      if (!byTitle.has(match[1]!)) byTitle.set(match[1]!, []);
+      byTitle.get(match[1]!)!.push(match[2]!);
+    }
+  }
+  const titled = [...byTitle.entries()].filter(([, lines]) => lines.some((line) => /bits\/sec/.test(line)));
+  if (titled.length === 0) return [parseIperf3Text(text)];
+  return titled.map(([title, lines]) => ({ ...parseIperf3Text(lines.join('\n')), title }));
 }

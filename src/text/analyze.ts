@@ -4,7 +4,7 @@ import { ParseError } from '../engine/facts.js';
 import { scan, type ScanOutcome } from '../engine/scan.js';
 import { TextHostIO } from '../hostio/text.js';
 import { parseIperf3Json } from '../parsers/iperf3-json.js';
-import { parseIperf3Text, type Iperf3TextRun } from '../parsers/iperf3-text.js';
+import { parseIperf3Text, parseIperf3TextRuns, type Iperf3TextRun } from '../parsers/iperf3-text.js';
 import { reportSchema, type Profile, type TextSegment } from '../report/schema.js';
 import { usableGbps } from '../util/pcie.js';
 import { askFor } from './ask-for.js';
@@ -39,11 +39,16 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
     const io = new TextHostIO(segments, { hostname: host, statedSpeedMbps: stated });
     const notes: string[] = [...segmentation.repairs.map((repair) => `repaired: ${repair}`), ...io.inferences];
     const segmentNotes = new Map<Segment, string>();
-    const runs: Iperf3TextRun[] = [];
+    // One group per segment: the runs of one segment with -T titles ran at the same time.
+    const groups: Iperf3TextRun[][] = [];
     for (const part of segments) {
-      const run = readRun(part, segmentNotes);
-      if (run) runs.push(run);
+      const group = readRuns(part, segmentNotes);
+      if (group.length > 1) groups.push(group);
+      else groups.push(...group.map((run) => [run]));
     }
+    const runs = groups.flat();
+    const flat = flatStreams(groups);
+    if (flat) notes.push(flat);
     const outcome = await scan({
       io,
       checks: options.checks,
@@ -63,7 +68,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
         }
         const speed = device?.ok ? device.value.speedMbps : null;
         const mtu = device?.ok ? device.value.mtu : null;
-        const bench = benchFromRuns(runs, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu: mtu ?? 1500, pcieBitsPerSecond });
+        const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu: mtu ?? 1500, pcieBitsPerSecond });
         if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');
         if (bench) {
           store.provide('bench.result', bench);
@@ -100,8 +105,50 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   return outcomes;
 }
 
+/**
+ * One process with more streams that did not raise the sum ("streams summing to a flat total"):
+ * the limit is per process (one core: iperf3 before 3.16 runs every stream on one thread) or the
+ * path, not each stream's window.
+ */
+function flatStreams(groups: ReadonlyArray<readonly Iperf3TextRun[]>): string | undefined {
+  const single = groups.filter((group) => group.length === 1).map((group) => group[0]!);
+  const one = single.filter((run) => run.streams === 1 && runRate(run) !== null);
+  const many = single.filter((run) => run.streams > 1 && runRate(run) !== null);
+  if (!one.length || !many.length) return undefined;
+  const best = (list: Iperf3TextRun[]) => list.reduce((a, b) => (runRate(b)! > runRate(a)! ? b : a));
+  const base = best(one);
+  const wide = best(many);
+  if (runRate(wide)! > 1.15 * runRate(base)!) return undefined;
+  return `streams sum to a flat total: 1 stream ${formatRate(runRate(base)!)}, ${wide.streams} streams ${formatRate(runRate(wide)!)} in one process: the limit is per process (one core; iperf3 before 3.16 runs all streams on one thread${wide.version ? `, this is ${wide.version}` : ''}) or the path, not each stream's TCP window. Run one process per core on separate ports (-T s1 -p 5101 &, -T s2 -p 5102 &) to tell them apart`;
+}
+
 function formatRate(bps: number): string {
   return bps >= 1e9 ? `${(bps / 1e9).toFixed(2)} Gb/s` : `${(bps / 1e6).toFixed(1)} Mb/s`;
+}
+
+function describeRun(run: Iperf3TextRun): string {
+  const udp = run.protocol === 'udp' && run.lostPercent !== null ? `, ${run.lostPercent} % of datagrams lost, jitter ${run.jitterMs ?? '?'} ms` : '';
+  const rate = runRate(run);
+  const received = rate === null ? '' : `, ${formatRate(rate)} received`;
+  const retransmits = run.retransmits !== null ? `, ${run.retransmits} retransmits` : '';
+  return `${run.title ? `${run.title}: ` : ''}iperf3 ${run.version ?? ''} ${run.role ?? ''} ${run.protocol.toUpperCase()} ${run.direction}, ${run.streams} stream(s)${received}${retransmits}${udp}${run.hasSummary ? '' : ', no final summary (rate from its intervals)'}`.replace(/\s+/g, ' ');
+}
+
+function readRuns(part: Segment, notes: Map<Segment, string>): Iperf3TextRun[] {
+  if (part.kind === 'iperf3-text') {
+    try {
+      const runs = parseIperf3TextRuns(part.text);
+      if (runs.length > 1) {
+        const total = runs.reduce((sum, run) => sum + (runRate(run) ?? 0), 0);
+        notes.set(part, `${runs.length} iperf3 processes at once (-T), ${formatRate(total)} together: ${runs.map(describeRun).join('; ')}`);
+        return runs;
+      }
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+    }
+  }
+  const run = readRun(part, notes);
+  return run ? [run] : [];
 }
 
 function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | undefined {
@@ -112,11 +159,7 @@ function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | un
   try {
     if (part.kind === 'iperf3-text') {
       const run = parseIperf3Text(part.text);
-      const udp = run.protocol === 'udp' && run.lostPercent !== null ? `, ${run.lostPercent} % of datagrams lost, jitter ${run.jitterMs ?? '?'} ms` : '';
-      const rate = runRate(run);
-      const received = rate === null ? '' : `, ${formatRate(rate)} received`;
-      const retransmits = run.retransmits !== null ? `, ${run.retransmits} retransmits` : '';
-      notes.set(part, `iperf3 ${run.version ?? ''} ${run.role ?? ''} ${run.protocol.toUpperCase()} ${run.direction}, ${run.streams} stream(s)${received}${retransmits}${udp}${run.hasSummary ? '' : ', no final summary (rate from its intervals)'}`.replace(/\s+/g, ' '));
+      notes.set(part, describeRun(run));
       return run;
     }
     if (part.kind === 'iperf3-json') {

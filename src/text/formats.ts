@@ -74,8 +74,8 @@ export const FORMATS: readonly Format[] = [
   { kind: 'uname', anchor: /^Linux \S+ \d+\.\d+\S* #\d+.*$/, body: /^$^/, command: /^uname\b/ },
   {
     kind: 'iperf3-text',
-    anchor: /^(?:iperf3: error - .*|Connecting to host \S+, port \d+|Server listening on \d+.*|iperf 3\.\S+.*|\[\s*(?:\d+|SUM)\s*\](?:\[[A-Z-]+\])?\s+(?:local \S+ port|\d+\.\d\d-).*|\[ ID ?\].*)$/,
-    body: /^\s*(?:\[\s*(?:\d+|SUM|ID)\s*\].*|Connecting to host.*|Lost\/Total Datagrams|[\d/]+\s*\([\d.e+-]+%\)\s*(?:sender|receiver)?|Reverse mode.*|Server listening.*|Accepted connection.*|-{3,}.*|(?:- )+-?|iperf Done\.|iperf 3\S*.*|Linux .*|Time: .*|Cookie: .*|TCP MSS: .*|Starting Test: .*|Test Complete.*|CPU Utilization: .*|(?:sec\b.*|[\d.]+\s*(?:sec|[KMGT]?Bytes|[KMGT]?bits\/sec)\b.*|\d+(?:\s+(?:sender|receiver))?|sender|receiver)|\s+local\/sender.*|.*(?:Bitrate|Bandwidth|Transfer).*|snd_tcp_congestion .*|rcv_tcp_congestion .*|\s*\.\.\.(?:\s*\.\.\.)*\s*)$/,
+    anchor: /^(?:[\w.-]+:  (?:Connecting to host|\[\s*(?:\d+|SUM|ID)).*|iperf3: error - .*|Connecting to host \S+, port \d+|Server listening on \d+.*|iperf 3\.\S+.*|\[\s*(?:\d+|SUM)\s*\](?:\[[A-Z-]+\])?\s+(?:local \S+ port|\d+\.\d\d-).*|\[ ID ?\].*)$/,
+    body: /^\s*(?:[\w.-]+:(?:\s*|  (?:\[.*|Connecting to host.*|Reverse mode.*|(?:- )+-?|iperf Done\.))|\[\s*(?:\d+|SUM|ID)\s*\].*|Connecting to host.*|Lost\/Total Datagrams|[\d/]+\s*\([\d.e+-]+%\)\s*(?:sender|receiver)?|Reverse mode.*|Server listening.*|Accepted connection.*|-{3,}.*|(?:- )+-?|iperf Done\.|iperf 3\S*.*|Linux .*|Time: .*|Cookie: .*|TCP MSS: .*|Starting Test: .*|Test Complete.*|CPU Utilization: .*|(?:sec\b.*|[\d.]+\s*(?:sec|[KMGT]?Bytes|[KMGT]?bits\/sec)\b.*|\d+(?:\s+(?:sender|receiver))?|sender|receiver)|\s+local\/sender.*|.*(?:Bitrate|Bandwidth|Transfer).*|snd_tcp_congestion .*|rcv_tcp_congestion .*|\s*\.\.\.(?:\s*\.\.\.)*\s*)$/,
     command: /^(?:sudo\s+)?(?:\S*[\\/])?iperf3(?:\.exe)?\s+-/,
     sniff: sniffIperf3Text,
     noUnwrap: true,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/engine/facts.js';
-import { parseIperf3Text, sniffIperf2Text, sniffIperf3Text } from '../../src/parsers/iperf3-text.js';
+import { parseIperf3Text, parseIperf3TextRuns, sniffIperf2Text, sniffIperf3Text } from '../../src/parsers/iperf3-text.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 
 const text = (name: string) => readFileSync(path.join(FIXTURES, 'text', name), 'utf8');
@@ -59,6 +59,15 @@ describe('parseIperf3Text on real runs (fixtures/text/SOURCES.md)', () => {
     const run = parseIperf3Text(text('seed-003-flattened-run-retransmits.txt'));
     expect(run).toMatchObject({ receiverBitsPerSecond: 1.53e9, retransmits: 343419, durationSeconds: 60 });
     expect(run.intervals[0]!.bitsPerSecond).toBe(2.78e9);
+  });
+
+  it('splits processes run at once with -T titles into one run each', () => {
+    const runs = parseIperf3TextRuns(text('iperf3-3.12-one-vs-two-processes-loopback.txt').split('$ ').at(-1)!);
+    expect(runs.map((run) => [run.title, run.port, run.receiverBitsPerSecond, run.retransmits])).toEqual([
+      ['s1', 5393, 8.59e9, 12],
+      ['s2', 5394, 14.2e9, 1],
+    ]);
+    expect(parseIperf3TextRuns(text('iperf3-3.x-P3-client.txt'))).toHaveLength(1);
   });
 
   it('names iperf2 and iperf3 errors instead of guessing', () => {

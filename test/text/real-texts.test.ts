@@ -23,6 +23,7 @@ interface Expectation {
   diagnoses?: string[];
   symptoms?: string[];
   askFor?: RegExp[];
+  notes?: RegExp[];
   engineer: string;
   notReached?: string;
 }
@@ -150,6 +151,21 @@ const EXPECTATIONS: Expectation[] = [
     engineer: 'iperf3 3.6 runs every stream on one thread: at 22 Gb/s one core, not the network, is the ceiling',
   },
   {
+    file: 'iperf3-3.12-one-vs-two-processes-loopback.txt',
+    linkSpeedMbps: 40_000,
+    recognised: ['iperf3-text', 'iperf3-text'],
+    diagnoses: ['tool-single-core-bound'],
+    symptoms: ['throughput/single-core-bound'],
+    engineer: 'one process 12.8 Gb/s, two processes 22.8 Gb/s: one iperf3 process is the ceiling (one core), not the network',
+  },
+  {
+    file: 'iperf3-3.12-P1-vs-P4-loopback.txt',
+    recognised: ['iperf3-text', 'iperf3-text'],
+    notes: [/streams sum to a flat total: 1 stream 10\.60 Gb\/s, 4 streams 5\.45 Gb\/s/],
+    engineer: '-P 4 does not beat -P 1 in one process: a per-process (one core) limit of single-threaded iperf3',
+    notReached: 'said in the notes, not by a rule: the throughput check judges processes, and one process with more streams is still one',
+  },
+  {
     file: 'iperf3-error-busy.txt',
     recognised: [],
     notUsed: ['iperf3-text'],
@@ -187,6 +203,8 @@ describe('analyze on real pasted texts', () => {
       for (const symptom of expectation.symptoms ?? []) expect(symptoms).toContain(symptom);
       const asks = reports.flatMap((report) => (report.askFor ?? []).map((ask) => ask.command));
       for (const pattern of expectation.askFor ?? []) expect(asks.some((command) => pattern.test(command)), `${pattern} in ${asks.join(' | ')}`).toBe(true);
+      const notes = reports.flatMap((report) => report.source.notes ?? []).join('\n');
+      for (const pattern of expectation.notes ?? []) expect(notes).toMatch(pattern);
     });
   }
 
