@@ -53,6 +53,8 @@ export class TextHostIO implements HostIO {
   private readonly commands = new Map<string, string>();
   private readonly files = new Map<string, string>();
   private readonly interfaces = new Map<string, InterfaceInfo>();
+  /** Kernel counters (/sys/class/net/<if>/statistics) from a pasted `ip -s link`, or empty beside `ethtool -S`. */
+  private readonly statistics = new Map<string, Map<string, string>>();
   private readonly sysctl: Map<string, string>;
   private readonly lspci: string[] = [];
   private readonly lscpu: string | undefined;
@@ -99,6 +101,17 @@ export class TextHostIO implements HostIO {
         if (flags) this.commands.set(commandKey(['ethtool', ...flags, UNNAMED_INTERFACE]), segment.text);
       }
       this.inferences.push(`no interface is named in the text: its per-NIC outputs are read as one interface, "${UNNAMED_INTERFACE}"`);
+    }
+
+    const ipStatistics = parseIpStatistics(texts('ip-link').join(''));
+    for (const name of names) {
+      const counters = ipStatistics.get(name);
+      if (counters?.size) this.statistics.set(name, counters);
+      else if (this.commands.has(commandKey(['ethtool', '-S', name]))) {
+        // Drops are then judged on the driver's counters alone, which is what was pasted.
+        this.statistics.set(name, new Map());
+        this.inferences.push(`${name}: no kernel counters (ip -s link) in the text: drops are judged on ethtool -S alone`);
+      }
     }
 
     const devices = this.lspciDevices();
@@ -194,6 +207,8 @@ export class TextHostIO implements HostIO {
   async readDir(hostPath: string): Promise<string[]> {
     const normal = path.posix.normalize(hostPath);
     if (normal === '/sys/class/net') return [...this.interfaces.keys()].sort();
+    const statistics = /^\/sys\/class\/net\/([^/]+)\/statistics$/.exec(normal);
+    if (statistics && this.statistics.has(statistics[1]!)) return [...this.statistics.get(statistics[1]!)!.keys()].sort();
     throw this.missing(normal);
   }
 
@@ -235,6 +250,11 @@ export class TextHostIO implements HostIO {
   }
 
   private derivedFile(normal: string): string | undefined {
+    const counter = /^\/sys\/class\/net\/([^/]+)\/statistics\/([^/]+)$/.exec(normal);
+    if (counter) {
+      const value = this.statistics.get(counter[1]!)?.get(counter[2]!);
+      return value === undefined ? undefined : value + '\n';
+    }
     if (normal.startsWith('/proc/sys/')) {
       const value = this.sysctl.get(normal.slice('/proc/sys/'.length).replace(/\//g, '.'));
       return value === undefined ? undefined : value + '\n';
@@ -260,4 +280,36 @@ export class TextHostIO implements HostIO {
     if (covered) return new HostIOError('not-found', `${normal}: not in the text`);
     return new HostIOError('not-captured', `the text holds no ${normal}`);
   }
+}
+
+/** `ip -s [-s] link` counter rows, as /sys/class/net/<if>/statistics names. */
+const IP_COUNTERS: Record<string, string> = {
+  'RX:bytes': 'rx_bytes', 'RX:packets': 'rx_packets', 'RX:errors': 'rx_errors', 'RX:dropped': 'rx_dropped', 'RX:missed': 'rx_missed_errors', 'RX:overrun': 'rx_over_errors', 'RX:mcast': 'multicast',
+  'TX:bytes': 'tx_bytes', 'TX:packets': 'tx_packets', 'TX:errors': 'tx_errors', 'TX:dropped': 'tx_dropped', 'TX:carrier': 'tx_carrier_errors', 'TX:collsns': 'collisions',
+  'RX errors:length': 'rx_length_errors', 'RX errors:crc': 'rx_crc_errors', 'RX errors:frame': 'rx_frame_errors', 'RX errors:fifo': 'rx_fifo_errors', 'RX errors:missed': 'rx_missed_errors',
+  'TX errors:aborted': 'tx_aborted_errors', 'TX errors:fifo': 'tx_fifo_errors', 'TX errors:window': 'tx_window_errors', 'TX errors:heartbeat': 'tx_heartbeat_errors',
+};
+
+export function parseIpStatistics(text: string): Map<string, Map<string, string>> {
+  const result = new Map<string, Map<string, string>>();
+  let current: Map<string, string> | undefined;
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index]!;
+    const header = /^\d+:\s+([^:@\s]+)(?:@\S+)?:\s+</.exec(line);
+    if (header) {
+      current = new Map();
+      result.set(header[1]!, current);
+      continue;
+    }
+    const labels = /^\s+((?:RX|TX)(?: errors)?):\s+(.*)$/.exec(line);
+    const values = lines[index + 1]?.trim().split(/\s+/);
+    if (!labels || !current || !values?.every((value) => /^\d+$/.test(value))) continue;
+    const names = labels[2]!.trim().split(/\s+/);
+    names.forEach((name, position) => {
+      const counter = IP_COUNTERS[`${labels[1]}:${name}`];
+      if (counter && values[position] !== undefined) current!.set(counter, values[position]!);
+    });
+  }
+  return result;
 }

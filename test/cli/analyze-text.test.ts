@@ -71,7 +71,8 @@ describe('analyze on text through the CLI', () => {
     expect(stdout).toMatch(/^### nicdoctor: what the outputs you sent show/);
     expect(stdout).toMatch(/We read 7 command outputs from your message:/);
     expect(stdout).toMatch(/- lines 33–59: ethtool-stats \(enp3s0\) `ethtool -S enp3s0 \|grep {2}-v :\\ 0` \[filtered: partial\]/);
-    expect(stdout).toMatch(/\*\*To confirm, could you run these.*\n\n```sh\n(?:.*\n)*ip -s -s link show dev enp3s0\n/);
+    expect(stdout).toMatch(/\*\*To confirm, could you run these.*\n\n```sh\n(?:.*\n)*ethtool -g enp3s0\n/);
+    expect(stdout).toMatch(/\*\*What we found, most likely first:\*\*\n\n1\. \*\*/);
   });
 
   it('several hosts: one report each; JSON is an array of reports', async () => {

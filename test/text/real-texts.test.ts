@@ -63,10 +63,12 @@ const EXPECTATIONS: Expectation[] = [
   {
     file: 'igb-i211-aspm-thread-assembled.txt',
     recognised: ['ethtool-settings:enp3s0', 'ethtool-pause:enp3s0', 'ethtool-stats:enp3s0', 'ethtool-features:enp3s0', 'lspci', 'lspci', 'iperf3-text'],
-    symptoms: ['throughput/below-link-ceiling'],
-    askFor: [/ip -s -s link show dev enp3s0/, /ethtool -g enp3s0/, /cat \/proc\/interrupts/],
+    symptoms: ['throughput/below-link-ceiling', 'nic-drops/nic-drops'],
+    diagnoses: ['nic-drops'],
+    notes: [/enp3s0: no kernel counters \(ip -s link\) in the text: drops are judged on ethtool -S alone/],
+    askFor: [/ethtool -g enp3s0/, /cat \/proc\/interrupts/],
     engineer: 'I211 at 44 Mb/s of 1G with rx_missed_errors: PCIe ASPM L1 exit latency on the path (LnkCtl: ASPM L1 Enabled)',
-    notReached: 'nicdoctor has no ASPM check: it reports the 5 % plateau and asks for the drop counters, not the ASPM cause',
+    notReached: 'nicdoctor has no ASPM check: it reports the 5 % plateau and the missed packets (rx_missed_errors 270102), not the ASPM cause',
   },
   {
     file: 'igb-i211-udp-slow-run-mailer-wrapped.txt',
@@ -97,9 +99,10 @@ const EXPECTATIONS: Expectation[] = [
   {
     file: 'ice-e810xxv-epyc-rxdrops-dollar-prompts.txt',
     recognised: ['ethtool-stats:eth0', 'ethtool-stats:eth1', 'ethtool-driver:eth0', 'ethtool-channels:eth0', 'lspci'],
-    askFor: [/ip -s -s link show dev eth0/],
+    symptoms: ['nic-drops/nic-drops'],
+    askFor: [/ethtool -g eth0/],
     engineer: 'millions of rx_dropped (software drops, rx_dropped.nic 0): the host, not the NIC, drops after the flood',
-    notReached: 'the nic-drops check reads the kernel counters (ip -s link), which the text lacks: it asks for them',
+    notReached: 'the drops are reported; that they are the kernel\'s (rx_dropped.nic is 0), after a flood, is the engineer\'s reading',
   },
   {
     file: 'igc-i225v-nfs-fenced.txt',
