@@ -169,6 +169,25 @@ const EXPECTATIONS: Expectation[] = [
     notReached: 'said in the notes, not by a rule: the throughput check judges processes, and one process with more streams is still one',
   },
   {
+    file: 'sysctl-centos77-grep-net.txt',
+    recognised: ['sysctl'],
+    askFor: [/ethtool <interface>/],
+    engineer: 'CentOS 7.7 defaults (rmem_max 212992): too small for 10G+ at any distance, once the link is known',
+    notReached: 'socket-buffers needs the link speed: without an interface it asks for it',
+  },
+  {
+    file: 'softnet-rhel9-13col-no-prompt.txt',
+    recognised: ['softnet'],
+    diagnoses: ['softnet-backlog-drops', 'softnet-budget-exhausted'],
+    engineer: 'backlog drops on every CPU and time_squeeze: the kernel cannot keep up (netdev_max_backlog, netdev_budget)',
+  },
+  {
+    file: 'numactl-aws-c5n18xl-2node-no-prompt.txt',
+    recognised: ['numactl'],
+    engineer: 'two NUMA nodes: the NIC\'s node decides where IRQs and iperf3 belong',
+    notReached: 'numa-locality needs the NIC (its numa_node): not in this text',
+  },
+  {
     file: 'iperf3-error-busy.txt',
     recognised: [],
     notUsed: ['iperf3-text'],
