@@ -163,6 +163,8 @@ function consume(format: Format, lines: readonly SourceLine[], start: number, ta
       continue;
     }
     if (isOtherAnchor(format, text)) break;
+    // iperf3 -J ends with its top-level "}" in column 0: what follows is not JSON.
+    if (format.kind === 'iperf3-json' && /^\}\s*$/.test(taken.at(-1)?.text ?? '')) break;
     // iperf3 runs pasted one after another: a finished run ends its output.
     if (format.kind === 'iperf3-text' && /(?:receiver|iperf Done\.)\s*$/.test(taken.at(-1)?.text ?? '') && /^\s*(?:\[ ID ?\]|Connecting to host|-{20,})/.test(text)) break;
     if (!fits(text)) {

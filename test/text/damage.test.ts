@@ -121,6 +121,16 @@ describe('segmenting damaged texts', () => {
     expect(shape(segment(bare).segments)).toEqual(['ethtool-settings:em1', 'ethtool-driver:', 'ethtool-rings:em1', 'ethtool-channels:em1', 'ethtool-coalesce:em1', 'ethtool-features:em1']);
   });
 
+  it('iperf3 -J pasted between a prompt and prose: the JSON ends at its closing brace', async () => {
+    const json = read('iperf3-3.12-P4-netns.json');
+    const text = `Here is the JSON run:\n$ iperf3 -c 10.0.0.2 -P 4 -J\n${json.trimEnd()}\nThanks, Bob\n`;
+    const result = segment(text);
+    expect(result.segments.map((part) => [part.kind, part.firstLine])).toEqual([['iperf3-json', 2]]);
+    expect(result.ignored.map((part) => part.preview)).toEqual(['Here is the JSON run:', 'Thanks, Bob']);
+    const [outcome] = await analyzeText(text, { checks, log: silentLogger() });
+    expect(outcome!.report.bench?.result?.streamsPerProcess).toBe(4);
+  });
+
   it('prose is ignored and reported with its line range, never guessed at', () => {
     const result = segment('Our 10G link only does 6 Gb/s.\nThanks,\nBob\n\n' + IPERF3);
     expect(result.ignored[0]).toMatchObject({ firstLine: 1, lastLine: 3 });
