@@ -91,6 +91,20 @@ export const FORMATS: readonly Format[] = [
   },
 ];
 
+/**
+ * Each format's content-shape test on a whole text: its own sniff() where the shape needs more
+ * than one line (iperf3/iperf2, JSON), otherwise "one of its lines is its first line".
+ */
+export function sniff(format: Format, text: string): boolean {
+  if (format.sniff) return format.sniff(text);
+  return text.split(/\r?\n/).some((line) => format.anchor.test(line) || format.anchor.test(line.trimStart()));
+}
+
+/** The formats a text holds, by content shape alone (no prompt needed), in FORMATS order. */
+export function sniffKinds(text: string): SegmentKind[] {
+  return FORMATS.filter((format) => sniff(format, text)).map((format) => format.kind);
+}
+
 export function formatOf(kind: SegmentKind): Format {
   return FORMATS.find((format) => format.kind === kind)!;
 }
