@@ -16,6 +16,7 @@ import numaLocality from './numa-locality.js';
 import cpuFrequency from './cpu-frequency.js';
 import nicDrops from './nic-drops.js';
 import softnet from './softnet.js';
+import protocolCounters from './protocol-counters.js';
 import tools from './tools.js';
 import throughput from './throughput.js';
 
@@ -43,6 +44,7 @@ export const checks: readonly AnyCheck[] = [
   socketBuffers,
   softnet,
   nicDrops,
+  protocolCounters,
   // The measuring tools, then the measurement (only with a bench).
   iperf3,
   tools,

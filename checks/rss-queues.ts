@@ -61,7 +61,10 @@ export default defineCheck({
     const channelsResult = optional['ethtool.channels'];
     // A veth that answers ethtool -l with more than one channel has real, settable queues (the
     // lab's "10GbE port" is one); other software interfaces have none of their own.
-    const settableSoftwareQueues = device.kind === 'virtual' && channelsResult.ok && Math.max(channelsResult.value.max.combined ?? 0, channelsResult.value.max.rx ?? 0) > 1;
+    // A veth's channels only matter where it stands for a link the user named (--link-speed, the lab):
+    // otherwise it is a software device and RSS belongs to the physical NIC below.
+    const settableSoftwareQueues =
+      device.kind === 'virtual' && device.speedMbps !== null && channelsResult.ok && Math.max(channelsResult.value.max.combined ?? 0, channelsResult.value.max.rx ?? 0) > 1;
     if (isSoftware(device) && !settableSoftwareQueues) {
       return notApplicable(`${subject} is a ${device.kind} interface: it has no hardware receive queues of its own (RSS is configured on the physical NIC)`);
     }
@@ -152,6 +155,9 @@ export default defineCheck({
       ];
       if (localCpus !== null) evidence.push(withSource({ label: 'NIC-local CPUs', observed: localCpus, unit: 'CPUs' }, source('net.device', 'local_cpulist')));
       report('queues-below-max', {
+        // Without the NIC-local CPU count, "fewer queues than CPUs" is a guess: the driver maximum
+        // (64 on ice) says what the NIC could do, not what this host has cores for.
+        ...(localCpus === null ? { severity: 'info' as const } : {}),
         evidence,
         data: { channel: plan.channel, current: plan.current, max: plan.max, localCpus, suggested: plan.suggested, basis: basisFor(plan.max), channelArgs },
       });

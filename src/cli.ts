@@ -15,7 +15,8 @@ const collectList = (value: string, previous: string[] = []) => [...previous, va
 
 function reportOptions(command: Command): Command {
   return command
-    .option('-i, --iface <name>', 'interface to examine (repeatable, or comma-separated); default: all but loopback', collectList)
+    .option('-i, --iface <name>', 'interface to examine (repeatable, or comma-separated); default: all but loopback and down ones', collectList)
+    .option('--all', 'also examine interfaces that are down (software devices and ports set down are skipped otherwise)')
     .addOption(new Option('-f, --format <format>', 'report format').choices(FORMATS).default('terminal'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('--only <ids>', 'run only these checks (comma-separated)', collectList)

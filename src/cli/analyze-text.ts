@@ -13,9 +13,7 @@ import { exitCodeFor, scanInputs, type ReportOptions } from './commands.js';
  * in one text give one report each: printed one after the other, or a JSON array of reports.
  */
 
-export interface TextAnalyzeOptions extends ReportOptions {
-  linkSpeed?: string;
-}
+export type TextAnalyzeOptions = ReportOptions;
 
 /** Larger than any ticket; a bigger input is a mistake (a binary, a log directory cat'ed). */
 const MAX_TEXT_BYTES = 16 * 1024 * 1024;
@@ -25,16 +23,6 @@ export async function isTextInput(input: string): Promise<boolean> {
   if (input === '-') return true;
   if (/\.(?:tar\.gz|tgz)$/i.test(input)) return false;
   return stat(input).then((info) => info.isFile(), () => false);
-}
-
-/** "10G", "40GbE", "25000" (Mb/s), "100g" → Mb/s. */
-export function parseLinkSpeed(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(g|gb|gbe|gbit|gb\/s|m|mb\/s|mbit)?$/i.exec(value.trim());
-  if (!match) throw new UsageError(`--link-speed: "${value}" is not a link speed (examples: 10G, 40G, 25000)`);
-  const number = Number(match[1]);
-  const mbps = match[2] && /^g/i.test(match[2]) ? number * 1000 : number;
-  if (!(mbps >= 10 && mbps <= 1_600_000)) throw new UsageError(`--link-speed: ${value} is out of range (10 Mb/s to 1.6 Tb/s)`);
-  return mbps;
 }
 
 async function readInput(input: string): Promise<string> {
@@ -64,7 +52,7 @@ export async function analyzeTextCommand(input: string, options: TextAnalyzeOpti
   if (options.bundle) throw new UsageError('--bundle: not available for text input (there is no host to record)');
   if (options.policy) throw new UsageError('--policy: not available for text input (a checklist needs every value; analyze a snapshot instead)');
   if (inputs.ifaces.length) throw new UsageError('--iface: not available for text input (the text names its interfaces)');
-  const linkSpeedMbps = options.linkSpeed ? parseLinkSpeed(options.linkSpeed) : undefined;
+  const linkSpeedMbps = inputs.linkSpeedMbps;
   const text = await readInput(input);
   const outcomes = await analyzeText(text, {
     checks: registry,

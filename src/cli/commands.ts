@@ -13,13 +13,17 @@ import type { HostIO } from '../hostio/types.js';
 import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { splitList, validateInterfaceNames } from '../util/validate.js';
+import { parseLinkSpeed, splitList, validateInterfaceNames } from '../util/validate.js';
 import { VERSION } from '../version.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
 import type { Policy } from '../policy/schema.js';
 
 export interface ReportOptions {
   iface?: string[];
+  /** Keep interfaces that are down (skipped by default when no --iface names them). */
+  all?: boolean;
+  /** The link speed to judge by, for interfaces that report none of their own (--link-speed). */
+  linkSpeed?: string;
   format: Format;
   output?: string;
   only?: string[];
@@ -37,6 +41,8 @@ export interface ReportOptions {
 export function scanInputs(options: ReportOptions) {
   return {
     ifaces: validateInterfaceNames(splitList(options.iface)),
+    all: options.all === true,
+    ...(options.linkSpeed ? { linkSpeedMbps: parseLinkSpeed(options.linkSpeed) } : {}),
     only: splitList(options.only),
     skip: splitList(options.skip),
     profile: options.profile,
@@ -168,7 +174,7 @@ export async function collectCommand(options: CollectOptions, log: Logger): Prom
   if (existing.length) throw new UsageError(`--output: ${dir} is not empty; choose a new directory`);
   await mkdir(dir, { recursive: true });
   const io = new RecordingHostIO(dir);
-  const outcome = await scan({ io, checks: registry, log, ifaces });
+  const outcome = await scan({ io, checks: registry, log, ifaces, all: true });
   // Facts no check asked for this time are still recorded, for checks added later.
   await Promise.all(
     collectors.flatMap((collector) =>

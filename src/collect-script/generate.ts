@@ -15,7 +15,7 @@ import { VERSION } from '../version.js';
  */
 
 const ETHTOOL_FLAGS = [[], ['-i'], ['-k'], ['--json', '-k'], ['-g'], ['-l'], ['-c'], ['-a'], ['-S'], ['-x']];
-const NET_ATTRIBUTES = ['speed', 'duplex', 'mtu', 'operstate', 'carrier', 'carrier_changes', 'type', 'uevent'];
+const NET_ATTRIBUTES = ['speed', 'duplex', 'mtu', 'operstate', 'carrier', 'carrier_changes', 'type', 'uevent', 'flags'];
 const PCI_ATTRIBUTES = ['numa_node', 'local_cpulist', 'vendor', 'device', 'current_link_speed', 'current_link_width', 'max_link_speed', 'max_link_width'];
 const CPU_TOPOLOGY = ['thread_siblings_list', 'physical_package_id', 'core_id'];
 const CPU_FREQ = ['scaling_governor', 'scaling_cur_freq', 'scaling_max_freq', 'cpuinfo_max_freq', 'scaling_driver'];
@@ -140,26 +140,28 @@ ${ethtoolRuns}
   run tc -s class show dev "$i"
   if [ -L "$n/device" ]; then
     d=$(real "$n/device")
-    for a in ${words(PCI_ATTRIBUTES)}; do file "$d/$a"; done
     link "$d/driver"
-    link "$d/physfn"
-    if [ -d "$d/msi_irqs" ]; then
-      for m in "$d"/msi_irqs/*; do
-        [ -e "$m" ] || continue
-        file "$m"
-        irq=\${m##*/}
-        file "/proc/irq/$irq/smp_affinity_list"
-        file "/proc/irq/$irq/effective_affinity_list"
-      done
-      listing "$d/msi_irqs"
-    fi
-    # The PCI function and every bridge above it: link attributes, and lspci where sysfs has none.
+    # The nearest PCI function on the device path (a virtio device sits below its PCI function):
+    # NUMA node, local CPUs, MSI vectors, driver; then every bridge above it.
+    pci=""
     p=$d
     while [ "$p" != / ] && [ -n "$p" ]; do
       b=\${p##*/}
       case "$b" in
         [0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f].[0-7])
-          for a in current_link_speed current_link_width max_link_speed max_link_width; do file "$p/$a"; done
+          if [ -z "$pci" ]; then
+            pci=$p
+            for a in ${words(PCI_ATTRIBUTES)}; do file "$p/$a"; done
+            link "$p/driver"
+            link "$p/physfn"
+            if [ -d "$p/msi_irqs" ]; then
+              for m in "$p"/msi_irqs/*; do [ -e "$m" ] && file "$m"; done
+              listing "$p/msi_irqs"
+            fi
+          else
+            for a in current_link_speed current_link_width max_link_speed max_link_width; do file "$p/$a"; done
+          fi
+          # lspci where sysfs has no link attributes (older kernels), once per address.
           [ -f "$ROOT/cmd/$(key lspci -vv -s "$b")" ] || run lspci -vv -s "$b"
           ;;
       esac
@@ -171,6 +173,15 @@ done
 # Host: interrupts, softnet, the network sysctls, CPUs, NUMA nodes, irqbalance, tools.
 file /proc/interrupts
 file /proc/net/softnet_stat
+file /proc/net/dev
+file /proc/net/snmp
+file /proc/net/netstat
+# IRQ affinity of every interrupt: NIC vectors are also found by name in /proc/interrupts.
+for irq in /proc/irq/[0-9]*; do
+  [ -d "$irq" ] || continue
+  file "$irq/smp_affinity_list"
+  file "$irq/effective_affinity_list"
+done
 for s in ${words(sysctlPaths)}; do file "$s"; done
 file /sys/devices/system/cpu/online
 file /sys/devices/system/cpu/smt/active
@@ -193,6 +204,7 @@ mkdir -p "$FS/proc"
 for f in ${words(IRQBALANCE_CONFIG)}; do file "$f"; done
 for dir in ${words(STANDARD_DIRS)}; do listing "$dir"; done
 run tc -s qdisc show
+run ip -d -s link show
 run iperf3 -v
 run numactl --hardware
 

@@ -23,7 +23,9 @@ import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInvento
 export async function isSosreport(dir: string): Promise<boolean> {
   const isDir = (name: string) => stat(path.join(dir, name)).then((info) => info.isDirectory(), () => false);
   const isFile = (name: string) => stat(path.join(dir, name)).then((info) => info.isFile(), () => false);
-  return (await isDir('sos_commands')) && ((await isDir('sos_reports')) || (await isFile('version.txt')));
+  // sos_commands/ alone marks an extracted sosreport: partial and hand-made ones lack version.txt.
+  void isFile;
+  return isDir('sos_commands');
 }
 
 interface InterfaceInfo {
@@ -73,6 +75,9 @@ export class SosreportHostIO implements HostIO {
       if (match && !match[1]!.startsWith('-')) names.add(match[1]!);
     }
     for (const name of links.keys()) names.add(name);
+    // A capture with only /proc/interrupts still names its NICs: "eth0-TxRx-3", "i40e-eth0-TxRx-3", a bare "eth2" MSI vector.
+    const interruptsText = await readFile(path.join(root, 'proc', 'interrupts'), 'utf8').catch(() => '');
+    for (const name of interfacesInInterrupts(interruptsText)) names.add(name);
     names.delete('lo');
     const interfaces = new Map<string, InterfaceInfo>();
     for (const name of [...names].sort()) {
@@ -193,7 +198,7 @@ export class SosreportHostIO implements HostIO {
     ]);
     const unameParts = uname?.trim().split(/\s+/) ?? [];
     const lscpuField = (label: string) => new RegExp(`^${label}:\\s*(.+?)\\s*$`, 'm').exec(lscpu ?? '')?.[1];
-    const logical = Number(lscpuField('CPU\\(s\\)')) || (cpuinfo?.match(/^processor\s*:/gm)?.length ?? 0);
+    const logical = Number(lscpuField('CPU\\(s\\)')) || (cpuinfo?.match(/^processor\s*:/gm)?.length ?? 0) || (await this.cpusFromCounters());
     const cores = Number(lscpuField('Core\\(s\\) per socket')) * Number(lscpuField('Socket\\(s\\)'));
     const machine = unameParts.at(-2) === 'GNU/Linux' ? unameParts.at(-3) : unameParts.at(-1);
     return {
@@ -208,6 +213,14 @@ export class SosreportHostIO implements HostIO {
       // sos runs as root.
       uid: 0,
     };
+  }
+
+  /** CPUs counted where a capture without lscpu still shows them: the /proc/interrupts header, softnet_stat rows. */
+  private async cpusFromCounters(): Promise<number> {
+    const read = (file: string) => readFile(path.join(this.root, file), 'utf8').catch(() => '');
+    const header = (await read('proc/interrupts')).split('\n').find((line) => /^\s*CPU\d+/.test(line));
+    if (header) return header.trim().split(/\s+/).length;
+    return (await read('proc/net/softnet_stat')).split('\n').filter((line) => /^[0-9a-f]{8}\s/i.test(line.trim())).length;
   }
 
   /** The real path of hostPath inside the tree, or undefined; never a path outside it. */
@@ -271,6 +284,24 @@ export class SosreportHostIO implements HostIO {
 
 /** Directories sos copies whole when its plugin ran (processor, numa, networking). */
 const AREAS = [/^\/sys\/devices\/system\/cpu(?=\/)/, /^\/sys\/devices\/system\/node(?=\/)/, /^\/proc\/irq(?=\/)/];
+
+const QUEUE_VECTOR = /^(?:(?:i40e|ice|iavf|ixgbe|ixgbevf|igb|igc|e1000e|fm10k|idpf)-)?([A-Za-z][\w.]{0,14}?)-(?:TxRx|rx|tx|Rx|Tx|fp|combined)-\d+$/;
+const BARE_NIC_NAME = /^(?:eth\d+|en[a-z0-9]+|em\d+|p\d+p\d+|bond\d+)$/;
+
+/** Interface names that /proc/interrupts gives MSI vectors to. */
+function interfacesInInterrupts(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!/MSI/i.test(line)) continue;
+    for (const action of (line.trim().split(/\s{2,}|\t/).at(-1) ?? '').split(/,\s*/)) {
+      const word = action.trim().split(/\s+/).at(-1) ?? '';
+      const queue = QUEUE_VECTOR.exec(word);
+      if (queue) names.add(queue[1]!);
+      else if (BARE_NIC_NAME.test(word)) names.add(word);
+    }
+  }
+  return names;
+}
 
 /** `sysctl -a` lines: "net.core.rmem_max = 212992". */
 export function parseSysctlA(text: string): Map<string, string> {

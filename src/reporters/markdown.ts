@@ -1,4 +1,5 @@
 import type { Report } from '../report/schema.js';
+import { reportVerdict } from '../report/verdict.js';
 import { renderTicketReply } from './text-input.js';
 import { STATUS_LABEL, benchTable, diagnosisModeLabel, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
@@ -19,6 +20,12 @@ export function renderMarkdown(report: Report): string {
   out.push(`- **nicdoctor:** ${report.tool.version}, profile \`${report.profile}\`, ${report.source.mode === 'snapshot' ? `offline analysis of \`${report.source.path ?? 'snapshot'}\`` : 'live scan'}, ${report.generatedAt}`);
   out.push(`- **Result:** ${summaryLine(report)}`);
   out.push('');
+  const verdict = report.verdict ?? reportVerdict(report);
+  out.push(`## ${verdict.headline}`, '');
+  for (const line of verdict.examined) out.push(`- Examined: ${line}`);
+  for (const line of verdict.notExamined) out.push(`- Not examined: ${line}`);
+  if (report.skippedInterfaces?.length) out.push(`- Skipped: ${report.skippedInterfaces.map((entry) => `\`${entry.name}\` (${entry.reason})`).join(', ')}`);
+  out.push('');
   if (report.diagnoses.length) {
     out.push('## Diagnoses (most likely first)');
     report.diagnoses.forEach((diagnosis, index) => {
@@ -33,6 +40,16 @@ export function renderMarkdown(report: Report): string {
         if (fix.persistent) out.push(`Persistent, in \`${fix.persistent.file}\`:`, '', '```', fix.persistent.content.trimEnd(), '```', '');
       }
     });
+    out.push('');
+  }
+  if (report.notes.length) {
+    out.push('## Notes (low confidence, not a bottleneck by themselves)', '');
+    for (const note of report.notes) out.push(`- **${note.title}** (\`${note.subject}\`, rule \`${note.ruleId}\`): ${note.explanation}`);
+    out.push('');
+  }
+  if (report.refuted.length) {
+    out.push('## Ruled out by the measurement', '');
+    for (const diagnosis of report.refuted) out.push(`- **${diagnosis.title}** (\`${diagnosis.subject}\`): ${diagnosis.verdict}`);
     out.push('');
   }
   out.push('## Interfaces');

@@ -25,3 +25,12 @@ export function validateInterfaceNames(names: readonly string[], flag = '--iface
 export function splitList(values: readonly string[] | undefined): string[] {
   return (values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
 }
+
+/** "10000", "10000m", "10g", "2.5g" → Mb/s. */
+export function parseLinkSpeed(value: string, flag = '--link-speed'): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([mMgG]?)(?:bit|b\/s|bps)?$/.exec(value.trim());
+  if (!match) throw new UsageError(`${flag}: "${value}" is not a speed like 10000 (Mb/s), 2g or 25g`);
+  const mbps = Number(match[1]) * (/g/i.test(match[2] ?? '') ? 1000 : 1);
+  if (!(mbps > 0) || mbps > 10_000_000) throw new UsageError(`${flag}: "${value}" is out of range`);
+  return mbps;
+}

@@ -24,6 +24,8 @@ interface Expectation {
   symptoms?: string[];
   askFor?: RegExp[];
   notes?: RegExp[];
+  /** The report's one-line verdict. */
+  verdict?: 'bottleneck' | 'no-bottleneck' | 'inconclusive';
   engineer: string;
   notReached?: string;
 }
@@ -34,6 +36,7 @@ const EXPECTATIONS: Expectation[] = [
     linkSpeedMbps: 40_000,
     recognised: ['iperf3-text'],
     diagnoses: ['not-the-network'],
+    verdict: 'no-bottleneck',
     symptoms: ['throughput/at-link-ceiling'],
     askFor: [/Get-NetAdapter/],
     engineer: '8 streams summing to 36.1 Gb/s is 96 % of 40G goodput: the network is fine (the guide expects ~38 Gb/s from Windows clients)',
@@ -42,6 +45,7 @@ const EXPECTATIONS: Expectation[] = [
     file: 'seed-002-10g-stuck-3.5-pcie-x1.txt',
     recognised: ['lspci', 'lspci'],
     diagnoses: ['pcie-bandwidth-below-port'],
+    verdict: 'bottleneck',
     symptoms: ['pcie-link/pcie-bandwidth-below-port'],
     engineer: 'a 10G NIC on a PCIe 5 GT/s x1 link (≈ 3.5 Gb/s usable): the slot is the limit; force the port to x16 in BIOS',
   },
@@ -219,8 +223,10 @@ describe('analyze on real pasted texts', () => {
       for (const report of reports) expect(report.source.mode).toBe('text');
       expect(segments.filter((segment) => segment.recognised).map(label)).toEqual(expectation.recognised);
       expect(segments.filter((segment) => !segment.recognised).map((segment) => segment.kind)).toEqual(expectation.notUsed ?? []);
-      const diagnoses = reports.flatMap((report) => report.diagnoses.map((diagnosis) => diagnosis.ruleId));
+      // A cause the report ranks, or (low confidence, info findings only) gives as a note.
+      const diagnoses = reports.flatMap((report) => [...report.diagnoses, ...report.notes].map((diagnosis) => diagnosis.ruleId));
       for (const rule of expectation.diagnoses ?? []) expect(diagnoses).toContain(rule);
+      if (expectation.verdict) expect(reports.map((report) => report.verdict?.status)).toContain(expectation.verdict);
       const symptoms = reports.flatMap((report) => report.checks.flatMap((check) => check.findings.map((finding) => `${finding.check}/${finding.symptom}`)));
       for (const symptom of expectation.symptoms ?? []) expect(symptoms).toContain(symptom);
       const asks = reports.flatMap((report) => (report.askFor ?? []).map((ask) => ask.command));
