@@ -36,7 +36,7 @@ export default defineCheck({
   // ethtool -l is optional so that a driver without it (bonds, some NICs) is judged here as
   // not applicable or from sysfs, rather than gated to unknown by the engine.
   requires: ['net.device'],
-  optionalFacts: ['ethtool.channels', 'net.queues'],
+  optionalFacts: ['ethtool.channels', 'net.queues', 'cpu.topology'],
   options,
   symptoms: {
     'single-queue-fast-port': {
@@ -73,13 +73,15 @@ export default defineCheck({
     const channelsSource = source('ethtool.channels');
     const withSource = (evidence: Evidence, from: Source | undefined): Evidence => (from ? { ...evidence, source: from } : evidence);
 
-    const localCpuSet = device.localCpuList ? parseCpusOrNull(device.localCpuList, 'list') : null;
+    // The NIC's NUMA-local CPUs; without them (a VM's NIC has no node) the host's online CPUs.
+    const topology = optional['cpu.topology'];
+    const localCpuSet = device.localCpuList ? parseCpusOrNull(device.localCpuList, 'list') : topology.ok && topology.value.online.length > 0 ? topology.value.online : null;
     const localCpus = localCpuSet ? localCpuSet.length : null;
     const cap = device.driver ? opts.driverRssCaps[device.driver] : undefined;
     const target = (max: number) => Math.min(max, localCpus ?? max, cap ?? max);
     const basisFor = (max: number): string => {
       const parts = [`driver maximum ${max}`];
-      parts.push(localCpus !== null ? `${localCpus} NIC-local CPUs` : 'NIC-local CPU count unknown');
+      parts.push(localCpus !== null ? `${localCpus} ${device.localCpuList ? 'NIC-local' : 'online'} CPUs` : 'NIC-local CPU count unknown');
       if (cap !== undefined) parts.push(`${device.driver} spreads RSS over at most ${cap} queues`);
       return parts.join(', ');
     };

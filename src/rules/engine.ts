@@ -215,7 +215,7 @@ function dedupeEvidence(evidence: readonly DiagnosisEvidence[]): DiagnosisEviden
 function refutedByMeasurement(report: Report, subject: string, measuredTrigger: boolean, rule: Rule): boolean {
   const bench = report.bench;
   if (!bench || measuredTrigger || INFORMATIONAL_CAUSES.has(rule.cause)) return false;
-  const atCeiling = bench.findings.some((finding) => finding.symptom === 'at-link-ceiling');
+  const atCeiling = allFindings(report).some((finding) => finding.check === BENCH_CHECK && finding.symptom === 'at-link-ceiling');
   if (!atCeiling) return false;
   const onPath = subject === HOST || subject === bench.interface || report.interfaces.some((iface) => iface.name === bench.interface && iface.master === subject);
   return onPath || !bench.interface;
