@@ -87,18 +87,29 @@ async function main(argv: string[]): Promise<number> {
     .action(async (options: ServeCliOptions) => {
       exitCode = await (await import('./cli/bench-commands.js')).serveCommand(options, logger());
     });
-  reportOptions(program.command('analyze').argument('<input>', 'snapshot directory (nicdoctor collect), evidence bundle (.tar.gz) or extracted sosreport').description('run the checks on a recorded snapshot, a bundle or a sosreport, offline')).action(
-    async (dir: string, options: ReportOptions) => {
-      exitCode = await analyzeCommand(dir, { ...options, verbose: verbose() }, logger());
+  reportOptions(program.command('analyze').argument('<input>', 'snapshot directory (nicdoctor collect), evidence bundle or collect-script archive (.tar.gz), extracted sosreport, or a text file / - (stdin) of pasted command outputs').description('run the checks on a recorded snapshot, a bundle, a sosreport or pasted text, offline'))
+    .option('--link-speed <speed>', 'text input: the link speed when the text does not show it (10G, 40G, 25000)')
+    .action(
+    async (dir: string, options: ReportOptions & { linkSpeed?: string }) => {
+      const text = await import('./cli/analyze-text.js');
+      if (await text.isTextInput(dir)) exitCode = await text.analyzeTextCommand(dir, { ...options, verbose: verbose() }, logger());
+      else exitCode = await analyzeCommand(dir, { ...options, verbose: verbose() }, logger());
     },
   );
   program
     .command('collect')
-    .description('record everything the checks read into a snapshot directory')
-    .requiredOption('-o, --output <dir>', 'new (or empty) directory for the snapshot')
+    .description('record everything the checks read into a snapshot directory; --script prints a POSIX sh script that does the same on hosts where nothing may be installed')
+    .option('-o, --output <dir>', 'new (or empty) directory for the snapshot')
     .option('-i, --iface <name>', 'interface to record (repeatable); default: all', collectList)
-    .action(async (options: { output: string; iface?: string[] }) => {
-      exitCode = await collectCommand(options, logger());
+    .option('--script', 'print the collection script (sh collect.sh [OUTPUT.tar.gz]) instead of collecting')
+    .action(async (options: { output?: string; iface?: string[]; script?: boolean }) => {
+      if (options.script) {
+        if (options.output || options.iface) throw new UsageError('--script: prints the script to stdout; it takes no --output or --iface (the script takes its output file as argument)');
+        process.stdout.write((await import('./collect-script/generate.js')).collectScript());
+        return;
+      }
+      if (!options.output) throw new UsageError("--output: required (or --script)");
+      exitCode = await collectCommand({ ...options, output: options.output }, logger());
     });
   program
     .command('rules')

@@ -126,7 +126,15 @@ export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Pr
   let cleanup: (() => Promise<void>) | undefined;
   try {
     let io: HostIO;
-    if (looksLikeBundle(input)) {
+    const { isSnapshotArchive, openSnapshotArchive, SnapshotArchiveError } = await import('../collect-script/archive.js');
+    if (looksLikeBundle(input) && (await isSnapshotArchive(input))) {
+      // The archive of `collect --script` (collect.sh): a snapshot directory in a tar.gz.
+      const opened = await openSnapshotArchive(input).catch((error: unknown) => {
+        throw error instanceof SnapshotArchiveError ? new UsageError(error.message) : error;
+      });
+      cleanup = opened.cleanup;
+      io = await SnapshotHostIO.open(opened.snapshotDir);
+    } else if (looksLikeBundle(input)) {
       const opened = await openBundle(input);
       cleanup = opened.cleanup;
       io = await SnapshotHostIO.open(opened.snapshotDir);

@@ -304,7 +304,7 @@ function interfacesInInterrupts(text: string): Set<string> {
 }
 
 /** `sysctl -a` lines: "net.core.rmem_max = 212992". */
-function parseSysctlA(text: string): Map<string, string> {
+export function parseSysctlA(text: string): Map<string, string> {
   const values = new Map<string, string>();
   for (const line of text.split('\n')) {
     const match = /^([a-z0-9_.\-/]+)\s*=\s?(.*)$/i.exec(line);
@@ -314,7 +314,7 @@ function parseSysctlA(text: string): Map<string, string> {
 }
 
 /** `ip address` / `ip link` headers: "2: eth0: <BROADCAST,...> mtu 1500 qdisc mq state UP ...". */
-function parseIpLinks(text: string): Map<string, { mtu: string | null; state: string | null }> {
+export function parseIpLinks(text: string): Map<string, { mtu: string | null; state: string | null }> {
   const links = new Map<string, { mtu: string | null; state: string | null }>();
   for (const match of text.matchAll(/^\d+:\s+([^:@\s]+)(?:@\S+)?:\s+<[^>]*>(.*)$/gm)) {
     const rest = match[2]!;

@@ -205,13 +205,42 @@ export const diagnosisSchema = z.object({
 });
 export type DiagnosisEntry = z.infer<typeof diagnosisSchema>;
 
+export const textSegmentSchema = z.object({
+  /** Format recognised (ethtool-stats, proc-interrupts, iperf3-text, ...) or 'ignored'. */
+  kind: z.string(),
+  recognised: z.boolean(),
+  /** 1-based line range in the text as given. */
+  firstLine: z.number().int(),
+  lastLine: z.number().int(),
+  host: z.string().nullable().optional(),
+  interface: z.string().nullable().optional(),
+  command: z.string().nullable().optional(),
+  /** Only part of the output (| grep, | head). */
+  filtered: z.boolean().optional(),
+  /** Why it was not used, or what it was read as ("iperf2 output: not parsed"). */
+  note: z.string().optional(),
+});
+export type TextSegment = z.infer<typeof textSegmentSchema>;
+
+export const askForSchema = z.object({
+  command: z.string(),
+  /** The checks this would settle. */
+  checks: z.array(z.string()),
+  subject: z.string().optional(),
+});
+export type AskFor = z.infer<typeof askForSchema>;
+
 export const reportSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   tool: z.object({ name: z.literal('nicdoctor'), version: z.string() }),
   generatedAt: z.string(),
   source: z.object({
-    mode: z.enum(['live', 'snapshot', 'recording']),
+    mode: z.enum(['live', 'snapshot', 'recording', 'text']),
     path: z.string().optional(),
+    /** Text input (analyze FILE|-): each command output recognised in it, and the text ignored. */
+    segments: z.array(textSegmentSchema).optional(),
+    /** Text input: damage undone (CRLF, quoting) and what was inferred rather than read. */
+    notes: z.array(z.string()).optional(),
   }),
   profile: z.enum(['throughput', 'measurement', 'latency']),
   host: z.object({
@@ -256,6 +285,8 @@ export const reportSchema = z.object({
       notExamined: z.array(z.string()),
     })
     .optional(),
+  /** Text input: the commands to ask for, whose absence left a check unknown. */
+  askFor: z.array(askForSchema).optional(),
   /** Pre-deployment checklist result (scan --policy FILE). */
   policy: z
     .object({

@@ -1,5 +1,6 @@
 import type { Report } from '../report/schema.js';
 import { reportVerdict } from '../report/verdict.js';
+import { renderTicketReply } from './text-input.js';
 import { STATUS_LABEL, benchTable, diagnosisModeLabel, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
 /** Text inside a table cell: pipes and newlines would break the table. */
@@ -11,6 +12,7 @@ const STATUS_ICON: Record<string, string> = { pass: '✅', fail: '❌', 'not-app
 
 /** A report to paste into a ticket: renders on GitHub, GitLab and Jira (which accept GFM tables). */
 export function renderMarkdown(report: Report): string {
+  if (report.source.mode === 'text') return renderTicketReply(report);
   const out: string[] = [];
   out.push(`# nicdoctor report: ${report.host.hostname}`);
   out.push('');

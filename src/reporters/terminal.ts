@@ -1,5 +1,6 @@
 import type { CheckResult, Finding, Report } from '../report/schema.js';
 import { reportVerdict } from '../report/verdict.js';
+import { textInputTerminalFooter, textInputTerminalHeader } from './text-input.js';
 import { benchTable, diagnosisHeading, formatEvidence, formatSource, hostLine, interfaceLine, summaryLine, type Diagnosis } from './format-values.js';
 
 export interface TerminalOptions {
@@ -38,6 +39,7 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
   const lines: string[] = [];
   lines.push(paint('bold', `nicdoctor ${report.tool.version}`) + ` — ${hostLine(report)} — profile ${report.profile}`);
   if (report.source.mode === 'snapshot') lines.push(`Offline analysis of ${report.source.path ?? 'a snapshot'}`);
+  lines.push(...textInputTerminalHeader(report));
   lines.push(report.interfaces.length ? 'Interfaces:' : 'Interfaces: none found');
   for (const iface of report.interfaces) lines.push(`  ${interfaceLine(iface)}`);
   if (report.skippedInterfaces?.length) lines.push(paint('grey', `  skipped: ${report.skippedInterfaces.map((entry) => `${entry.name} (${entry.reason})`).join('; ')}`));
@@ -86,6 +88,7 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
     for (const line of verdict.notExamined) lines.push(paint('yellow', `  ? ${line}`));
   }
 
+  lines.push(...textInputTerminalFooter(report));
   lines.push('');
   lines.push(summaryLine(report) + (options.verbose ? '' : ' (--verbose: every check)'));
   return lines.join('\n') + '\n';
