@@ -69,7 +69,18 @@ const SOFTWARE_NAMES: ReadonlyArray<[RegExp, InterfaceSummary['kind'], string]> 
 ];
 
 /** `ethtool -S` counters only a hardware MAC keeps (virtio and veth have per-queue counters too, not these). */
-const HARDWARE_COUNTER = /^(port\.|mac_|phy_)|(^|[._])(rx_missed_errors|rx_crc_errors|rx_no_buffer_count|rx_discards_phy|rx_out_of_buffer|rx_fifo_errors|rx_long_length_errors|rx_short_length_errors|rx_align_errors|rx_symbol_err|rx_length_errors|rx_long_byte_count|tx_carrier_errors|rx_pause|tx_pause|link_xoff|link_xon|rx_prio\d|tx_prio\d|rx_csum_offload|rx_phy|tx_phy|fdir_|rx_flow_control|tx_flow_control|alloc_rx_page_failed|rx_pkts_nic|tx_pkts_nic|rx_bytes_nic|tx_timeout_count|rx_size_\d+|tx_size_\d+)/i;
+const HARDWARE_COUNTER = /^(port\.|mac_|phy_)|\.nic$|(^|[._])(rx_missed_errors|rx_crc_errors|rx_no_buffer_count|rx_discards_phy|rx_out_of_buffer|rx_fifo_errors|rx_long_length_errors|rx_short_length_errors|rx_align_errors|rx_symbol_err|rx_length_errors|rx_long_byte_count|tx_carrier_errors|rx_pause|tx_pause|link_xoff|link_xon|rx_prio\d|tx_prio\d|rx_csum_offload|rx_phy|tx_phy|fdir_|rx_flow_control|tx_flow_control|alloc_rx_page_failed|rx_pkts_nic|tx_pkts_nic|rx_bytes_nic|tx_timeout_count|rx_size_\d+|tx_size_\d+)/i;
+
+/**
+ * The driver family that names its counters this way, for a capture with `ethtool -S` but no
+ * `ethtool -i`: ice suffixes port counters with ".nic" (rx_dropped.nic), i40e prefixes "port.".
+ */
+export function driverFromCounters(names: readonly string[]): string | null {
+  if (names.some((name) => /\.nic$/.test(name))) return 'ice';
+  if (names.some((name) => /^port\./.test(name)) && names.some((name) => /^veb\.|^rx-\d+\.|^tx-\d+\./.test(name) || /^port\.(rx|tx)_/.test(name))) return 'i40e';
+  if (names.some((name) => /^rx_out_of_buffer$|^rx_vport_/.test(name))) return 'mlx5_core';
+  return null;
+}
 
 function softwareType(word: string | null | undefined): [InterfaceSummary['kind'], string] | null {
   if (!word) return null;

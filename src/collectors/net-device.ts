@@ -2,7 +2,7 @@ import path from 'node:path';
 import { defineCollector } from '../engine/collector.js';
 import type { InterfaceSummary } from '../report/schema.js';
 import { nicInterruptRows } from '../parsers/proc-interrupts.js';
-import { identify, type IdentitySignals } from './interface-identity.js';
+import { driverFromCounters, identify, type IdentitySignals } from './interface-identity.js';
 import type { CollectContext } from '../engine/collector.js';
 import type { FactId, FactTypes } from '../engine/facts.js';
 import { nearestPciDevice, parseIntOrNull, readAttribute, resolveLink } from './sysfs-read.js';
@@ -90,7 +90,7 @@ export const netDeviceCollector = defineCollector({
       ...(await otherSignals(ctx, name, sysfs)),
     };
     const identity = identify(signals);
-    const driver = sysfsDriver ?? signals.ethtoolDriver ?? signals.lspciDriver ?? null;
+    const driver = sysfsDriver ?? signals.ethtoolDriver ?? signals.lspciDriver ?? (identity.kind === 'physical' ? driverFromCounters(signals.counterNames ?? []) : null);
     const bondSlaves = slaves ? slaves.split(/\s+/).filter(Boolean) : [];
     const reported = parseIntOrNull(speed);
     // The kernel reports -1 (or a huge unsigned value) when it does not know the speed.

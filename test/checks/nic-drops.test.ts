@@ -180,6 +180,14 @@ describe('nic-drops check', () => {
     expect(negligible.findings[0]!.message).toContain('negligible');
   });
 
+  it('does not count an XDP program\'s XDP_DROP verdicts as loss (virtio_net rx_drops = rx_xdp_drops, real AF_XDP guest)', async () => {
+    // fixtures/eval/virtio-net-kvm-guest-macvtap-1vcpu-afxdp: rx_queue_0_drops 79419999 = rx_queue_0_xdp_drops.
+    const text = 'NIC statistics:\n\t rx_queue_0_packets: 80341229\n\t rx_queue_0_drops: 79419999\n\t rx_queue_0_xdp_packets: 80332151\n\t rx_queue_0_xdp_drops: 79419999\n';
+    const result = await runCheckOn(nicDrops, facts('virtio_net', parseEthtoolStats(text)));
+    expect(result.status).toBe('pass');
+    expect(result.findings.filter((finding) => finding.symptom === 'nic-drops')).toEqual([]);
+  });
+
   it('reports drops on a software device as the kernel\'s, never as a NIC fault (flannel VXLAN)', async () => {
     const vxlan = netDevice('flannel.1', { kind: 'virtual', softwareType: 'vxlan', driver: null, pciAddress: null });
     const result = await runCheckOn(

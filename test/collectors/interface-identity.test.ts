@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identify, type IdentitySignals } from '../../src/collectors/interface-identity.js';
+import { driverFromCounters, identify, type IdentitySignals } from '../../src/collectors/interface-identity.js';
 import { parseEthtoolSettings } from '../../src/parsers/ethtool-settings.js';
 import { parseEthtoolStats } from '../../src/parsers/ethtool-stats.js';
 import { nicInterruptRows, parseProcInterrupts } from '../../src/parsers/proc-interrupts.js';
@@ -52,5 +52,11 @@ describe('interface identity from every signal', () => {
   it('calls an emulated e1000 inside a VM a paravirtual NIC: the guest does not own that wire', () => {
     expect(identify({ name: 'eth0', sysfs: true, devtype: null, hasDevice: true, driver: 'e1000', virtualized: true }).kind).toBe('paravirtual');
     expect(identify({ name: 'eth0', sysfs: true, devtype: null, hasDevice: true, driver: 'e1000', virtualized: false }).kind).toBe('physical');
+  });
+
+  it('names the driver family from counter names when ethtool -i was not captured (ice ".nic", mlx5 rx_out_of_buffer)', () => {
+    expect(driverFromCounters(['rx_dropped', 'rx_dropped.nic'])).toBe('ice');
+    expect(driverFromCounters(parseEthtoolStats(realCapture('ethtool/mlx5_core-S-ethq-1.txt')).counters.map((counter) => counter.name))).toBe('mlx5_core');
+    expect(driverFromCounters(['rx_queue_0_packets', 'rx_queue_0_drops'])).toBeNull();
   });
 });

@@ -64,7 +64,9 @@ describe('nicdoctor fleet', () => {
     const result = await cli(['fleet', fleetDir, '--format', 'json']);
     const report = JSON.parse(result.stdout) as FleetReport;
     expect(report.summary).toEqual({ hosts: 3, failed: 0, outliers: 1 });
-    expect(report.hosts.map((host) => host.topDiagnosis?.ruleId)).toEqual(['rings-small-with-drops', 'rings-small-with-drops', 'rings-small-with-drops']);
+    // The capture's drops are negligible (0.4 per million packets) and no port speed was captured:
+    // no host has a ranked cause, only notes; the ring outlier is what tells r12-07 apart.
+    expect(report.hosts.map((host) => host.topDiagnosis)).toEqual([null, null, null]);
     expect(report.outliers).toEqual([
       { scope: 'interface', group: 'i40e', setting: 'rx ring', majority: 2048, majorityCount: 2, compared: 3, outliers: [{ host: 'r12-07', interface: 'eth0', value: 512 }] },
     ]);
