@@ -125,6 +125,8 @@ async function main(argv: string[]): Promise<number> {
     .option('--only <ids>', 'run only these checks (comma-separated)', collectList)
     .option('--skip <ids>', 'skip these checks (comma-separated)', collectList)
     .addOption(new Option('--profile <profile>', 'what the host is for; verdicts that depend on it follow it').choices(PROFILES).default('throughput'))
+    .option('--all', 'also examine interfaces that are down')
+    .option('--link-speed <speed>', 'the speed to judge interfaces by when they report no negotiated speed (10000, 25g)')
     .option('--from <input>', 'diagnose a snapshot directory, evidence bundle or sosreport instead of this host')
     .option('-o, --output <file>', 'write the script to a file instead of stdout')
     .option('--apply', 'apply the non-disruptive ethtool/sysctl changes now, after saving the current values')

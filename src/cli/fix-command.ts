@@ -33,10 +33,21 @@ export interface FixOptions {
   yes?: boolean;
   state?: string;
   verbose?: boolean;
+  all?: boolean;
+  linkSpeed?: string;
 }
 
 function inputs(options: FixOptions) {
-  return scanInputs({ iface: options.iface, only: options.only, skip: options.skip, profile: options.profile, format: 'json', failOn: 'never' });
+  return scanInputs({
+    iface: options.iface,
+    only: options.only,
+    skip: options.skip,
+    profile: options.profile,
+    format: 'json',
+    failOn: 'never',
+    ...(options.all ? { all: true } : {}),
+    ...(options.linkSpeed ? { linkSpeed: options.linkSpeed } : {}),
+  });
 }
 
 async function reportFrom(io: HostIO, options: FixOptions, log: Logger, sourcePath?: string): Promise<Report> {

@@ -205,6 +205,7 @@ for f in ${words(IRQBALANCE_CONFIG)}; do file "$f"; done
 for dir in ${words(STANDARD_DIRS)}; do listing "$dir"; done
 run tc -s qdisc show
 run ip -d -s link show
+run dmesg
 run iperf3 -v
 run numactl --hardware
 

@@ -113,7 +113,17 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
   it('on Ctrl-C exits 130, prints the partial report, and leaves no iperf3 in either namespace', async () => {
     serve = await startServe(lab, '5101-5102');
     const bench = lab.spawn('a', [process.execPath, CLI, 'bench', '--peer', lab.b.address, '--ports', '5101-5102', '--duration', '30', '--step-duration', '10', '--format', 'json'], { env: { PATH: toolPath() } });
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    // Interrupt once the bench has started measuring (its first progress line), not at a fixed
+    // time: on a loaded machine start-up alone can take seconds.
+    await new Promise<void>((resolve) => {
+      const deadline = setTimeout(resolve, 30_000);
+      bench.stderr?.on('data', (chunk: Buffer) => {
+        if (/ramp|step|process/i.test(String(chunk))) {
+          clearTimeout(deadline);
+          setTimeout(resolve, 2000);
+        }
+      });
+    });
     bench.kill('SIGINT');
     const result = await bench.catch((error: unknown) => error as Awaited<typeof bench>);
     expect(result.exitCode).toBe(130);

@@ -88,8 +88,10 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
   async function scan(label: string, env: Record<string, string> = {}, ports = PORT_RANGE, stepSeconds = '2'): Promise<Report> {
     serve = await startServe(lab, ports, env);
     const run = await runCli(
-      // The veth's 10000 Mb/s is nominal: --link-speed makes it the 10G link the lab stands for.
-      ['scan', '--peer', lab.b.address, '--iface', lab.a.iface, '--link-speed', '10000', '--ports', ports, '--duration', '4', '--step-duration', stepSeconds, '--format', 'json'],
+      // The veth's 10000 Mb/s is nominal; untouched, this lab's veth carries about 20-25 Gb/s, so
+      // --link-speed 25000 makes it the 25G link it stands for: a fault then shows as a plateau
+      // below that ceiling, and a run above it (veths beat their stated speed) judges no ceiling.
+      ['scan', '--peer', lab.b.address, '--iface', lab.a.iface, '--link-speed', '25000', '--ports', ports, '--duration', '4', '--step-duration', stepSeconds, '--format', 'json'],
       { lab, ns: 'a', env, timeoutMs: 150_000 },
     );
     await stopServe(serve);
@@ -125,12 +127,12 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
     expect(report.diagnoses.filter((d) => d.cause === 6), ranking(report)).toEqual([]);
   });
 
-  it('tbf rate cap at 2 Gb/s on a 10000 Mb/s veth → the egress shaper (cause 16), confirmed by the plateau, PCIe not applicable', async () => {
+  it('tbf rate cap at 2 Gb/s on a 25G lab link → the egress shaper (cause 16), confirmed by the plateau, PCIe not applicable', async () => {
     try {
       await lab.rateCap('a', '2gbit');
       const report = await scan('tbf 2gbit');
       const bench = report.bench!;
-      expect(bench.linkSpeedMbps).toBe(10_000);
+      expect(bench.linkSpeedMbps).toBe(25_000);
       // The plateau sits near the cap, far below the 10G goodput ceiling: a ratio, not Gb/s.
       expect(bench.result!.bitsPerSecond / bench.ceilingBitsPerSecond!).toBeLessThan(0.4);
       expect(symptoms(report)).toContain('throughput/below-link-ceiling');

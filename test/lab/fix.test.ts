@@ -48,7 +48,8 @@ describe.skipIf(skipReason)('nicdoctor fix in a lab namespace', () => {
     const before = await observe();
     expect(before).toEqual({ tso: 'off', gso: 'off', rx: '1', tx: '1', tcpRmem: LOW_RMEM });
 
-    const printed = await runCli(['fix', '--iface', lab.a.iface], { lab, ns: 'a' });
+    // The veth's 10000 Mb/s is nominal: --link-speed makes it the 10G link whose tier and queues are judged.
+    const printed = await runCli(['fix', '--iface', lab.a.iface, '--link-speed', '10000'], { lab, ns: 'a' });
     expect(printed.exitCode, printed.stderr).toBe(0);
     expect(printed.stdout).toMatch(/^#!\/usr\/bin\/env bash\n/);
     expect(printed.stdout).toContain('set -euo pipefail');
@@ -60,12 +61,12 @@ describe.skipIf(skipReason)('nicdoctor fix in a lab namespace', () => {
     expect(await observe()).toEqual(before);
 
     const state = path.join(dir, 'state', 'fix-state.json');
-    const refused = await runCli(['fix', '--apply', '--iface', lab.a.iface, '--state', state], { lab, ns: 'a' });
+    const refused = await runCli(['fix', '--apply', '--iface', lab.a.iface, '--link-speed', '10000', '--state', state], { lab, ns: 'a' });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('--yes');
     expect(await observe()).toEqual(before);
 
-    const applied = await runCli(['fix', '--apply', '--yes', '--iface', lab.a.iface, '--state', state], { lab, ns: 'a' });
+    const applied = await runCli(['fix', '--apply', '--yes', '--iface', lab.a.iface, '--link-speed', '10000', '--state', state], { lab, ns: 'a' });
     expect(hasStackTrace(applied.stderr), applied.stderr).toBe(false);
     // Global net.core.* sysctls cannot change inside a namespace: those, and only those, fail.
     const failed = applied.stdout.split('\n').filter((line) => line.startsWith('FAILED'));
@@ -80,7 +81,7 @@ describe.skipIf(skipReason)('nicdoctor fix in a lab namespace', () => {
     expect(after.tcpRmem).not.toBe(LOW_RMEM);
     expect(Number(after.tcpRmem.split(' ')[2])).toBeGreaterThan(16384);
 
-    const again = await runCli(['fix', '--apply', '--yes', '--iface', lab.a.iface, '--state', state], { lab, ns: 'a' });
+    const again = await runCli(['fix', '--apply', '--yes', '--iface', lab.a.iface, '--link-speed', '10000', '--state', state], { lab, ns: 'a' });
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('--revert');
 
