@@ -14,7 +14,7 @@ import { runBench, type BenchOptions } from '../bench/run-bench.js';
 import { Iperf3ServerPool } from '../bench/server-pool.js';
 import { onShutdown, shutdownSignal } from '../util/shutdown.js';
 import { VERSION } from '../version.js';
-import { emit, exitCodeFor, policyInput, scanInputs, withBundle, type ReportOptions } from './commands.js';
+import { checkOutputs, emit, exitCodeFor, policyInput, scanInputs, withBundle, type ReportOptions } from './commands.js';
 import { EXIT } from './exit-codes.js';
 import type { Policy } from '../policy/schema.js';
 import { createProgress } from './progress.js';
@@ -80,6 +80,7 @@ export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger)
 export async function benchReportCommand(options: ReportOptions & BenchCliOptions, log: Logger, which: 'bench' | 'scan'): Promise<number> {
   // Every option is checked, and the policy loaded, before anything runs.
   scanInputs(options);
+  await checkOutputs(options, options.policy ? [options.policy] : []);
   const policy = await policyInput(options);
   benchPlan(options, new LiveHostIO(), log);
   if (options.bundle) {

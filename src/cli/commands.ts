@@ -12,7 +12,7 @@ import { SnapshotError, SnapshotHostIO } from '../hostio/snapshot.js';
 import type { HostIO } from '../hostio/types.js';
 import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { planOutput, writeOutput } from '../util/safe-output.js';
 import { splitList, validateInterfaceNames } from '../util/validate.js';
 import { VERSION } from '../version.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
@@ -57,10 +57,19 @@ export async function policyInput(options: ReportOptions): Promise<{ policy?: Po
   }
 }
 
-export async function emit(report: Report, options: ReportOptions): Promise<void> {
-  const color = !options.output && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+/** Checks --output and --bundle before any work starts: a path that cannot be written is exit 2. */
+export async function checkOutputs(options: ReportOptions, inputs: readonly string[] = []): Promise<void> {
+  if (options.output) await planOutput(options.output, { flag: '--output', inputs });
+  if (options.bundle) await planOutput(options.bundle, { flag: '--bundle', inputs });
+  if (options.output && options.bundle && options.output !== '-' && path.resolve(options.output) === path.resolve(options.bundle)) {
+    throw new UsageError('--output and --bundle name the same file');
+  }
+}
+
+export async function emit(report: Report, options: ReportOptions, inputs: readonly string[] = []): Promise<void> {
+  const color = (!options.output || options.output === '-') && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const text = render(report, options.format, { color, verbose: options.verbose ?? false });
-  if (options.output) await writeFileAtomic(options.output, text);
+  if (options.output) await writeOutput(options.output, text, { flag: '--output', inputs });
   else process.stdout.write(text);
 }
 
@@ -77,12 +86,13 @@ export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
 
 async function reportOn(io: HostIO, options: ReportOptions, log: Logger, policy: { policy?: Policy }, sourcePath?: string): Promise<number> {
   const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...policy, ...(sourcePath ? { sourcePath } : {}) });
-  await emit(outcome.report, options);
+  await emit(outcome.report, options, sourcePath ? [sourcePath] : []);
   return exitCodeFor(outcome, options.failOn);
 }
 
 export async function scanCommand(options: ReportOptions, log: Logger): Promise<number> {
   scanInputs(options); // validate before touching the host
+  await checkOutputs(options, options.policy ? [options.policy] : []);
   const policy = await policyInput(options);
   if (options.bundle) return withBundle(options, log, (io) => scan({ io, checks: registry, log, ...scanInputs(options), ...policy }));
   return reportOn(new LiveHostIO(), options, log, policy);
@@ -140,6 +150,7 @@ export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Pr
 
 export async function analyzeCommand(input: string, options: ReportOptions, log: Logger): Promise<number> {
   scanInputs(options);
+  await checkOutputs(options, [input, ...(options.policy ? [options.policy] : [])]);
   const policy = await policyInput(options);
   return withOfflineInput(input, (io) => reportOn(io, options, log, policy, input));
 }

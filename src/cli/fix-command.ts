@@ -11,7 +11,7 @@ import { scan } from '../engine/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import type { HostIO } from '../hostio/types.js';
 import type { Profile, Report } from '../report/schema.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { planOutput, writeOutput } from '../util/safe-output.js';
 import { applyChanges, revertChanges } from '../fix/apply.js';
 import { buildPlan, type FixPlan } from '../fix/plan.js';
 import { renderScript } from '../fix/script.js';
@@ -147,10 +147,12 @@ export async function fixCommand(options: FixOptions, log: Logger): Promise<numb
     throw error;
   }
 
+  const outputTarget = { flag: '--output', inputs: options.from ? [options.from] : [] };
+  if (options.output) await planOutput(options.output, outputTarget); // before any work: a bad path is exit 2
   const report = options.from ? await offlineReport(options.from, options, log) : await reportFrom(new LiveHostIO(), options, log);
   const script = renderScript(buildPlan(report));
-  if (options.output) {
-    await writeFileAtomic(options.output, script);
+  if (options.output && options.output !== '-') {
+    await writeOutput(options.output, script, outputTarget);
     process.stderr.write(`nicdoctor: wrote ${options.output} (review it, then run it as root)\n`);
   } else {
     process.stdout.write(script);
