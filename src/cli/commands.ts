@@ -13,7 +13,7 @@ import type { HostIO } from '../hostio/types.js';
 import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
 import { planOutput, writeOutput } from '../util/safe-output.js';
-import { splitList, validateInterfaceNames } from '../util/validate.js';
+import { interfaceList, splitList } from '../util/validate.js';
 import { VERSION } from '../version.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
 import type { Policy } from '../policy/schema.js';
@@ -36,7 +36,7 @@ export interface ReportOptions {
 
 export function scanInputs(options: ReportOptions) {
   return {
-    ifaces: validateInterfaceNames(splitList(options.iface)),
+    ifaces: interfaceList(options.iface),
     only: splitList(options.only),
     skip: splitList(options.skip),
     profile: options.profile,
@@ -162,7 +162,7 @@ export interface CollectOptions {
 
 /** Records every fact every collector can read, so that any check can run on it later. */
 export async function collectCommand(options: CollectOptions, log: Logger): Promise<number> {
-  const ifaces = validateInterfaceNames(splitList(options.iface));
+  const ifaces = interfaceList(options.iface);
   const dir = path.resolve(options.output);
   const existing = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
