@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
     .description('Find why a 10/40/100GbE server does not reach line rate')
     .version(VERSION)
     .option('-v, --verbose', 'log progress to stderr and show stack traces of broken checks')
-    .option('--log-level <level>', 'log level on stderr (trace, debug, info, warn, error, silent)')
+    .addOption(new Option('--log-level <level>', 'log level on stderr').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
     .showSuggestionAfterError();
