@@ -1,4 +1,5 @@
 import type { Report } from '../report/schema.js';
+import { codeFence, codeSpan } from './escape.js';
 import { STATUS_LABEL, benchTable, diagnosisModeLabel, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
 /** Text inside a table cell: pipes and newlines would break the table. */
@@ -14,21 +15,21 @@ export function renderMarkdown(report: Report): string {
   out.push(`# nicdoctor report: ${report.host.hostname}`);
   out.push('');
   out.push(`- **Host:** ${hostLine(report)}`);
-  out.push(`- **nicdoctor:** ${report.tool.version}, profile \`${report.profile}\`, ${report.source.mode === 'snapshot' ? `offline analysis of \`${report.source.path ?? 'snapshot'}\`` : 'live scan'}, ${report.generatedAt}`);
+  out.push(`- **nicdoctor:** ${report.tool.version}, profile \`${report.profile}\`, ${report.source.mode === 'snapshot' ? `offline analysis of ${codeSpan(report.source.path ?? 'snapshot')}` : 'live scan'}, ${report.generatedAt}`);
   out.push(`- **Result:** ${summaryLine(report)}`);
   out.push('');
   if (report.diagnoses.length) {
     out.push('## Diagnoses (most likely first)');
     report.diagnoses.forEach((diagnosis, index) => {
       out.push('', `### ${index + 1}. ${diagnosis.title}`, '');
-      out.push(`\`${diagnosis.subject}\` · cause ${diagnosis.cause} · ${diagnosis.confidence} confidence · ${diagnosisModeLabel(diagnosis)} · rule \`${diagnosis.ruleId}\``, '');
+      out.push(`${codeSpan(diagnosis.subject)} · cause ${diagnosis.cause} · ${diagnosis.confidence} confidence · ${diagnosisModeLabel(diagnosis)} · rule \`${diagnosis.ruleId}\``, '');
       out.push(diagnosis.explanation, '');
       if (diagnosis.verdict) out.push(`*${diagnosis.verdict}*`, '');
       if (diagnosis.ruledOut.length) out.push('Ruled out:', ...diagnosis.ruledOut.map((line) => `- ${line}`), '');
       for (const fix of diagnosis.fixes) {
         out.push(`**Fix${fix.disruptive ? ' (disruptive)' : ''}:** ${fix.text}`, '');
-        if (fix.commands.length) out.push('```sh', ...fix.commands, '```', '');
-        if (fix.persistent) out.push(`Persistent, in \`${fix.persistent.file}\`:`, '', '```', fix.persistent.content.trimEnd(), '```', '');
+        if (fix.commands.length) out.push(`${codeFence(fix.commands)}sh`, ...fix.commands, codeFence(fix.commands), '');
+        if (fix.persistent) out.push(`Persistent, in ${codeSpan(fix.persistent.file)}:`, '', codeFence([fix.persistent.content]), fix.persistent.content.trimEnd(), codeFence([fix.persistent.content]), '');
       }
     });
     out.push('');
@@ -36,7 +37,7 @@ export function renderMarkdown(report: Report): string {
   out.push('## Interfaces');
   out.push('');
   if (report.interfaces.length === 0) out.push('No network interfaces were found.');
-  for (const iface of report.interfaces) out.push(`- \`${iface.name}\` ${interfaceLine(iface).slice(iface.name.length + 1)}`);
+  for (const iface of report.interfaces) out.push(`- ${codeSpan(iface.name)} ${interfaceLine(iface).slice(iface.name.length + 1)}`);
   out.push('');
   out.push('## Checks');
   out.push('');
@@ -63,14 +64,14 @@ export function renderMarkdown(report: Report): string {
       out.push('');
       out.push(`### ${finding.severity.toUpperCase()}: ${finding.message}`);
       out.push('');
-      out.push(`\`${finding.check}/${finding.symptom}\` on \`${finding.subject}\``);
+      out.push(`\`${finding.check}/${finding.symptom}\` on ${codeSpan(finding.subject)}`);
       out.push('');
       if (finding.evidence.length) {
         out.push('| Evidence | Observed | Expected | Source |');
         out.push('|---|---|---|---|');
         for (const evidence of finding.evidence) {
           const expected = evidence.expected === undefined ? '' : formatValue(evidence.expected, evidence.unit);
-          const source = evidence.source ? `\`${cell(formatSource(evidence.source))}\`` : '';
+          const source = evidence.source ? cell(codeSpan(formatSource(evidence.source))) : '';
           out.push(`| ${cell(evidence.label)} | ${cell(formatValue(evidence.observed, evidence.unit))} | ${cell(expected)} | ${source} |`);
         }
         out.push('');
