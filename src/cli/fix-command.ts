@@ -16,6 +16,7 @@ import { applyChanges, revertChanges } from '../fix/apply.js';
 import { buildPlan, type FixPlan } from '../fix/plan.js';
 import { renderScript } from '../fix/script.js';
 import { shellJoin } from '../fix/shell.js';
+import { lockStateFile, StateLockedError } from '../fix/lock.js';
 import { DEFAULT_STATE_FILE, readState, StateFileError } from '../fix/state.js';
 import { changeArgv } from '../fix/vocabulary.js';
 import { scanInputs, withOfflineInput } from './commands.js';
@@ -138,10 +139,17 @@ export async function fixCommand(options: FixOptions, log: Logger): Promise<numb
   inputs(options); // validate before touching the host
   const stateFile = options.state ?? DEFAULT_STATE_FILE;
   try {
-    if (options.revert) return await revertCommand(options, stateFile);
-    if (options.apply) return await applyCommand(options, log, stateFile);
+    if (options.revert || options.apply) {
+      // One apply or revert per state file at a time: a second one refuses (exit 2).
+      const release = await lockStateFile(stateFile);
+      try {
+        return options.revert ? await revertCommand(options, stateFile) : await applyCommand(options, log, stateFile);
+      } finally {
+        await release();
+      }
+    }
   } catch (error) {
-    if (error instanceof StateFileError) throw new UsageError(error.message);
+    if (error instanceof StateFileError || error instanceof StateLockedError) throw new UsageError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new RunError(`cannot write the state file ${stateFile}: ${(error as Error).message}`);
     throw error;
