@@ -79,10 +79,15 @@ async function main(argv: string[]): Promise<number> {
   program
     .command('serve')
     .description('far end of the bench: one iperf3 server per port, pinned to NIC-local cores, and a read-only info endpoint')
-    .option('--bind <addr>', 'address to listen on (default: all)')
+    .option('--bind <addr>', 'address to listen on (0.0.0.0 for all); required unless --iface')
+    .option('--iface <name>', 'listen on the address of this interface (the one under test)')
     .option('--ports <ports>', 'iperf3 server ports', '5101-5108')
     .option('--control-port <port>', 'port of the read-only info endpoint', '5100')
-    .option('--idle-timeout <seconds>', 'stop after this long without a test')
+    .option('--idle-timeout <seconds>', 'stop after this long with no test running and no bench client')
+    .option('--max-test-duration <seconds>', 'end any test that runs longer than this', '3600')
+    .option('--rsa-private-key <file>', 'iperf3 authentication: RSA private key (PEM), with --authorized-users')
+    .option('--authorized-users <file>', 'iperf3 authentication: user,sha256 lines (iperf3 --authorized-users-path)')
+    .option('--token-file <file>', 'the info endpoint requires this token (first line of the file); bench sends NICDOCTOR_SERVE_TOKEN')
     .action(async (options: ServeCliOptions) => {
       exitCode = await (await import('./cli/bench-commands.js')).serveCommand(options, logger());
     });
