@@ -87,6 +87,12 @@ export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
 async function reportOn(io: HostIO, options: ReportOptions, log: Logger, policy: { policy?: Policy }, sourcePath?: string): Promise<number> {
   const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...policy, ...(sourcePath ? { sourcePath } : {}) });
   await emit(outcome.report, options, sourcePath ? [sourcePath] : []);
+  // Offline, an interface list that cannot be read is bad input (exit 2), not a failure to run.
+  const interfaces = outcome.store.runs.find((run) => run.fact === 'interfaces');
+  if (sourcePath && interfaces && !interfaces.ok) {
+    process.stderr.write(`nicdoctor: ${sourcePath}: the interface list cannot be read: ${interfaces.error?.message ?? 'unknown error'}\n`);
+    return EXIT.usage;
+  }
   return exitCodeFor(outcome, options.failOn);
 }
 
