@@ -156,22 +156,24 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-let interrupted = false;
+/** 128 + the signal number, as shells report it: 130 for Ctrl-C, 143 for SIGTERM. */
+const SIGNAL_EXIT = { SIGINT: EXIT.interrupted, SIGTERM: 143 } as const;
+let interrupted: keyof typeof SIGNAL_EXIT | null = null;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (interrupted) process.exit(EXIT.interrupted); // a second Ctrl-C: leave now
-    interrupted = true;
+    if (interrupted) process.exit(SIGNAL_EXIT[interrupted]); // a second Ctrl-C: leave now
+    interrupted = signal;
     // Children are killed through the shared abort signal; the command then prints what it has
-    // (a partial report) and exits 130. If it cannot within a few seconds, clean up and go.
+    // (a partial report) and exits. If it cannot within a second, clean up and go.
     requestShutdown(signal);
-    setTimeout(() => void runCleanups().finally(() => process.exit(EXIT.interrupted)), 8000).unref();
+    setTimeout(() => void runCleanups().finally(() => process.exit(SIGNAL_EXIT[signal])), 1000).unref();
   });
 }
 
 main(process.argv).then(
   async (code) => {
     await runCleanups();
-    process.exitCode = interrupted ? EXIT.interrupted : code;
+    process.exitCode = interrupted ? SIGNAL_EXIT[interrupted] : code;
   },
   (error: unknown) => {
     process.stderr.write(`nicdoctor: ${String(error)}\n`);

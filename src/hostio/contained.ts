@@ -1,5 +1,5 @@
-import { constants } from 'node:fs';
-import { lstat, open, readdir, readlink, realpath } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { HostIOError } from './types.js';
 
@@ -13,6 +13,11 @@ import { HostIOError } from './types.js';
  *   swapped in cannot block) and O_NOFOLLOW, then checked again with fstat;
  * - every read has a size cap by kind of file: a /dev/zero link or a 50 MB "snapshot.json"
  *   cannot take the memory.
+ *
+ * The reads are synchronous: they are small regular files on a local disk (O_NONBLOCK makes
+ * sure nothing waits), and a thread-pool round trip per syscall made a 1,000-interface
+ * snapshot take seconds. Directories' real paths are cached, so a path costs one realpath per
+ * directory, not per file.
  */
 
 /** Caps by kind of file, in bytes. Chosen well above the largest real capture seen (see README). */
@@ -35,6 +40,8 @@ export type Warn = (message: string) => void;
 
 export class ContainedReader {
   private readonly warned = new Set<string>();
+  /** Real path of each directory (inside the root) resolved so far. */
+  private readonly realDirs = new Map<string, string | undefined>();
 
   private constructor(
     /** Real path of the input's root: every path read resolves inside it. */
@@ -43,7 +50,26 @@ export class ContainedReader {
   ) {}
 
   static async open(root: string, warn: Warn = defaultWarn): Promise<ContainedReader> {
-    return new ContainedReader(await realpath(path.resolve(root)), warn);
+    return new ContainedReader(realpathSync(path.resolve(root)), warn);
+  }
+
+  /** realpath, with directories cached: a plain file below a known directory costs one lstat. */
+  private realpathOf(joined: string): string | undefined {
+    const dir = path.dirname(joined);
+    let realDir = this.realDirs.get(dir);
+    if (!this.realDirs.has(dir)) {
+      realDir = safeRealpath(dir);
+      this.realDirs.set(dir, realDir);
+    }
+    if (realDir === undefined) return undefined;
+    const candidate = path.join(realDir, path.basename(joined));
+    let info;
+    try {
+      info = lstatSync(candidate);
+    } catch {
+      return undefined;
+    }
+    return info.isSymbolicLink() ? safeRealpath(candidate) : candidate;
   }
 
   /**
@@ -52,7 +78,7 @@ export class ContainedReader {
    */
   async resolve(relative: string, label = relative): Promise<string | undefined> {
     const joined = path.join(this.root, relative);
-    const real = await realpath(joined).catch(() => undefined);
+    const real = joined === this.root ? this.root : this.realpathOf(joined);
     if (real === undefined) return undefined;
     if (real !== this.root && !real.startsWith(this.root + path.sep)) {
       // The link target is named, but never opened.
@@ -87,7 +113,9 @@ export class ContainedReader {
   async readLink(relative: string, label = relative): Promise<string> {
     const parent = await this.resolve(path.dirname(relative), label);
     if (parent === undefined) throw new HostIOError('not-found', `${label}: no such file or directory`);
-    return readlink(path.join(parent, path.basename(relative)));
+    const link = path.join(parent, path.basename(relative));
+    if (!lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) throw new HostIOError('not-found', `${label}: not a symbolic link`);
+    return readlink(link);
   }
 }
 
@@ -97,29 +125,46 @@ export class ContainedReader {
  * maxBytes + 1 bytes, so a file that grows while read is caught too.
  */
 export async function readRegularFile(file: string, maxBytes: number, label = file): Promise<string> {
-  const before = await lstat(file).catch((error: NodeJS.ErrnoException) => {
-    throw fsError(error, label);
-  });
+  return readRegularFileSync(file, maxBytes, label);
+}
+
+export function readRegularFileSync(file: string, maxBytes: number, label = file): string {
+  let before;
+  try {
+    before = lstatSync(file);
+  } catch (error) {
+    throw fsError(error as NodeJS.ErrnoException, label);
+  }
   if (!before.isFile()) throw new HostIOError('io', `${label}: not a regular file (${fileType(before)}); not read`);
   if (before.size > maxBytes) throw new HostIOError('io', `${label}: ${before.size} bytes, more than the ${maxBytes}-byte limit for this kind of file; not read`);
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
-    throw fsError(error, label);
-  });
+  let fd: number;
   try {
-    const info = await handle.stat();
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (error) {
+    throw fsError(error as NodeJS.ErrnoException, label);
+  }
+  try {
+    const info = fstatSync(fd);
     if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) throw new HostIOError('io', `${label}: changed while being read; not read`);
     const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(info.size, 0) + 1));
     let length = 0;
-    for (;;) {
-      if (length === buffer.length) break;
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+    while (length < buffer.length) {
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
     }
     if (length > maxBytes) throw new HostIOError('io', `${label}: more than the ${maxBytes}-byte limit for this kind of file; not read`);
     return buffer.subarray(0, length).toString('utf8');
   } finally {
-    await handle.close().catch(() => undefined);
+    closeSync(fd);
+  }
+}
+
+function safeRealpath(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
   }
 }
 
