@@ -5,7 +5,8 @@
  */
 import { fuzzTarget, fuzzTargets, type FuzzFigures } from './fuzz-targets.js';
 
-const targets = fuzzTargets();
+const only = process.env.NICDOCTOR_FUZZ_ONLY?.split(',');
+const targets = fuzzTargets().filter((target) => !only || only.includes(target.name));
 const perTarget = Number(process.env.NICDOCTOR_FUZZ_RUNS ?? Math.ceil(100_000 / targets.length));
 const seed = process.env.NICDOCTOR_FUZZ_SEED ? Number(process.env.NICDOCTOR_FUZZ_SEED) : Date.now() % 2 ** 31;
 process.stdout.write(`fuzz: ${targets.length} targets × ${perTarget} cases, seed ${seed}\n`);
@@ -19,7 +20,11 @@ for (const target of targets) {
     process.stdout.write(`${figures.target.padEnd(24)} ${String(figures.cases).padStart(7)} cases  ${String(figures.parsed).padStart(7)} parsed  ${String(figures.parseErrors).padStart(7)} ParseError  median ${figures.medianMs.toFixed(3)} ms  max ${figures.maxMs.toFixed(1)} ms\n`);
   } catch (error) {
     failed += 1;
-    process.stdout.write(`${target.name.padEnd(24)} FAILED: ${(error as Error).message.split('\n').slice(0, 6).join('\n  ')}\n`);
+    // The cause is the property's own error (what was thrown, or the time taken); the
+    // counterexample can be megabytes, so only its length is shown.
+    const cause = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message.split('\n')[0];
+    const seedLine = (error as Error).message.split('\n').find((line) => line.includes('seed:')) ?? '';
+    process.stdout.write(`${target.name.padEnd(24)} FAILED: ${cause?.slice(0, 300)} ${seedLine.trim()}\n`);
   }
 }
 const total = rows.reduce((sum, row) => sum + row.cases, 0);
