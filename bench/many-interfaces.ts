@@ -6,7 +6,7 @@
  *
  *   npm run bench:interfaces [-- --count 10000 --runs 3]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,7 +64,8 @@ async function main(): Promise<void> {
     for (let run = 0; run < RUNS; run += 1) {
       const started = performance.now();
       // GNU time's %M: the peak resident set of the analysis, in KB.
-      const result = await execa('/usr/bin/time', ['-f', '%M', process.execPath, CLI, 'analyze', snapshot, '--format', 'json', '-o', path.join(dir, 'report.json')], { reject: false, timeout: 600_000 });
+      const argv = [process.execPath, CLI, 'analyze', snapshot, '--format', 'json', '-o', path.join(dir, 'report.json')];
+      const result = existsSync('/usr/bin/time') ? await execa('/usr/bin/time', ['-f', '%M', ...argv], { reject: false, timeout: 600_000 }) : await execa(argv[0]!, argv.slice(1), { reject: false, timeout: 600_000 });
       const ms = performance.now() - started;
       if (result.exitCode !== 0 && result.exitCode !== 1) throw new Error(`analyze exited ${result.exitCode}: ${String(result.stderr).slice(-500)}`);
       peakKb = Math.max(peakKb, Number(String(result.stderr).trim().split('\n').at(-1)) || 0);
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
       process.stdout.write(`run ${run + 1}: ${(ms / 1000).toFixed(2)} s\n`);
     }
     times.sort((a, b) => a - b);
-    process.stdout.write(`analyze of ${COUNT} interfaces: median ${(times[Math.floor(times.length / 2)]! / 1000).toFixed(2)} s over ${RUNS} runs, peak RSS ${(peakKb / 1024).toFixed(0)} MB\n`);
+    process.stdout.write(`analyze of ${COUNT} interfaces: median ${(times[Math.floor(times.length / 2)]! / 1000).toFixed(2)} s over ${RUNS} runs, peak RSS ${peakKb ? `${(peakKb / 1024).toFixed(0)} MB` : 'not measured (no /usr/bin/time)'}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
