@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: signals are handled from the start (src/cli/signals.ts).
+import { SIGNAL_EXIT, interruptedBy } from './cli/signals.js';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, FAIL_ON } from './cli/exit-codes.js';
 import { analyzeCommand, checksCommand, collectCommand, scanCommand, type ReportOptions } from './cli/commands.js';
@@ -8,7 +10,7 @@ import { RunError, UsageError } from './engine/errors.js';
 import { PROFILES } from './report/schema.js';
 import { FORMATS } from './reporters/index.js';
 import { createLogger } from './util/log.js';
-import { requestShutdown, runCleanups } from './util/shutdown.js';
+import { runCleanups } from './util/shutdown.js';
 import { VERSION } from './version.js';
 
 const collectList = (value: string, previous: string[] = []) => [...previous, value];
@@ -156,23 +158,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** 128 + the signal number, as shells report it: 130 for Ctrl-C, 143 for SIGTERM. */
-const SIGNAL_EXIT = { SIGINT: EXIT.interrupted, SIGTERM: 143 } as const;
-let interrupted: keyof typeof SIGNAL_EXIT | null = null;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) process.exit(SIGNAL_EXIT[interrupted]); // a second Ctrl-C: leave now
-    interrupted = signal;
-    // Children are killed through the shared abort signal; the command then prints what it has
-    // (a partial report) and exits. If it cannot within a second, clean up and go.
-    requestShutdown(signal);
-    setTimeout(() => void runCleanups().finally(() => process.exit(SIGNAL_EXIT[signal])), 1000).unref();
-  });
-}
-
 main(process.argv).then(
   async (code) => {
     await runCleanups();
+    const interrupted = interruptedBy();
     process.exitCode = interrupted ? SIGNAL_EXIT[interrupted] : code;
   },
   (error: unknown) => {

@@ -38,8 +38,12 @@ export const MAX_DIR_ENTRIES = 100_000;
 
 export type Warn = (message: string) => void;
 
+/** Reads between two turns of the event loop. */
+const YIELD_EVERY = 50;
+
 export class ContainedReader {
   private readonly warned = new Set<string>();
+  private reads = 0;
   /** Real path of each directory (inside the root) resolved so far. */
   private readonly realDirs = new Map<string, string | undefined>();
 
@@ -94,6 +98,9 @@ export class ContainedReader {
 
   /** Reads a regular file inside the root, within the cap of its kind. */
   async readText(relative: string, kind: ReadKind = 'capture', label = relative): Promise<string> {
+    // Synchronous reads resolve as microtasks: without a turn of the event loop now and then, a
+    // 10,000-interface snapshot would not let Ctrl-C or SIGTERM in until it was all read.
+    if (++this.reads % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const real = await this.resolve(relative, label);
     if (real === undefined) throw new HostIOError('not-found', `${label}: no such file or directory`);
     return readRegularFile(real, READ_LIMITS[kind], label);
