@@ -83,10 +83,13 @@ export class SosreportHostIO implements HostIO {
       if (match && !match[1]!.startsWith('-')) names.add(match[1]!);
     }
     for (const name of links.keys()) names.add(name);
+    // sos mangles a file name's odd characters to "_" (as commandKey does): "ethtool_-S___touch__IFS_P_"
+    // is the output of the interface `ip address` lists as "$(touch${IFS}P)", not another interface.
+    for (const name of links.keys()) if (commandKey([name]) !== name) names.delete(commandKey([name]));
     names.delete('lo');
     const interfaces = new Map<string, InterfaceInfo>();
     for (const name of [...names].sort()) {
-      const [info, settings] = await Promise.all([read(`ethtool_-i_${name}`), read(`ethtool_${name}`)]);
+      const [info, settings] = await Promise.all([read(commandKey(['ethtool', '-i', name])), read(commandKey(['ethtool', name]))]);
       const field = (text: string | undefined, label: string) => {
         const value = new RegExp(`^\\s*${label}:[ \\t]*(.*?)\\s*$`, 'mi').exec(text ?? '')?.[1];
         return value ? value : null;

@@ -1,12 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
 import { scan } from '../../src/engine/scan.js';
 import { buildPlan } from '../../src/fix/plan.js';
 import { renderScript } from '../../src/fix/script.js';
+import { openBundle } from '../../src/bundle/open.js';
+import { writeBundle } from '../../src/bundle/write.js';
 import { SnapshotHostIO } from '../../src/hostio/snapshot.js';
+import { SosreportHostIO } from '../../src/hostio/sosreport.js';
+import { commandKey } from '../../src/hostio/types.js';
+import type { Report } from '../../src/report/schema.js';
 import { silentLogger } from '../../src/util/log.js';
 import { isValidInterfaceName } from '../../src/util/validate.js';
 import { FIXTURES } from '../helpers/fixtures.js';
@@ -24,12 +29,9 @@ describe('interface names from evidence never reach a shell unquoted', () => {
     for (const good of ['eth0', 'enp65s0f0np0', 'x'.repeat(15), '...', 'br-1234abcd', 'e`id`', "a'b"]) expect(isValidInterfaceName(good)).toBe(true);
   });
 
-  it('a snapshot with a hostile name gives a fix script in which the name is quoted, and bash runs nothing from it', async () => {
-    const root = await copyWithInterfaceRenamed(path.join(FIXTURES, 'hosts', 'i40e-small-rings-drops'), 'eth0', HOSTILE_NAME);
-    temps.push(path.dirname(root));
-    const io = await SnapshotHostIO.open(root);
-    const { report } = await scan({ io, checks, log: silentLogger() });
-    expect(report.interfaces.map((iface) => iface.name)).toEqual([HOSTILE_NAME]);
+  /** The fix script of a report names the hostile interface only quoted: bash expands it to one literal word. */
+  async function expectQuoted(report: Report): Promise<void> {
+    expect(report.interfaces.map((iface) => iface.name)).toContain(HOSTILE_NAME);
     const script = renderScript(buildPlan(report));
     // Command lines, runnable or commented out (a disruptive fix is uncommented by a human).
     const commands = script
@@ -46,5 +48,38 @@ describe('interface names from evidence never reach a shell unquoted', () => {
       expect(words.split('\n').some((word) => word.includes(HOSTILE_NAME)), line).toBe(true);
     }
     expect(await readdir(sandbox)).toEqual([]);
+  }
+
+  it('from a snapshot', async () => {
+    const root = await copyWithInterfaceRenamed(path.join(FIXTURES, 'hosts', 'i40e-small-rings-drops'), 'eth0', HOSTILE_NAME);
+    temps.push(path.dirname(root));
+    const { report } = await scan({ io: await SnapshotHostIO.open(root), checks, log: silentLogger() });
+    await expectQuoted(report);
+  });
+
+  it('from an evidence bundle', async () => {
+    const root = await copyWithInterfaceRenamed(path.join(FIXTURES, 'hosts', 'i40e-small-rings-drops'), 'eth0', HOSTILE_NAME);
+    temps.push(path.dirname(root));
+    const { report } = await scan({ io: await SnapshotHostIO.open(root), checks, log: silentLogger() });
+    const output = path.join(path.dirname(root), 'evidence.tar.gz');
+    await writeBundle({ snapshotDir: root, report, output });
+    const opened = await openBundle(output);
+    try {
+      const replayed = await scan({ io: await SnapshotHostIO.open(opened.snapshotDir), checks, log: silentLogger() });
+      await expectQuoted(replayed.report);
+    } finally {
+      await opened.cleanup();
+    }
+  });
+
+  it('from a sosreport (the name from `ip address`, outputs under sos-mangled file names)', async () => {
+    const sos = await copyWithInterfaceRenamed(path.join(FIXTURES, 'sosreport', 'x710-e3-1271'), 'eth0', HOSTILE_NAME);
+    temps.push(path.dirname(sos));
+    const networking = path.join(sos, 'sos_commands', 'networking');
+    const mangled = commandKey([HOSTILE_NAME]);
+    for (const name of await readdir(networking)) if (name.includes(HOSTILE_NAME)) await rename(path.join(networking, name), path.join(networking, name.replace(HOSTILE_NAME, mangled)));
+    await writeFile(path.join(networking, 'ip_address'), `2: ${HOSTILE_NAME}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP group default qlen 1000\n`);
+    const { report } = await scan({ io: await SosreportHostIO.open(sos), checks, log: silentLogger() });
+    await expectQuoted(report);
   });
 });
