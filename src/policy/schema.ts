@@ -118,8 +118,6 @@ export async function loadPolicy(file: string, knownChecks?: readonly string[]):
     text = await readRegularFile(await realpath(file), READ_LIMITS.policy, file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw Object.assign(new PolicyLoadError(file, null, 'no such file'), { code });
-    if (code === 'EACCES') throw Object.assign(new PolicyLoadError(file, null, 'permission denied'), { code });
     throw new PolicyLoadError(file, null, `cannot read: ${error instanceof HostIOError ? error.message.replace(`${file}: `, '') : (code ?? (error as Error).message)}`);
   }
   return parsePolicy(text, file, knownChecks);
