@@ -7,9 +7,18 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/lab/**', 'node_modules/**', 'dist/**'],
+          exclude: ['test/lab/**', 'test/package/**', 'node_modules/**', 'dist/**'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 30_000,
+        },
+      },
+      {
+        // What `npm run package` built (dist/package): run after it, as scripts/test-all.sh does.
+        test: {
+          name: 'package',
+          include: ['test/package/**/*.test.ts'],
+          globalSetup: ['test/global-setup.ts'],
+          testTimeout: 60_000,
         },
       },
       {

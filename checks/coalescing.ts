@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
-import { hardwareOnly } from '../src/engine/interface-kinds.js';
+import { ownedNicOnly } from '../src/engine/interface-kinds.js';
 import type { EthtoolCoalesce } from '../src/parsers/ethtool-coalesce.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 
@@ -43,7 +43,7 @@ export default defineCheck({
   description:
     'Reads ethtool -c (CAUSES.md cause 8). Throughput host: adaptive coalescing off with rx-usecs 0/1 and no frame batching means an interrupt per packet (warning: high interrupt rate and CPU at moderate rates). Measurement (perfSONAR-style) host: adaptive coalescing on is noted, such hosts turn it off. Latency host: a fixed rx-usecs above the limit (default 50 µs) is a warning; adaptive on is noted. Knows the dynamic rx-usecs modes of e1000/e1000e/igb/ixgbe.',
   scope: 'interface',
-  appliesTo: hardwareOnly('interrupt coalescing settings'),
+  appliesTo: ownedNicOnly('interrupt coalescing settings'),
   requires: ['net.device'],
   optionalFacts: ['ethtool.coalesce'],
   options,

@@ -2,6 +2,7 @@ import type { AnyCheck } from '../src/engine/check.js';
 import mtu from './mtu.js';
 import qdisc from './qdisc.js';
 import pcieLink from './pcie-link.js';
+import kernelPcie from './kernel-pcie.js';
 import socketBuffers from './socket-buffers.js';
 import iperf3 from './iperf3.js';
 import linkSpeed from './link-speed.js';
@@ -16,6 +17,7 @@ import numaLocality from './numa-locality.js';
 import cpuFrequency from './cpu-frequency.js';
 import nicDrops from './nic-drops.js';
 import softnet from './softnet.js';
+import protocolCounters from './protocol-counters.js';
 import tools from './tools.js';
 import throughput from './throughput.js';
 
@@ -27,6 +29,7 @@ export const checks: readonly AnyCheck[] = [
   // The link itself: negotiated speed, the PCIe slot behind it, MTU, pause frames.
   linkSpeed,
   pcieLink,
+  kernelPcie,
   mtu,
   qdisc,
   flowControl,
@@ -43,6 +46,7 @@ export const checks: readonly AnyCheck[] = [
   socketBuffers,
   softnet,
   nicDrops,
+  protocolCounters,
   // The measuring tools, then the measurement (only with a bench).
   iperf3,
   tools,

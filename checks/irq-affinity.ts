@@ -11,6 +11,8 @@ const options = z.object({
   concentrationShare: z.number().gt(0).max(1).default(0.8),
   /** Below this many queue interrupts since boot the NIC has been too idle to judge the spread. */
   minInterrupts: z.number().int().nonnegative().default(100_000),
+  /** A NIC whose queues took less than this share of all MSI interrupts since boot is idle: its concentration is a note. */
+  idleShareOfHost: z.number().nonnegative().default(0.01),
   /** From this many queues, a throughput host without irqbalance should have its IRQs spread by hand. */
   irqbalanceMinQueues: z.number().int().min(2).default(4),
   /** At 40G and up vendors pin IRQs themselves (CAUSES.md 5), so irqbalance undoing it is a warning. */
@@ -26,7 +28,7 @@ export default defineCheck({
   scope: 'interface',
   appliesTo: (iface) => (isSoftware(iface) ? `${iface.name} has no interrupts of its own (${iface.kind} interface)` : null),
   requires: ['nic.irqs', 'net.device'],
-  optionalFacts: ['irqbalance'],
+  optionalFacts: ['irqbalance', 'proc.interrupts'],
   options,
   symptoms: {
     'irqs-on-one-cpu': {
@@ -135,8 +137,15 @@ export default defineCheck({
       const share = total > 0 ? perCpu[top]! / total : 0;
       const topCpu = onlineCpus[top]!;
       // When affinity already puts everything on this CPU, irqs-on-one-cpu said it.
+      // Counts are since boot: a port that took a sliver of the host's MSI interrupts is idle, and
+      // where an idle port's few interrupts landed says nothing about a bottleneck.
+      const allMsi = optional['proc.interrupts'].ok
+        ? optional['proc.interrupts'].value.rows.filter((row) => /MSI/i.test(row.chip ?? '')).reduce((sum, row) => sum + row.total, 0)
+        : 0;
+      const idle = allMsi > 0 && total / allMsi < opts.idleShareOfHost;
       if (total >= opts.minInterrupts && share > opts.concentrationShare && oneCpu !== topCpu) {
         report('interrupt-concentration', {
+          ...(idle ? { severity: 'info' as const } : {}),
           evidence: [
             { label: `queue interrupts on CPU ${topCpu}`, observed: perCpu[top]!, expected: `at most ${Math.round(opts.concentrationShare * 100)}% of ${total}`, unit: 'interrupts', source: { kind: 'file', path: '/proc/interrupts' } },
             { label: 'queue interrupts, all CPUs', observed: total, unit: 'interrupts', source: { kind: 'file', path: '/proc/interrupts' } },

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
 import type { Evidence, Source } from '../src/report/schema.js';
+import type { FactResult } from '../src/engine/facts.js';
+import type { NetStatistics } from '../src/collectors/net-statistics.js';
+import type { IpLink } from '../src/parsers/ip-link.js';
+import type { ProcNetDevEntry } from '../src/parsers/proc-net.js';
 import {
   classifyEthtoolStats,
   classifyNetStatistics,
@@ -23,6 +27,11 @@ const options = z.object({
   minShareOverFair: z.number().gte(1).default(1.5),
   /** Too few packets say nothing about the spread. */
   minQueuePackets: z.number().int().nonnegative().default(10_000),
+  /**
+   * Drops below this fraction of received packets are negligible (one in a million): a note with
+   * the rate, not a fault. A count with no packet total to compare is judged on the count alone.
+   */
+  negligibleDropRate: z.number().nonnegative().default(1e-6),
 });
 
 /** What to do, by the kind of cause the counter points to (CAUSES.md causes 7, 14, 16, 5, 6). */
@@ -57,8 +66,8 @@ export default defineCheck({
   description:
     'Reads ethtool -S <if> and /sys/class/net/<if>/statistics and explains the driver-specific counters: drops for lack of receive buffers or host backpressure (mlx5 rx_out_of_buffer / rx_discards_phy, ixgbe rx_missed_errors, igb rx_no_buffer_count, i40e/ice port.rx_dropped, bnxt rx_discards, ...), CRC and symbol errors (cable, optic, switch port), other errors such as bad checksums or malformed frames (info), and one receive queue taking most of the packets (info). The sysfs counters are used where ethtool shows nothing of a kind (virtio, veth) or cannot run.',
   scope: 'interface',
-  requires: ['net.statistics', 'net.device'],
-  optionalFacts: ['ethtool.stats'],
+  requires: ['net.device'],
+  optionalFacts: ['net.statistics', 'ethtool.stats', 'ip.links', 'proc.net.dev'],
   options,
   symptoms: {
     'nic-drops': {
@@ -76,6 +85,11 @@ export default defineCheck({
       message: '{subject}: {counter} = {value} since the driver loaded{detail}: {meaning}',
       fix: `{action} ${SINCE_LOAD}`,
     },
+    'software-device-drops': {
+      severity: 'info',
+      message: '{subject} ({kind}): {counter} = {value}{detail}: drops on a software device are the kernel\'s (a full backlog, a policy, a peer that went away), not a NIC\'s',
+      fix: 'Look at the physical port that carries this traffic and at softnet_stat; on a container veth or overlay, a drop usually means the receiving side (namespace, CNI policy) refused the packet.',
+    },
     'rx-queue-imbalance': {
       severity: 'info',
       message:
@@ -83,28 +97,35 @@ export default defineCheck({
       fix: 'Few flows hash to few queues; with many flows, check the RSS indirection table (ethtool -x {subject}) and the hash fields (ethtool -n {subject} rx-flow-hash tcp4), and spread the queues\' interrupts over NIC-local CPUs.',
     },
   },
-  run({ facts, optional, options: opts, subject, report, source, notApplicable }) {
+  run({ facts, optional, options: opts, subject, report, source, notApplicable, unknown }) {
     const device = facts['net.device'];
     // A bond, bridge or VLAN sums (or relabels) its members' counters and adds harmless drops of
     // its own (frames on inactive bond members): the member ports are judged instead.
     if (device.kind === 'bond' || device.kind === 'bridge' || device.kind === 'vlan') {
       return notApplicable(`${subject} is a ${device.kind}: its member interfaces' counters are checked instead`);
     }
-    const statistics = facts['net.statistics'];
+    const generic = genericCounters(subject, optional);
     const ethtool = optional['ethtool.stats'];
+    if (!ethtool.ok && !generic) {
+      return unknown(
+        `${subject}: no drop counters: ${ethtool.error.message}; neither /sys/class/net/${subject}/statistics, \`ip -s link\` nor /proc/net/dev holds ${subject}`,
+        ethtool.error.kind === 'not-captured' ? `capture \`ethtool -S ${subject}\` and \`ip -s -d link\` (sos plugin: networking)` : ethtool.error.hint,
+      );
+    }
     const fromEthtool = ethtool.ok ? classifyEthtoolStats(ethtool.value, device.driver) : [];
-    const fromSysfs = classifyNetStatistics(statistics.counters);
-    const rxPackets = statistics.counters.rx_packets ?? null;
+    const fromSysfs = generic ? classifyNetStatistics(generic.counters) : [];
+    const rxPackets = generic?.counters.rx_packets ?? (ethtool.ok ? ethtoolTotal(ethtool.value.counters, 'rx_packets') : null);
+    const software = device.kind === 'virtual';
 
-    // ethtool first; a sysfs counter only where the driver shows nothing of that category, so the
+    // ethtool first; a generic counter only where the driver shows nothing of that category, so the
     // same drop is not reported twice under two names (mlx5 fills rx_missed_errors from rx_out_of_buffer).
     const categoriesInEthtool = new Set<CounterCategory>(fromEthtool.map((counter) => counter.category));
     const namesInEthtool = new Set(fromEthtool.map((counter) => counter.name));
-    const chosen: Array<{ counter: ClassifiedCounter; origin: 'ethtool.stats' | 'net.statistics' }> = [
+    const chosen: Array<{ counter: ClassifiedCounter; origin: 'ethtool.stats' | 'net.statistics' | 'ip.links' | 'proc.net.dev' }> = [
       ...fromEthtool.map((counter) => ({ counter, origin: 'ethtool.stats' as const })),
       ...fromSysfs
         .filter((counter) => !categoriesInEthtool.has(counter.category) && !namesInEthtool.has(counter.name))
-        .map((counter) => ({ counter, origin: 'net.statistics' as const })),
+        .map((counter) => ({ counter, origin: generic!.origin })),
     ];
 
     for (const { counter, origin } of chosen) {
@@ -112,14 +133,25 @@ export default defineCheck({
       if (!symptom) continue;
       const threshold = symptom === 'nic-drops' ? opts.minDrops : symptom === 'physical-errors' ? opts.minPhysicalErrors : opts.minErrors;
       if (counter.value <= threshold) continue;
-      const where = origin === 'ethtool.stats' ? source(origin, 'ethtool -S') : source(origin, `/statistics/${counter.name}`);
+      const where =
+        origin === 'ethtool.stats' ? source(origin, 'ethtool -S') : origin === 'net.statistics' ? source(origin, `/statistics/${counter.name}`) : source(origin);
+      const rate = rxPackets && isReceiveCounter(counter) ? counter.value / rxPackets : null;
+      const negligible = rate !== null && rate < opts.negligibleDropRate;
       const details = [
         counter.queues > 0 ? `sum of ${counter.queues} queues` : null,
-        rxPackets && isReceiveCounter(counter) ? `${percent(counter.value, rxPackets)} % of received packets` : null,
+        rate !== null ? `${percent(counter.value, rxPackets!)} % of ${rxPackets} received packets${negligible ? ': negligible' : ''}` : null,
       ].filter(Boolean);
+      if (software) {
+        report('software-device-drops', {
+          evidence: [evidence(counter.name, counter.value, threshold, where)],
+          data: { counter: counter.name, value: counter.value, kind: device.softwareType ?? device.kind, detail: details.length > 0 ? ` (${details.join('; ')})` : '', origin },
+        });
+        continue;
+      }
       report(symptom, {
-        // Counters that also count harmless frames (sysfs rx_dropped) are shown, not failed on.
-        ...(counter.mayBeBenign ? { severity: 'info' as const } : {}),
+        // Counters that also count harmless frames (sysfs rx_dropped), and rates below one in a
+        // million packets, are shown, not failed on.
+        ...(counter.mayBeBenign || negligible ? { severity: 'info' as const } : {}),
         evidence: [evidence(counter.name, counter.value, threshold, where)],
         data: {
           counter: counter.name,
@@ -169,6 +201,64 @@ export default defineCheck({
     return undefined;
   },
 });
+
+type GenericOrigin = 'net.statistics' | 'ip.links' | 'proc.net.dev';
+
+/**
+ * The kernel's generic counters in sysfs naming (rx_packets, rx_dropped, rx_missed_errors, ...),
+ * from the first source that holds this interface: sysfs, `ip -s link`, /proc/net/dev. A capture
+ * without sysfs still shows drops.
+ */
+function genericCounters(
+  subject: string,
+  optional: { 'net.statistics': FactResult<NetStatistics>; 'ip.links': FactResult<IpLink[]>; 'proc.net.dev': FactResult<ProcNetDevEntry[]> },
+): { counters: Record<string, number>; origin: GenericOrigin } | null {
+  const sysfs = optional['net.statistics'];
+  if (sysfs.ok && Object.keys(sysfs.value.counters).length > 0) return { counters: sysfs.value.counters, origin: 'net.statistics' };
+  const link = optional['ip.links'].ok ? optional['ip.links'].value.find((candidate) => candidate.name === subject) : undefined;
+  if (link?.rx) {
+    const rx = link.rx;
+    const tx = link.tx ?? {};
+    const counters: Record<string, number> = {};
+    const put = (name: string, value: number | undefined) => {
+      if (value !== undefined) counters[name] = value;
+    };
+    put('rx_packets', rx.packets);
+    put('rx_errors', rx.errors);
+    put('rx_dropped', rx.dropped);
+    put('rx_missed_errors', rx.missed);
+    put('rx_over_errors', rx.overrun);
+    put('tx_packets', tx.packets);
+    put('tx_errors', tx.errors);
+    put('tx_dropped', tx.dropped);
+    put('tx_carrier_errors', tx.carrier);
+    return { counters, origin: 'ip.links' };
+  }
+  const dev = optional['proc.net.dev'].ok ? optional['proc.net.dev'].value.find((candidate) => candidate.name === subject) : undefined;
+  if (dev) {
+    return {
+      counters: {
+        rx_packets: dev.rx.packets,
+        rx_errors: dev.rx.errs,
+        rx_dropped: dev.rx.drop,
+        rx_fifo_errors: dev.rx.fifo,
+        rx_frame_errors: dev.rx.frame,
+        tx_packets: dev.tx.packets,
+        tx_errors: dev.tx.errs,
+        tx_dropped: dev.tx.drop,
+        tx_fifo_errors: dev.tx.fifo,
+        tx_carrier_errors: dev.tx.carrier,
+      },
+      origin: 'proc.net.dev',
+    };
+  }
+  return null;
+}
+
+/** A per-port total from ethtool -S ("rx_packets"), or null when the driver prints none. */
+function ethtoolTotal(counters: ReadonlyArray<{ name: string; value: number }>, name: string): number | null {
+  return counters.find((counter) => counter.name === name)?.value ?? null;
+}
 
 function isReceiveCounter(counter: ClassifiedCounter): boolean {
   return counter.remedy !== 'tx-queue' && counter.remedy !== 'cloud-allowance' && !/^tx|[._ ]tx[_ ]|tx$/.test(counter.name);

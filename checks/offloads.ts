@@ -134,7 +134,8 @@ export default defineCheck({
       });
     }
 
-    if (groups['fixed-off'].length > 0) {
+    // What a software device or a hypervisor's NIC cannot offload is no tuning the host can do.
+    if (groups['fixed-off'].length > 0 && device.kind === 'physical') {
       const fixedOff = groups['fixed-off'];
       report('offload-fixed-off', {
         evidence: evidence(fixedOff, 'fixed-off'),

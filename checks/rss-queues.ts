@@ -36,7 +36,7 @@ export default defineCheck({
   // ethtool -l is optional so that a driver without it (bonds, some NICs) is judged here as
   // not applicable or from sysfs, rather than gated to unknown by the engine.
   requires: ['net.device'],
-  optionalFacts: ['ethtool.channels', 'net.queues'],
+  optionalFacts: ['ethtool.channels', 'net.queues', 'cpu.topology'],
   options,
   symptoms: {
     'single-queue-fast-port': {
@@ -61,7 +61,10 @@ export default defineCheck({
     const channelsResult = optional['ethtool.channels'];
     // A veth that answers ethtool -l with more than one channel has real, settable queues (the
     // lab's "10GbE port" is one); other software interfaces have none of their own.
-    const settableSoftwareQueues = device.kind === 'virtual' && channelsResult.ok && Math.max(channelsResult.value.max.combined ?? 0, channelsResult.value.max.rx ?? 0) > 1;
+    // A veth's channels only matter where it stands for a link the user named (--link-speed, the lab):
+    // otherwise it is a software device and RSS belongs to the physical NIC below.
+    const settableSoftwareQueues =
+      device.kind === 'virtual' && device.speedMbps !== null && channelsResult.ok && Math.max(channelsResult.value.max.combined ?? 0, channelsResult.value.max.rx ?? 0) > 1;
     if (isSoftware(device) && !settableSoftwareQueues) {
       return notApplicable(`${subject} is a ${device.kind} interface: it has no hardware receive queues of its own (RSS is configured on the physical NIC)`);
     }
@@ -70,13 +73,15 @@ export default defineCheck({
     const channelsSource = source('ethtool.channels');
     const withSource = (evidence: Evidence, from: Source | undefined): Evidence => (from ? { ...evidence, source: from } : evidence);
 
-    const localCpuSet = device.localCpuList ? parseCpusOrNull(device.localCpuList, 'list') : null;
+    // The NIC's NUMA-local CPUs; without them (a VM's NIC has no node) the host's online CPUs.
+    const topology = optional['cpu.topology'];
+    const localCpuSet = device.localCpuList ? parseCpusOrNull(device.localCpuList, 'list') : topology.ok && topology.value.online.length > 0 ? topology.value.online : null;
     const localCpus = localCpuSet ? localCpuSet.length : null;
     const cap = device.driver ? opts.driverRssCaps[device.driver] : undefined;
     const target = (max: number) => Math.min(max, localCpus ?? max, cap ?? max);
     const basisFor = (max: number): string => {
       const parts = [`driver maximum ${max}`];
-      parts.push(localCpus !== null ? `${localCpus} NIC-local CPUs` : 'NIC-local CPU count unknown');
+      parts.push(localCpus !== null ? `${localCpus} ${device.localCpuList ? 'NIC-local' : 'online'} CPUs` : 'NIC-local CPU count unknown');
       if (cap !== undefined) parts.push(`${device.driver} spreads RSS over at most ${cap} queues`);
       return parts.join(', ');
     };
@@ -152,6 +157,9 @@ export default defineCheck({
       ];
       if (localCpus !== null) evidence.push(withSource({ label: 'NIC-local CPUs', observed: localCpus, unit: 'CPUs' }, source('net.device', 'local_cpulist')));
       report('queues-below-max', {
+        // Without the NIC-local CPU count, "fewer queues than CPUs" is a guess: the driver maximum
+        // (64 on ice) says what the NIC could do, not what this host has cores for.
+        ...(localCpus === null ? { severity: 'info' as const } : {}),
         evidence,
         data: { channel: plan.channel, current: plan.current, max: plan.max, localCpus, suggested: plan.suggested, basis: basisFor(plan.max), channelArgs },
       });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
-import { hardwareOnly } from '../src/engine/interface-kinds.js';
+import { ownedNicOnly } from '../src/engine/interface-kinds.js';
 import type { Evidence, Severity } from '../src/report/schema.js';
 
 const options = z.object({
@@ -20,7 +20,7 @@ export default defineCheck({
   description:
     'Reads ethtool -g: current RX/TX ring sizes against the driver maximum. Rings below the maximum drop bursts at the NIC (CAUSES.md cause 7): a warning on a throughput or measurement host with a 10G+ port, info below 10G and on a latency host (deeper rings add queueing delay). A driver whose maximum is tiny is noted.',
   scope: 'interface',
-  appliesTo: hardwareOnly('configurable rings'),
+  appliesTo: ownedNicOnly('configurable rings'),
   requires: ['net.device'],
   optionalFacts: ['ethtool.rings'],
   options,

@@ -26,6 +26,11 @@ const options = z.object({
   tiers: z.array(tier).min(1).default(ESNET_TIERS),
   /** RTT used to turn a window into the rate one stream can reach (10 ms: a regional path). */
   rttMs: z.number().positive().default(10),
+  /**
+   * A buffer that carries the link at this RTT (a data-centre LAN) is a note, not a warning:
+   * the ESnet tiers are for long paths, and a LAN host with the kernel's defaults is not slow.
+   */
+  lanRttMs: z.number().positive().default(1),
   recommendedQdisc: z.string().default('fq'),
   standardMtu: z.number().int().positive().default(1500),
   dropIn: z.string().default('/etc/sysctl.d/90-nicdoctor.conf'),
@@ -99,10 +104,13 @@ export default defineCheck({
     const selected = interfaces.map((summary) => facts.interfaces.find((device) => device.name === summary.name) ?? summary);
     const fastest = fastestLink(selected);
     const tiers = [...opts.tiers].sort((a, b) => a.minMbps - b.minMbps);
-    const chosen = fastest ? tiers.filter((candidate) => candidate.minMbps <= fastest.speedMbps).at(-1) ?? tiers[0]! : tiers[0]!;
-    const linkNote = fastest
-      ? `fastest selected link: ${fastest.name} at ${fastest.speedMbps / 1000} Gb/s`
-      : 'no selected interface reports its speed, so the lowest tier is assumed';
+    const chosen = fastest ? (tiers.filter((candidate) => candidate.minMbps <= fastest.speedMbps).at(-1) ?? tiers[0]!) : tiers[0]!;
+    // Only a physical port's negotiated speed picks a tier: a veth's or virtio's 10000 is nominal,
+    // and "lowest tier assumed" would tell every VM and container to tune what is not slow.
+    const linkNote = fastest ? `fastest selected link: ${fastest.name} at ${fastest.speedMbps / 1000} Gb/s` : '';
+    // Below this, one stream cannot fill the port even on a LAN.
+    const lanBytes = fastest ? (fastest.speedMbps * 1e6 * opts.lanRttMs) / 1000 / 8 : 0;
+    const severityFor = (bytes: number) => (bytes >= lanBytes ? { severity: 'info' as const } : {});
     const linkEvidence: Evidence[] = fastest
       ? [{ label: `${fastest.name} link speed`, observed: fastest.speedMbps, unit: 'Mb/s', source: { kind: 'file', path: `/sys/class/net/${fastest.name}/speed` } }]
       : [];
@@ -117,9 +125,12 @@ export default defineCheck({
       ['rmem-max-below-tier', 'net.core.rmem_max', sysctl.rmemMax],
       ['wmem-max-below-tier', 'net.core.wmem_max', sysctl.wmemMax],
     ] as const;
-    for (const [symptom, key, observed] of coreLimits) {
+    for (const [symptom, key, observed] of fastest ? coreLimits : []) {
       if (observed === null || observed >= chosen.coreMax) continue;
+      // rmem_max/wmem_max cap only buffers an application sets itself (iperf3 -w); autotuned
+      // TCP, which nearly everything uses, is bounded by tcp_rmem/tcp_wmem: a note, never a cause.
       report(symptom, {
+        severity: 'info',
         evidence: [sysctlEvidence(key, observed, chosen.coreMax, 'bytes'), ...linkEvidence],
         data: { key, observed, expected: chosen.coreMax, ...common, ...windowData(observed) },
       });
@@ -129,9 +140,10 @@ export default defineCheck({
       ['tcp-rmem-below-tier', 'net.ipv4.tcp_rmem', sysctl.tcpRmem],
       ['tcp-wmem-below-tier', 'net.ipv4.tcp_wmem', sysctl.tcpWmem],
     ] as const;
-    for (const [symptom, key, mem] of tcpLimits) {
+    for (const [symptom, key, mem] of fastest ? tcpLimits : []) {
       if (mem === null || mem.max >= chosen.tcpMax) continue;
       report(symptom, {
+        ...severityFor(mem.max),
         evidence: [sysctlEvidence(key, mem.max, chosen.tcpMax, 'bytes', `${key} maximum`), ...linkEvidence],
         data: { key, observed: mem.max, expected: chosen.tcpMax, min: mem.min, default: mem.default, ...common, ...windowData(mem.max) },
       });

@@ -16,6 +16,8 @@ const options = z.object({
    * budget of 300 packets, 0.001 means roughly a third of the softirq rounds stopped with work left.
    */
   squeezeWarningRatio: z.number().positive().default(0.001),
+  /** Backlog drops below this fraction of processed packets are negligible: a note with the rate. */
+  negligibleDropRate: z.number().nonnegative().default(1e-6),
   /** Suggested new limits are the current ones times this. */
   raiseFactor: z.number().gt(1).default(2),
 });
@@ -34,7 +36,7 @@ export default defineCheck({
     'backlog-drops': {
       severity: 'warning',
       message:
-        '{totalDropped} packets dropped since boot because a per-CPU backlog was full (net.core.netdev_max_backlog = {backlog}), on {cpuList}: drops the NIC counters do not show',
+        '{totalDropped} packets dropped since boot ({dropRate} per processed packet) because a per-CPU backlog was full (net.core.netdev_max_backlog = {backlog}), on {cpuList}: drops the NIC counters do not show',
       fix: 'Raise net.core.netdev_max_backlog (sysctl -w net.core.netdev_max_backlog={suggestedBacklog}, kept in a /etc/sysctl.d drop-in) and spread receive processing over more CPUs with RSS queues or RPS (/sys/class/net/<if>/queues/rx-N/rps_cpus). The counters are totals since boot: nicdoctor bench measures the increase during a test.',
     },
     'budget-exhausted': {
@@ -53,13 +55,18 @@ export default defineCheck({
     const dropping = cpus.filter((cpu) => cpu.dropped > opts.minDrops);
     if (dropping.length > 0) {
       const backlog = sysctl?.netdevMaxBacklog ?? null;
+      const totalDropped = sum(dropping.map((cpu) => cpu.dropped));
+      const processed = sum(cpus.map((cpu) => cpu.processed));
+      const rate = processed > 0 ? totalDropped / processed : null;
       report('backlog-drops', {
+        ...(rate !== null && rate < opts.negligibleDropRate ? { severity: 'info' as const } : {}),
         evidence: [
           ...dropping.map((cpu): Evidence => ({ label: `${cpuLabel(cpu)} backlog drops`, observed: cpu.dropped, expected: opts.minDrops, unit: 'packets', ...withSource })),
           ...(backlog !== null ? [sysctlEvidence('net.core.netdev_max_backlog', backlog, source('sysctl.net', 'netdev_max_backlog'))] : []),
         ],
         data: {
-          totalDropped: sum(dropping.map((cpu) => cpu.dropped)),
+          totalDropped,
+          dropRate: rate === null ? 'unknown' : rate.toPrecision(2),
           cpuCount: dropping.length,
           cpuList: dropping.map(cpuLabel).join(', '),
           backlog: backlog ?? `not read, kernel default ${DEFAULT_BACKLOG}`,

@@ -158,7 +158,7 @@ export default defineCheck({
     const ceiling = measured.ceilingBitsPerSecond;
     if (ceiling) {
       const fraction = result.bitsPerSecond / ceiling;
-      const common = { resultGbps: gbps(result.bitsPerSecond), ceilingGbps: gbps(ceiling), percent: Math.round(fraction * 100), interface: measured.interface, linkGbps: measured.linkSpeedMbps ? measured.linkSpeedMbps / 1000 : null, mtu: measured.mtu, processes: result.processes };
+      const common = { resultGbps: gbps(result.bitsPerSecond), ceilingGbps: gbps(ceiling), percent: Math.round(fraction * 100), interface: measured.interface ?? 'the link', linkGbps: measured.linkSpeedMbps ? measured.linkSpeedMbps / 1000 : null, mtu: measured.mtu, processes: result.processes };
       const evidence = [{ label: 'measured (receiver, all processes)', observed: gbps(result.bitsPerSecond), expected: `≥ ${gbps(opts.atCeilingFraction * ceiling)}`, unit: 'Gb/s' }, { label: 'TCP goodput ceiling', observed: gbps(ceiling), unit: 'Gb/s' }];
       if (fraction >= opts.atCeilingFraction) report('at-link-ceiling', { evidence, data: common });
       else report('below-link-ceiling', { evidence, data: common });

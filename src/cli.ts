@@ -17,7 +17,8 @@ const collectList = (value: string, previous: string[] = []) => [...previous, va
 
 function reportOptions(command: Command): Command {
   return command
-    .option('-i, --iface <name>', 'interface to examine (repeatable, or comma-separated); default: all but loopback', collectList)
+    .option('-i, --iface <name>', 'interface to examine (repeatable, or comma-separated); default: all but loopback and down ones', collectList)
+    .option('--all', 'also examine interfaces that are down (software devices and ports set down are skipped otherwise)')
     .addOption(new Option('-f, --format <format>', 'report format').choices(FORMATS).default('terminal'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('--only <ids>', 'run only these checks (comma-separated)', collectList)
@@ -93,18 +94,29 @@ async function main(argv: string[]): Promise<number> {
     .action(async (options: ServeCliOptions) => {
       exitCode = await (await import('./cli/bench-commands.js')).serveCommand(options, logger());
     });
-  reportOptions(program.command('analyze').argument('<input>', 'snapshot directory (nicdoctor collect), evidence bundle (.tar.gz) or extracted sosreport').description('run the checks on a recorded snapshot, a bundle or a sosreport, offline')).action(
-    async (dir: string, options: ReportOptions) => {
-      exitCode = await analyzeCommand(dir, { ...options, verbose: verbose() }, logger());
+  reportOptions(program.command('analyze').argument('<input>', 'snapshot directory (nicdoctor collect), evidence bundle or collect-script archive (.tar.gz), extracted sosreport, or a text file / - (stdin) of pasted command outputs').description('run the checks on a recorded snapshot, a bundle, a sosreport or pasted text, offline'))
+    .option('--link-speed <speed>', 'text input: the link speed when the text does not show it (10G, 40G, 25000)')
+    .action(
+    async (dir: string, options: ReportOptions & { linkSpeed?: string }) => {
+      const text = await import('./cli/analyze-text.js');
+      if (await text.isTextInput(dir)) exitCode = await text.analyzeTextCommand(dir, { ...options, verbose: verbose() }, logger());
+      else exitCode = await analyzeCommand(dir, { ...options, verbose: verbose() }, logger());
     },
   );
   program
     .command('collect')
-    .description('record everything the checks read into a snapshot directory')
-    .requiredOption('-o, --output <dir>', 'new (or empty) directory for the snapshot')
+    .description('record everything the checks read into a snapshot directory; --script prints a POSIX sh script that does the same on hosts where nothing may be installed')
+    .option('-o, --output <dir>', 'new (or empty) directory for the snapshot')
     .option('-i, --iface <name>', 'interface to record (repeatable); default: all', collectList)
-    .action(async (options: { output: string; iface?: string[] }) => {
-      exitCode = await collectCommand(options, logger());
+    .option('--script', 'print the collection script (sh collect.sh [OUTPUT.tar.gz]) instead of collecting')
+    .action(async (options: { output?: string; iface?: string[]; script?: boolean }) => {
+      if (options.script) {
+        if (options.output || options.iface) throw new UsageError('--script: prints the script to stdout; it takes no --output or --iface (the script takes its output file as argument)');
+        process.stdout.write((await import('./collect-script/generate.js')).collectScript());
+        return;
+      }
+      if (!options.output) throw new UsageError("--output: required (or --script)");
+      exitCode = await collectCommand({ ...options, output: options.output }, logger());
     });
   program
     .command('rules')
@@ -128,6 +140,26 @@ async function main(argv: string[]): Promise<number> {
     .option('--state <file>', 'where --apply saves the previous values (default /var/lib/nicdoctor/fix-state.json)')
     .action(async (options: import('./cli/fix-command.js').FixOptions) => {
       exitCode = await (await import('./cli/fix-command.js')).fixCommand({ ...options, verbose: verbose() }, logger());
+    });
+  program
+    .command('fleet')
+    .description('one table for many hosts: policy verdict, top diagnosis, bench Gb/s, and the hosts whose settings differ from the majority')
+    .argument('<input...>', 'JSON reports, evidence bundles (.tar.gz), snapshots, or directories holding them; files named <host>.* are one host')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['terminal', 'markdown', 'html', 'json', 'junit']).default('terminal'))
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .addOption(new Option('--fail-on <severity>', 'a host without a policy fails on a finding at or above this severity').choices(FAIL_ON).default('critical'))
+    .action(async (inputs: string[], options: import('./fleet/command.js').FleetOptions) => {
+      exitCode = await (await import('./fleet/command.js')).fleetCommand(inputs, options);
+    });
+  program
+    .command('diff')
+    .description('compare two hosts (reports, snapshots or bundles): the facts that differ, by check, marked ! where a check or a rule reacts')
+    .argument('<a>', 'report (.json), evidence bundle (.tar.gz) or snapshot directory')
+    .argument('<b>', 'the same for the other host')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['terminal', 'markdown', 'json']).default('terminal'))
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .action(async (a: string, b: string, options: import('./diff/command.js').DiffOptions) => {
+      exitCode = await (await import('./diff/command.js')).diffCommand(a, b, options);
     });
   program
     .command('checks')

@@ -1,9 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { embeddedAssets } from './util/embedded.js';
 
-/** The project root, found from this file whether it runs from src/ (tests) or dist/src/. */
-export const PROJECT_ROOT = (() => {
+/**
+ * The project root, found from this file whether it runs from src/ (tests) or dist/src/; null in
+ * the single executable, which reads nothing from a package directory.
+ */
+export const PROJECT_ROOT: string | null = (() => {
+  if (embeddedAssets()) return null;
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 4; depth += 1) {
     try {
@@ -17,4 +22,4 @@ export const PROJECT_ROOT = (() => {
   throw new Error('cannot find the nicdoctor package root');
 })();
 
-export const VERSION: string = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+export const VERSION: string = embeddedAssets()?.version ?? (JSON.parse(readFileSync(path.join(PROJECT_ROOT!, 'package.json'), 'utf8')) as { version: string }).version;

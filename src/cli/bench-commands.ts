@@ -1,3 +1,4 @@
+import { parseLinkSpeed } from '../util/validate.js';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
 import { collectors } from '../collectors/index.js';
@@ -41,14 +42,7 @@ function positiveInteger(value: string, flag: string, max: number): number {
   return Number(value);
 }
 
-/** "10000", "10000m", "10g", "2.5g" → Mb/s. */
-export function parseLinkSpeed(value: string, flag = '--link-speed'): number {
-  const match = /^(\d+(?:\.\d+)?)\s*([mMgG]?)(?:bit|b\/s|bps)?$/.exec(value.trim());
-  if (!match) throw new UsageError(`${flag}: "${value}" is not a speed like 10000 (Mb/s), 2g or 25g`);
-  const mbps = Number(match[1]) * (/g/i.test(match[2] ?? '') ? 1000 : 1);
-  if (!(mbps > 0) || mbps > 10_000_000) throw new UsageError(`${flag}: "${value}" is out of range`);
-  return mbps;
-}
+export { parseLinkSpeed } from '../util/validate.js';
 
 /** Validates every bench option before anything runs. */
 export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger): Omit<BenchOptions, 'store'> {

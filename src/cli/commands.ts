@@ -13,13 +13,17 @@ import type { HostIO } from '../hostio/types.js';
 import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
 import { planOutput, writeOutput } from '../util/safe-output.js';
-import { interfaceList, splitList } from '../util/validate.js';
+import { interfaceList, parseLinkSpeed, splitList } from '../util/validate.js';
 import { VERSION } from '../version.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
 import type { Policy } from '../policy/schema.js';
 
 export interface ReportOptions {
   iface?: string[];
+  /** Keep interfaces that are down (skipped by default when no --iface names them). */
+  all?: boolean;
+  /** The link speed to judge by, for interfaces that report none of their own (--link-speed). */
+  linkSpeed?: string;
   format: Format;
   output?: string;
   only?: string[];
@@ -37,6 +41,8 @@ export interface ReportOptions {
 export function scanInputs(options: ReportOptions) {
   return {
     ifaces: interfaceList(options.iface),
+    all: options.all === true,
+    ...(options.linkSpeed ? { linkSpeedMbps: parseLinkSpeed(options.linkSpeed) } : {}),
     only: splitList(options.only),
     skip: splitList(options.skip),
     profile: options.profile,
@@ -136,7 +142,15 @@ export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Pr
   let cleanup: (() => Promise<void>) | undefined;
   try {
     let io: HostIO;
-    if (looksLikeBundle(input)) {
+    const { isSnapshotArchive, openSnapshotArchive, SnapshotArchiveError } = await import('../collect-script/archive.js');
+    if (looksLikeBundle(input) && (await isSnapshotArchive(input))) {
+      // The archive of `collect --script` (collect.sh): a snapshot directory in a tar.gz.
+      const opened = await openSnapshotArchive(input).catch((error: unknown) => {
+        throw error instanceof SnapshotArchiveError ? new UsageError(error.message) : error;
+      });
+      cleanup = opened.cleanup;
+      io = await SnapshotHostIO.open(opened.snapshotDir);
+    } else if (looksLikeBundle(input)) {
       const opened = await openBundle(input);
       cleanup = opened.cleanup;
       io = await SnapshotHostIO.open(opened.snapshotDir);
@@ -177,7 +191,7 @@ export async function collectCommand(options: CollectOptions, log: Logger): Prom
   if (existing.length) throw new UsageError(`--output: ${dir} is not empty; choose a new directory`);
   await mkdir(dir, { recursive: true });
   const io = new RecordingHostIO(dir);
-  const outcome = await scan({ io, checks: registry, log, ifaces });
+  const outcome = await scan({ io, checks: registry, log, ifaces, all: true });
   // Facts no check asked for this time are still recorded, for checks added later.
   await Promise.all(
     collectors.flatMap((collector) =>

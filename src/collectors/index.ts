@@ -25,6 +25,9 @@ import { numaCollector } from './numa.js';
 import { cpuTopologyCollector } from './cpu-topology.js';
 import { cpufreqCollector } from './cpufreq.js';
 import { tcQdiscAllCollector, tcQdiscCollector } from './tc-qdisc.js';
+import { ipLinksCollector } from './ip-links.js';
+import { kernelPcieCollector } from './kernel-log.js';
+import { procNetDevCollector, protocolCountersCollector } from './proc-net.js';
 
 /** Every fact collector. One line per collector; the conformance test checks that each is used. */
 export const collectors: readonly Collector[] = [
@@ -55,4 +58,8 @@ export const collectors: readonly Collector[] = [
   cpufreqCollector,
   tcQdiscAllCollector,
   tcQdiscCollector,
+  ipLinksCollector,
+  procNetDevCollector,
+  protocolCountersCollector,
+  kernelPcieCollector,
 ] as Collector[];

@@ -1,11 +1,19 @@
 import path from 'node:path';
 import { defineCollector } from '../engine/collector.js';
 import type { InterfaceSummary } from '../report/schema.js';
+import { nicInterruptRows } from '../parsers/proc-interrupts.js';
+import { driverFromCounters, identify, type IdentitySignals } from './interface-identity.js';
+import type { CollectContext } from '../engine/collector.js';
+import type { FactId, FactTypes } from '../engine/facts.js';
 import { nearestPciDevice, parseIntOrNull, readAttribute, resolveLink } from './sysfs-read.js';
 
 export interface NetDevice {
   name: string;
   kind: InterfaceSummary['kind'];
+  /** veth, vxlan, tun, ifb, ... for software interfaces. */
+  softwareType: string | null;
+  /** The signals that decided the kind. */
+  identity: string[];
   /** Kernel driver bound to the device (sysfs), null for software interfaces. */
   driver: string | null;
   pciAddress: string | null;
@@ -13,10 +21,15 @@ export interface NetDevice {
   pciPath: string | null;
   /** Real sysfs path of the interface (/sys/devices/.../net/<if>). */
   netPath: string;
+  /** Negotiated speed of a physical port or a bond with members: a real link speed. */
   speedMbps: number | null;
+  /** What a virtual, paravirtual or unidentified interface reports (a veth says 10000): not a link speed. */
+  nominalSpeedMbps: number | null;
   duplex: string | null;
   mtu: number | null;
   operstate: string | null;
+  /** IFF_UP: configured up by the administrator (sysfs flags or `ip link` UP); null when unknown. */
+  adminUp: boolean | null;
   carrier: boolean | null;
   carrierChanges: number | null;
   numaNode: number | null;
@@ -33,8 +46,6 @@ declare module '../engine/facts.js' {
   }
 }
 
-const PARAVIRTUAL_DRIVERS = new Set(['virtio_net', 'vmxnet3', 'hv_netvsc', 'xen-netfront', 'netvsc', 'gve', 'ena']);
-
 export const SYS_CLASS_NET = '/sys/class/net';
 
 export const netDeviceCollector = defineCollector({
@@ -47,7 +58,7 @@ export const netDeviceCollector = defineCollector({
     // relative links below it resolve the way the kernel resolves them.
     const netPath = (await resolveLink(ctx, classPath)) ?? classPath;
     const attr = (file: string) => readAttribute(ctx, path.join(netPath, file));
-    const [speed, duplex, mtu, operstate, carrier, carrierChanges, type, uevent, devicePath, masterPath] = await Promise.all([
+    const [speed, duplex, mtu, operstate, carrier, carrierChanges, type, uevent, devicePath, masterPath, flags] = await Promise.all([
       attr('speed'),
       attr('duplex'),
       attr('mtu'),
@@ -58,6 +69,7 @@ export const netDeviceCollector = defineCollector({
       attr('uevent'),
       resolveLink(ctx, path.join(netPath, 'device'), netPath),
       resolveLink(ctx, path.join(netPath, 'master'), netPath),
+      attr('flags'),
     ]);
     const devtype = /^DEVTYPE=(\S+)/m.exec(uevent ?? '')?.[1] ?? null;
     const pci = devicePath ? nearestPciDevice(devicePath) : null;
@@ -67,48 +79,122 @@ export const netDeviceCollector = defineCollector({
       pci ? readAttribute(ctx, path.join(pci.path, 'local_cpulist')) : undefined,
       devtype === 'bond' ? readAttribute(ctx, path.join(netPath, 'bonding', 'slaves')) : undefined,
     ]);
-    const driver = driverPath ? path.basename(driverPath) : null;
-    const speedMbps = parseIntOrNull(speed);
+    const sysfsDriver = driverPath ? path.basename(driverPath) : null;
+    const sysfs = uevent !== undefined || type !== undefined;
+    const signals: IdentitySignals & { ipFlags?: string[]; ipState?: string | null } = {
+      name,
+      sysfs,
+      devtype,
+      hasDevice: devicePath !== undefined,
+      driver: sysfsDriver,
+      ...(await otherSignals(ctx, name, sysfs)),
+    };
+    const identity = identify(signals);
+    const driver = sysfsDriver ?? signals.ethtoolDriver ?? signals.lspciDriver ?? (identity.kind === 'physical' ? driverFromCounters(signals.counterNames ?? []) : null);
+    const bondSlaves = slaves ? slaves.split(/\s+/).filter(Boolean) : [];
+    const reported = parseIntOrNull(speed);
+    // The kernel reports -1 (or a huge unsigned value) when it does not know the speed.
+    const speedMbps = reported !== null && reported > 0 && reported < 10_000_000 ? reported : null;
+    const isLinkSpeed = identity.kind === 'physical' || (identity.kind === 'bond' && bondSlaves.length > 0);
     const numaNode = parseIntOrNull(numa);
     return {
       name,
-      kind: classify(devtype, devicePath, driver),
+      kind: identity.kind,
+      softwareType: identity.softwareType,
+      identity: identity.basis,
       driver,
-      pciAddress: pci?.address ?? null,
+      pciAddress: pci?.address ?? (signals.busInfo && isPci(signals.busInfo) ? signals.busInfo.toLowerCase() : null),
       pciPath: pci?.path ?? null,
       netPath,
-      // The kernel reports -1 (or a huge unsigned value) when it does not know the speed.
-      speedMbps: speedMbps !== null && speedMbps > 0 && speedMbps < 10_000_000 ? speedMbps : null,
+      speedMbps: isLinkSpeed ? speedMbps : null,
+      nominalSpeedMbps: isLinkSpeed ? null : speedMbps,
       duplex: duplex && duplex !== 'unknown' ? duplex : null,
       mtu: parseIntOrNull(mtu),
-      operstate: operstate ?? null,
+      operstate: operstate ?? signals.ipState ?? null,
+      adminUp: flags !== undefined && /^0x[0-9a-f]+$/i.test(flags) ? (Number.parseInt(flags, 16) & 1) === 1 : (signals.ipFlags?.includes('UP') ?? null),
       carrier: carrier === undefined ? null : carrier === '1',
       carrierChanges: parseIntOrNull(carrierChanges),
       numaNode: numaNode !== null && numaNode >= 0 ? numaNode : null,
       localCpuList: localCpuList || null,
       master: masterPath ? path.basename(masterPath) : null,
-      bondSlaves: slaves ? slaves.split(/\s+/).filter(Boolean) : [],
+      bondSlaves,
       linkType: parseIntOrNull(type),
     };
   },
 });
 
-function classify(devtype: string | null, devicePath: string | undefined, driver: string | null): InterfaceSummary['kind'] {
-  if (devtype === 'bond') return 'bond';
-  if (devtype === 'bridge') return 'bridge';
-  if (devtype === 'vlan') return 'vlan';
-  if (driver && PARAVIRTUAL_DRIVERS.has(driver)) return 'paravirtual';
-  if (devicePath) return 'physical';
-  return devtype ? 'other' : 'virtual';
+const isPci = (text: string) => /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i.test(text);
+
+/** A fact's value, or undefined when it could not be had: identity uses whatever is there. */
+async function maybe<K extends FactId>(ctx: CollectContext, id: K, subject?: string): Promise<FactTypes[K] | undefined> {
+  try {
+    return await ctx.get(id, subject);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The signals beyond sysfs. On a live host sysfs settles the kind and only the software type
+ * is looked up (one `ip -d link` for every interface); a capture without sysfs gets every
+ * signal it holds: ethtool -i/-S/settings, /proc/interrupts vectors, lspci, ip -d link.
+ */
+async function otherSignals(ctx: CollectContext, name: string, sysfs: boolean): Promise<Partial<IdentitySignals> & { ipFlags?: string[]; ipState?: string | null }> {
+  const virtualized = (await ctx.io.inventory().catch(() => undefined))?.virtualization != null;
+  const links = await maybe(ctx, 'ip.links');
+  const link = links?.find((candidate) => candidate.name === name);
+  const base = { ipKind: link?.kind ?? null, parentBus: link?.parentBus ?? null, ipFlags: link?.flags, ipState: link?.state ?? null, virtualized };
+  if (sysfs) return base;
+  const [driverInfo, settings, stats, interrupts] = await Promise.all([
+    maybe(ctx, 'ethtool.driver', name),
+    maybe(ctx, 'ethtool.settings', name),
+    maybe(ctx, 'ethtool.stats', name),
+    maybe(ctx, 'proc.interrupts'),
+  ]);
+  const busInfo = driverInfo?.busInfo ?? link?.parentDev ?? null;
+  const pciAddress = busInfo && isPci(busInfo) ? busInfo.toLowerCase() : null;
+  const vectors = interrupts
+    ? nicInterruptRows(interrupts, { name, driver: driverInfo?.driver ?? null, pciAddress, virtioDevice: null }).map(({ row, name: action }) => ({ name: action ?? row.actions[0] ?? '', chip: row.chip }))
+    : [];
+  const lspci = pciAddress ? await lspciDevice(ctx, pciAddress) : undefined;
+  return {
+    ...base,
+    ethtoolDriver: driverInfo?.driver ?? null,
+    busInfo,
+    port: settings?.port ?? null,
+    supportedLinkModes: settings?.supportedLinkModes ?? null,
+    counterNames: stats?.counters.map((counter) => counter.name) ?? [],
+    vectors,
+    lspciDriver: lspci?.driver ?? null,
+    lspciDescription: lspci?.description ?? null,
+  };
+}
+
+/** `lspci -vv -s <BDF>`: the device line and its "Kernel driver in use". */
+async function lspciDevice(ctx: CollectContext, address: string): Promise<{ driver: string | null; description: string | null } | undefined> {
+  try {
+    const result = await ctx.exec(['lspci', '-vv', '-s', address]);
+    if (result.exitCode !== 0 || !result.stdout.trim()) return undefined;
+    const first = result.stdout.split('\n', 1)[0] ?? '';
+    return {
+      driver: /Kernel driver in use:\s*(\S+)/.exec(result.stdout)?.[1] ?? null,
+      description: /^\S+\s+(.*)$/.exec(first)?.[1] ?? null,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 export function summarize(device: NetDevice): InterfaceSummary {
   return {
     name: device.name,
     kind: device.kind,
+    softwareType: device.softwareType,
+    identity: device.identity,
     driver: device.driver,
     pciAddress: device.pciAddress,
     speedMbps: device.speedMbps,
+    nominalSpeedMbps: device.nominalSpeedMbps,
     duplex: device.duplex,
     mtu: device.mtu,
     operstate: device.operstate,

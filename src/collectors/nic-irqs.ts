@@ -50,9 +50,10 @@ export const nicIrqsCollector = defineCollector({
     const irqs = await Promise.all(
       rows.map(async ({ row, name: action, role }): Promise<NicIrq> => {
         const irq = row.irq!;
+        // A capture without /proc/irq still has the counts: concentration is judged from them alone.
         const [affinity, effective] = await Promise.all([
-          readAttribute(ctx, `/proc/irq/${irq}/smp_affinity_list`),
-          readAttribute(ctx, `/proc/irq/${irq}/effective_affinity_list`),
+          capturedAttribute(ctx, `/proc/irq/${irq}/smp_affinity_list`),
+          capturedAttribute(ctx, `/proc/irq/${irq}/effective_affinity_list`),
         ]);
         return {
           irq,
@@ -69,12 +70,22 @@ export const nicIrqsCollector = defineCollector({
   },
 });
 
+/** readAttribute, with "the capture holds no such file" read as absent rather than as a failed fact. */
+async function capturedAttribute(ctx: CollectContext, file: string): Promise<string | undefined> {
+  try {
+    return await readAttribute(ctx, file);
+  } catch (error) {
+    if (error instanceof HostIOError && error.kind === 'not-captured') return undefined;
+    throw error;
+  }
+}
+
 async function listMsiIrqs(ctx: CollectContext, dir: string): Promise<number[]> {
   try {
     return (await ctx.readDir(dir)).filter((entry) => /^\d+$/.test(entry)).map(Number).sort((a, b) => a - b);
   } catch (error) {
     // No MSI: legacy INTx devices and functions without a driver have no msi_irqs directory.
-    if (error instanceof HostIOError && error.kind === 'not-found') return [];
+    if (error instanceof HostIOError && (error.kind === 'not-found' || error.kind === 'not-captured')) return [];
     throw error;
   }
 }

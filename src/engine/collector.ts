@@ -60,7 +60,10 @@ export function hintFor(error: HostIOError, argv?: string[]): string | undefined
     case 'permission-denied':
       return 'run nicdoctor as root (sudo nicdoctor ...)';
     case 'not-captured':
-      return 'record the snapshot again with a newer nicdoctor collect';
+      // Offline inputs say what would have captured the fact; live hosts never get here.
+      return argv?.length
+        ? `not captured: run \`${argv.join(' ')}\` on the host, or record it with nicdoctor collect${argv[0] === 'iperf3' ? '' : ` (sos report: its ${argv[0] === 'lspci' ? 'pci' : 'networking'} plugin)`}`
+        : 'not captured: record the host with nicdoctor collect (or sos report with its networking, processor and kernel plugins)';
     default:
       return undefined;
   }

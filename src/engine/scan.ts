@@ -12,15 +12,24 @@ import { loadRules, type LoadedRule } from '../rules/loader.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import { collectPolicyFacts } from '../policy/facts.js';
 import type { Policy } from '../policy/schema.js';
-import { collectRuleFacts, diagnose } from '../rules/engine.js';
+import { collectRuleFacts, diagnose, partitionDiagnoses } from '../rules/engine.js';
+import { reportVerdict } from '../report/verdict.js';
+import { isPhysical } from './interface-kinds.js';
 
 export interface ScanOptions {
   io: HostIO;
   checks: readonly AnyCheck[];
   log: Logger;
   profile?: Profile;
-  /** Interfaces to examine; all but loopback when empty. */
+  /** Interfaces to examine; all but loopback (and down ones, unless `all`) when empty. */
   ifaces?: readonly string[];
+  /** Keep interfaces that are down (they are skipped when no interface is named). */
+  all?: boolean;
+  /**
+   * --link-speed: the speed to judge the selected interfaces by when they report no negotiated
+   * speed of their own (a lab veth, a VM's virtio NIC whose real uplink is known).
+   */
+  linkSpeedMbps?: number;
   only?: readonly string[];
   skip?: readonly string[];
   collectors?: readonly Collector[];
@@ -64,6 +73,15 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
     }
     selected = all.filter((device) => options.ifaces!.includes(device.name));
   }
+  const skippedInterfaces: Array<{ name: string; reason: string }> = [];
+  if (!options.ifaces?.length && !options.all) {
+    selected = selected.filter((device) => {
+      const reason = skipReason(device);
+      if (reason) skippedInterfaces.push({ name: device.name, reason });
+      return reason === null;
+    });
+  }
+  if (options.linkSpeedMbps) selected = withLinkSpeed(store, all, selected, options.linkSpeedMbps);
   const interfaces = selected.map(summarize);
   const profile = options.profile ?? 'throughput';
   // The bench runs before the checks so that their commands do not disturb its measurement.
@@ -96,9 +114,12 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
       root: inventory.uid === 0,
     },
     interfaces,
+    ...(skippedInterfaces.length ? { skippedInterfaces } : {}),
     checks: results,
     summary: countResults(results),
     diagnoses: [],
+    notes: [],
+    refuted: [],
     collectors: store.runs.map((run) => ({
       fact: run.fact,
       ...(run.subject ? { subject: run.subject } : {}),
@@ -115,11 +136,34 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   // Diagnoses read only facts already collected: rules never make the scan run anything.
   const rules = options.rules ?? loadRules();
   const facts = await collectRuleFacts(store, rules, interfaces.map((iface) => iface.name));
-  report.diagnoses = diagnose({ report, facts, rules });
+  Object.assign(report, partitionDiagnoses(diagnose({ report, facts, rules })));
+  report.verdict = reportVerdict(report);
   if (options.policy) report.policy = evaluatePolicy(options.policy, report, await collectPolicyFacts(store, report));
   for (const check of report.checks) check.durationMs = round(check.durationMs);
   // The report is the contract: validate what we emit, so a bug fails here and not in a user's jq.
   return { report: reportSchema.parse(report), store };
+}
+
+/** The user's --link-speed stands in for the speed an interface does not report, in every fact that carries it. */
+function withLinkSpeed(store: FactStore, all: readonly NetDevice[], selected: readonly NetDevice[], linkSpeedMbps: number): NetDevice[] {
+  const given = (device: NetDevice): NetDevice =>
+    device.speedMbps !== null || !selected.includes(device) ? device : { ...device, speedMbps: linkSpeedMbps, identity: [...device.identity, `--link-speed ${linkSpeedMbps}`] };
+  const updated = all.map(given);
+  for (const device of updated) store.provide('net.device', device, device.name);
+  store.provide('interfaces', updated);
+  return updated.filter((device) => selected.some((chosen) => chosen.name === device.name));
+}
+
+/**
+ * Why a scan of every interface leaves this one out, or null. A down software device (an unused
+ * ifb, a bridge with no ports) or a port the administrator set down has nothing to say about
+ * throughput; a physical port that is up but has no carrier stays: that is a fault to report.
+ */
+function skipReason(device: NetDevice): string | null {
+  if (device.operstate !== 'down' && device.operstate !== 'notpresent') return null;
+  if (device.adminUp === false) return 'administratively down (name it with --iface, or use --all)';
+  if (!isPhysical(device)) return `down ${device.kind} interface (name it with --iface, or use --all)`;
+  return null;
 }
 
 function round(ms: number): number {

@@ -86,6 +86,9 @@ export class SosreportHostIO implements HostIO {
     // sos mangles a file name's odd characters to "_" (as commandKey does): "ethtool_-S___touch__IFS_P_"
     // is the output of the interface `ip address` lists as "$(touch${IFS}P)", not another interface.
     for (const name of links.keys()) if (commandKey([name]) !== name) names.delete(commandKey([name]));
+    // A capture with only /proc/interrupts still names its NICs: "eth0-TxRx-3", "i40e-eth0-TxRx-3", a bare "eth2" MSI vector.
+    const interruptsText = await reader.readText('proc/interrupts').catch(() => '');
+    for (const name of interfacesInInterrupts(interruptsText)) names.add(name);
     names.delete('lo');
     const interfaces = new Map<string, InterfaceInfo>();
     for (const name of [...names].sort()) {
@@ -194,7 +197,7 @@ export class SosreportHostIO implements HostIO {
     ]);
     const unamed = parseUname(uname ?? '');
     const lscpuField = (label: string) => new RegExp(`^${label}:\\s*(.+?)\\s*$`, 'm').exec(lscpu ?? '')?.[1];
-    const logical = Number(lscpuField('CPU\\(s\\)')) || (cpuinfo?.match(/^processor\s*:/gm)?.length ?? 0);
+    const logical = Number(lscpuField('CPU\\(s\\)')) || (cpuinfo?.match(/^processor\s*:/gm)?.length ?? 0) || (await this.cpusFromCounters());
     const cores = Number(lscpuField('Core\\(s\\) per socket')) * Number(lscpuField('Socket\\(s\\)'));
     return {
       hostname: hostname?.trim().split('\n')[0] ?? 'unknown',
@@ -208,6 +211,14 @@ export class SosreportHostIO implements HostIO {
       // sos runs as root.
       uid: 0,
     };
+  }
+
+  /** CPUs counted where a capture without lscpu still shows them: the /proc/interrupts header, softnet_stat rows. */
+  private async cpusFromCounters(): Promise<number> {
+    const read = (file: string) => this.reader.readText(file).catch(() => '');
+    const header = (await read('proc/interrupts')).split('\n').find((line) => /^\s*CPU\d+/.test(line));
+    if (header) return header.trim().split(/\s+/).length;
+    return (await read('proc/net/softnet_stat')).split('\n').filter((line) => /^[0-9a-f]{8}\s/i.test(line.trim())).length;
   }
 
   /** hostPath relative to the root when the tree holds it, or undefined; never a path outside it. */
@@ -305,8 +316,26 @@ const ARCH_NAME = /^(?:x86_64|amd64|i[3-6]86|aarch64|arm64|armv\d+\w*|ppc64(?:le
 /** Directories sos copies whole when its plugin ran (processor, numa, networking). */
 const AREAS = [/^\/sys\/devices\/system\/cpu(?=\/)/, /^\/sys\/devices\/system\/node(?=\/)/, /^\/proc\/irq(?=\/)/];
 
+const QUEUE_VECTOR = /^(?:(?:i40e|ice|iavf|ixgbe|ixgbevf|igb|igc|e1000e|fm10k|idpf)-)?([A-Za-z][\w.]{0,14}?)-(?:TxRx|rx|tx|Rx|Tx|fp|combined)-\d+$/;
+const BARE_NIC_NAME = /^(?:eth\d+|en[a-z0-9]+|em\d+|p\d+p\d+|bond\d+)$/;
+
+/** Interface names that /proc/interrupts gives MSI vectors to. */
+function interfacesInInterrupts(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!/MSI/i.test(line)) continue;
+    for (const action of (line.trim().split(/\s{2,}|\t/).at(-1) ?? '').split(/,\s*/)) {
+      const word = action.trim().split(/\s+/).at(-1) ?? '';
+      const queue = QUEUE_VECTOR.exec(word);
+      if (queue) names.add(queue[1]!);
+      else if (BARE_NIC_NAME.test(word)) names.add(word);
+    }
+  }
+  return names;
+}
+
 /** `sysctl -a` lines: "net.core.rmem_max = 212992". */
-function parseSysctlA(text: string): Map<string, string> {
+export function parseSysctlA(text: string): Map<string, string> {
   const values = new Map<string, string>();
   for (const line of text.split('\n')) {
     const match = /^([a-z0-9_.\-/]+)\s*=\s?(.*)$/i.exec(line);
@@ -316,7 +345,7 @@ function parseSysctlA(text: string): Map<string, string> {
 }
 
 /** `ip address` / `ip link` headers: "2: eth0: <BROADCAST,...> mtu 1500 qdisc mq state UP ...". */
-function parseIpLinks(text: string): Map<string, { mtu: string | null; state: string | null }> {
+export function parseIpLinks(text: string): Map<string, { mtu: string | null; state: string | null }> {
   const links = new Map<string, { mtu: string | null; state: string | null }>();
   for (const match of text.matchAll(/^\d+:\s+([^:@\s]+)(?:@\S+)?:\s+<[^>]*>(.*)$/gm)) {
     const rest = match[2]!;

@@ -301,12 +301,14 @@ export function classifyEthtoolStats(stats: EthtoolStats, driver: string | null)
       group.queues += 1;
     }
   }
-  return [...groups.entries()].map(([name, group]) => ({
-    name,
-    value: group.device ?? group.queueSum,
-    queues: group.device === null ? group.queues : 0,
-    ...meaningOf(group.rule),
-  }));
+  // virtio_net counts an XDP program's XDP_DROP verdicts in rx_drops too: those are the
+  // program's choice, not loss. Only what exceeds the XDP drops is a drop.
+  const xdpDrops = stats.counters.filter((counter) => splitQueue(counter).base === 'rx_xdp_drops').reduce((sum, counter) => sum + counter.value, 0);
+  return [...groups.entries()].map(([name, group]) => {
+    const raw = group.device ?? group.queueSum;
+    const value = name === 'rx_drops' && xdpDrops > 0 ? Math.max(0, raw - xdpDrops) : raw;
+    return { name, value, queues: group.device === null ? group.queues : 0, ...meaningOf(group.rule) };
+  });
 }
 
 /** The counters of /sys/class/net/<if>/statistics that nicdoctor understands. */

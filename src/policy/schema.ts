@@ -3,6 +3,7 @@ import { READ_LIMITS, readRegularFile } from '../hostio/contained.js';
 import { HostIOError } from '../hostio/types.js';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { embeddedPolicy } from '../util/embedded.js';
 
 /**
  * A policy: what one host role must show before it is deployed (`nicdoctor scan --policy FILE`).
@@ -118,7 +119,10 @@ export async function loadPolicy(file: string, knownChecks?: readonly string[]):
     text = await readRegularFile(await realpath(file), READ_LIMITS.policy, file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new PolicyLoadError(file, null, `cannot read: ${error instanceof HostIOError ? error.message.replace(`${file}: `, '') : (code ?? (error as Error).message)}`);
+    // The single executable has no policies/ beside it: "25g" or "policies/25g.yaml" is the shipped one.
+    const shipped = code === 'ENOENT' ? embeddedPolicy(file) : undefined;
+    if (!shipped) throw new PolicyLoadError(file, null, `cannot read: ${error instanceof HostIOError ? error.message.replace(`${file}: `, '') : (code ?? (error as Error).message)}`);
+    text = shipped.text;
   }
   return parsePolicy(text, file, knownChecks);
 }

@@ -70,10 +70,18 @@ export type CheckResult = z.infer<typeof checkResultSchema>;
 
 export const interfaceSummarySchema = z.object({
   name: z.string(),
-  kind: z.enum(['physical', 'paravirtual', 'virtual', 'bond', 'bridge', 'vlan', 'other']),
+  /** `unknown`: the capture holds too little to tell a NIC from a software device. */
+  kind: z.enum(['physical', 'paravirtual', 'virtual', 'bond', 'bridge', 'vlan', 'other', 'unknown']),
+  /** veth, vxlan, tun, ifb, ... for software interfaces. */
+  softwareType: z.string().nullable().optional(),
+  /** The signals that decided the kind ("sysfs device link", "ethtool Port: FIBRE", ...). */
+  identity: z.array(z.string()).optional(),
   driver: z.string().nullable(),
   pciAddress: z.string().nullable(),
+  /** Negotiated speed of a physical port (or a bond of them): the only speed that is a link speed. */
   speedMbps: z.number().nullable(),
+  /** The speed a virtual, paravirtual or unidentified interface reports (veth 10000): nominal, never used as a ceiling. */
+  nominalSpeedMbps: z.number().nullable().optional(),
   duplex: z.string().nullable(),
   mtu: z.number().nullable(),
   operstate: z.string().nullable(),
@@ -181,9 +189,11 @@ export const diagnosisSchema = z.object({
   relatedCauses: z.array(z.number().int()),
   subject: z.string(),
   confidence: z.enum(['high', 'medium', 'low']),
+  /** The strongest severity of the findings that triggered it: info makes a note, not a diagnosis. */
+  severity: severitySchema.optional(),
   score: z.number(),
-  /** static: predicted from facts; confirmed / not-confirmed: by the bench. */
-  mode: z.enum(['static', 'confirmed', 'not-confirmed']),
+  /** static: predicted from facts; confirmed / not-confirmed: by the bench; refuted: the bench reached the ceiling this cause would lower. */
+  mode: z.enum(['static', 'confirmed', 'not-confirmed', 'refuted']),
   explanation: z.string(),
   verdict: z.string(),
   limit: z.string().nullable(),
@@ -195,13 +205,42 @@ export const diagnosisSchema = z.object({
 });
 export type DiagnosisEntry = z.infer<typeof diagnosisSchema>;
 
+export const textSegmentSchema = z.object({
+  /** Format recognised (ethtool-stats, proc-interrupts, iperf3-text, ...) or 'ignored'. */
+  kind: z.string(),
+  recognised: z.boolean(),
+  /** 1-based line range in the text as given. */
+  firstLine: z.number().int(),
+  lastLine: z.number().int(),
+  host: z.string().nullable().optional(),
+  interface: z.string().nullable().optional(),
+  command: z.string().nullable().optional(),
+  /** Only part of the output (| grep, | head). */
+  filtered: z.boolean().optional(),
+  /** Why it was not used, or what it was read as ("iperf2 output: not parsed"). */
+  note: z.string().optional(),
+});
+export type TextSegment = z.infer<typeof textSegmentSchema>;
+
+export const askForSchema = z.object({
+  command: z.string(),
+  /** The checks this would settle. */
+  checks: z.array(z.string()),
+  subject: z.string().optional(),
+});
+export type AskFor = z.infer<typeof askForSchema>;
+
 export const reportSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   tool: z.object({ name: z.literal('nicdoctor'), version: z.string() }),
   generatedAt: z.string(),
   source: z.object({
-    mode: z.enum(['live', 'snapshot', 'recording']),
+    mode: z.enum(['live', 'snapshot', 'recording', 'text']),
     path: z.string().optional(),
+    /** Text input (analyze FILE|-): each command output recognised in it, and the text ignored. */
+    segments: z.array(textSegmentSchema).optional(),
+    /** Text input: damage undone (CRLF, quoting) and what was inferred rather than read. */
+    notes: z.array(z.string()).optional(),
   }),
   profile: z.enum(['throughput', 'measurement', 'latency']),
   host: z.object({
@@ -216,6 +255,8 @@ export const reportSchema = z.object({
     root: z.boolean(),
   }),
   interfaces: z.array(interfaceSummarySchema),
+  /** Interfaces left out of a scan of every interface: down software devices and the like (--all keeps them). */
+  skippedInterfaces: z.array(z.object({ name: z.string(), reason: z.string() })).optional(),
   checks: z.array(checkResultSchema),
   summary: z.object({
     pass: z.number().int(),
@@ -231,6 +272,21 @@ export const reportSchema = z.object({
   bench: benchSchema.optional(),
   /** Causes behind the findings, strongest evidence first (rules/*.yaml). */
   diagnoses: z.array(diagnosisSchema).default([]),
+  /** Low-confidence notes: rules triggered only by info findings. Never a bottleneck by themselves. */
+  notes: z.array(diagnosisSchema).default([]),
+  /** Causes the configuration suggested but the bench refuted (it reached the link's ceiling). */
+  refuted: z.array(diagnosisSchema).default([]),
+  /** The doctor's one-line answer, and what was and was not examined. */
+  verdict: z
+    .object({
+      status: z.enum(['bottleneck', 'no-bottleneck', 'inconclusive']),
+      headline: z.string(),
+      examined: z.array(z.string()),
+      notExamined: z.array(z.string()),
+    })
+    .optional(),
+  /** Text input: the commands to ask for, whose absence left a check unknown. */
+  askFor: z.array(askForSchema).optional(),
   /** Pre-deployment checklist result (scan --policy FILE). */
   policy: z
     .object({

@@ -101,6 +101,8 @@ export function diagnosisModeLabel(diagnosis: Diagnosis): string {
       return 'not confirmed by the bench';
     case 'static':
       return 'predicted (no bench run)';
+    case 'refuted':
+      return 'refuted by the bench';
   }
 }
 

@@ -1,5 +1,7 @@
 import type { Report } from '../report/schema.js';
+import { reportVerdict } from '../report/verdict.js';
 import { codeFence, codeSpan } from './escape.js';
+import { renderTicketReply } from './text-input.js';
 import { STATUS_LABEL, benchTable, diagnosisModeLabel, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
 /** Text inside a table cell: pipes and newlines would break the table. */
@@ -11,12 +13,19 @@ const STATUS_ICON: Record<string, string> = { pass: '✅', fail: '❌', 'not-app
 
 /** A report to paste into a ticket: renders on GitHub, GitLab and Jira (which accept GFM tables). */
 export function renderMarkdown(report: Report): string {
+  if (report.source.mode === 'text') return renderTicketReply(report);
   const out: string[] = [];
   out.push(`# nicdoctor report: ${report.host.hostname}`);
   out.push('');
   out.push(`- **Host:** ${hostLine(report)}`);
   out.push(`- **nicdoctor:** ${report.tool.version}, profile \`${report.profile}\`, ${report.source.mode === 'snapshot' ? `offline analysis of ${codeSpan(report.source.path ?? 'snapshot')}` : 'live scan'}, ${report.generatedAt}`);
   out.push(`- **Result:** ${summaryLine(report)}`);
+  out.push('');
+  const verdict = report.verdict ?? reportVerdict(report);
+  out.push(`## ${verdict.headline}`, '');
+  for (const line of verdict.examined) out.push(`- Examined: ${line}`);
+  for (const line of verdict.notExamined) out.push(`- Not examined: ${line}`);
+  if (report.skippedInterfaces?.length) out.push(`- Skipped: ${report.skippedInterfaces.map((entry) => `${codeSpan(entry.name)} (${entry.reason})`).join(', ')}`);
   out.push('');
   if (report.diagnoses.length) {
     out.push('## Diagnoses (most likely first)');
@@ -32,6 +41,16 @@ export function renderMarkdown(report: Report): string {
         if (fix.persistent) out.push(`Persistent, in ${codeSpan(fix.persistent.file)}:`, '', codeFence([fix.persistent.content]), fix.persistent.content.trimEnd(), codeFence([fix.persistent.content]), '');
       }
     });
+    out.push('');
+  }
+  if (report.notes.length) {
+    out.push('## Notes (low confidence, not a bottleneck by themselves)', '');
+    for (const note of report.notes) out.push(`- **${note.title}** (${codeSpan(note.subject)}, rule \`${note.ruleId}\`): ${note.explanation}`);
+    out.push('');
+  }
+  if (report.refuted.length) {
+    out.push('## Ruled out by the measurement', '');
+    for (const diagnosis of report.refuted) out.push(`- **${diagnosis.title}** (${codeSpan(diagnosis.subject)}): ${diagnosis.verdict}`);
     out.push('');
   }
   out.push('## Interfaces');

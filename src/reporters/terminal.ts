@@ -1,8 +1,11 @@
-import type { CheckResult, Report } from '../report/schema.js';
-import { benchTable, diagnosisHeading, formatEvidence, formatSource, hostLine, interfaceLine, summaryLine } from './format-values.js';
+import type { CheckResult, Finding, Report } from '../report/schema.js';
+import { reportVerdict } from '../report/verdict.js';
+import { textInputTerminalFooter, textInputTerminalHeader } from './text-input.js';
+import { benchTable, diagnosisHeading, formatEvidence, formatSource, hostLine, interfaceLine, summaryLine, type Diagnosis } from './format-values.js';
 
 export interface TerminalOptions {
   color: boolean;
+  /** Every check, every finding, stack traces: the long form. */
   verbose?: boolean;
 }
 
@@ -15,7 +18,8 @@ const MARK: Record<CheckResult['status'], string> = {
 };
 
 const COLORS = { red: 31, green: 32, yellow: 33, grey: 90, magenta: 35, bold: 1 } as const;
-const STATUS_COLOR: Record<CheckResult['status'], keyof typeof COLORS> = {
+type Color = keyof typeof COLORS;
+const STATUS_COLOR: Record<CheckResult['status'], Color> = {
   pass: 'green',
   fail: 'red',
   'not-applicable': 'grey',
@@ -23,31 +27,29 @@ const STATUS_COLOR: Record<CheckResult['status'], keyof typeof COLORS> = {
   error: 'magenta',
 };
 
-/** flutter-doctor style: one line per check in registry order, findings with evidence and fix below. */
+type Paint = (color: Color, text: string) => string;
+
+/**
+ * Short, like a doctor: the verdict first, then the causes and the warning/critical findings
+ * with their evidence and fix, info notes one line each. `--verbose` adds every check in
+ * registry order (flutter-doctor style) with all findings and stack traces.
+ */
 export function renderTerminal(report: Report, options: TerminalOptions): string {
-  const paint = (color: keyof typeof COLORS, text: string) => (options.color ? `\u001b[${COLORS[color]}m${text}\u001b[0m` : text);
+  const paint: Paint = (color, text) => (options.color ? `\u001b[${COLORS[color]}m${text}\u001b[0m` : text);
   const lines: string[] = [];
   lines.push(paint('bold', `nicdoctor ${report.tool.version}`) + ` — ${hostLine(report)} — profile ${report.profile}`);
   if (report.source.mode === 'snapshot') lines.push(`Offline analysis of ${report.source.path ?? 'a snapshot'}`);
+  lines.push(...textInputTerminalHeader(report));
   lines.push(report.interfaces.length ? 'Interfaces:' : 'Interfaces: none found');
   for (const iface of report.interfaces) lines.push(`  ${interfaceLine(iface)}`);
-  lines.push('');
-  for (const check of report.checks) {
-    const status = check.status === 'not-applicable' ? 'not applicable' : check.status;
-    const detail = check.status === 'pass' || check.status === 'fail' ? '' : ` — ${status}${check.reason ? `: ${check.reason}` : ''}`;
-    lines.push(`${paint(STATUS_COLOR[check.status], MARK[check.status])} ${check.title}${detail}`);
-    if (check.hint && check.status !== 'pass') lines.push(`    → ${check.hint}`);
-    for (const finding of check.findings) {
-      const color = finding.severity === 'critical' ? 'red' : finding.severity === 'warning' ? 'yellow' : 'grey';
-      lines.push(`    ${paint(color, `• ${finding.severity}`)} ${finding.message}`);
-      for (const evidence of finding.evidence) {
-        const where = evidence.source ? paint('grey', `  [${formatSource(evidence.source)}]`) : '';
-        lines.push(`        ${formatEvidence(evidence)}${where}`);
-      }
-      if (finding.fix) lines.push(`        fix: ${finding.fix}`);
-    }
-    if (options.verbose && check.error?.stack) lines.push(...check.error.stack.split('\n').map((line) => `    ${line}`));
+  if (report.skippedInterfaces?.length) lines.push(paint('grey', `  skipped: ${report.skippedInterfaces.map((entry) => `${entry.name} (${entry.reason})`).join('; ')}`));
+
+  const verdict = report.verdict ?? reportVerdict(report);
+  lines.push('', paint('bold', paint(verdict.status === 'no-bottleneck' ? 'green' : verdict.status === 'bottleneck' ? 'red' : 'yellow', verdict.headline)));
+  if (verdict.status === 'no-bottleneck') {
+    for (const line of verdict.examined) lines.push(`  examined: ${line}`);
   }
+
   const bench = benchTable(report);
   if (bench) {
     lines.push('', paint('bold', bench.heading));
@@ -56,20 +58,83 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
     lines.push(format(bench.columns), ...bench.rows.map(format));
     lines.push(...bench.result.map((line) => `  ${line}`));
   }
+
   if (report.diagnoses.length) {
     lines.push('', paint('bold', 'Diagnoses, most likely first:'));
-    report.diagnoses.forEach((diagnosis, index) => {
-      lines.push(`  ${paint(diagnosis.mode === 'confirmed' ? 'red' : 'yellow', diagnosisHeading(diagnosis, index + 1))}`);
-      lines.push(`     ${diagnosis.explanation}`);
-      if (diagnosis.verdict) lines.push(`     ${diagnosis.verdict}`);
-      for (const ruledOut of diagnosis.ruledOut) lines.push(paint('grey', `     ruled out: ${ruledOut}`));
-      for (const fix of diagnosis.fixes) {
-        lines.push(`     fix${fix.disruptive ? ' (disruptive)' : ''}: ${fix.text}`);
-        for (const command of fix.commands) lines.push(`       $ ${command}`);
-      }
-    });
+    report.diagnoses.forEach((diagnosis, index) => lines.push(...diagnosisLines(diagnosis, index + 1, paint)));
   }
+
+  if (options.verbose) {
+    lines.push('', paint('bold', 'Checks:'));
+    for (const check of report.checks) lines.push(...checkLines(check, paint, { allFindings: true, verbose: true }));
+  } else {
+    const failing = report.checks.filter((check) => check.findings.some((finding) => finding.severity !== 'info'));
+    if (failing.length) {
+      lines.push('', paint('bold', 'Findings:'));
+      for (const check of failing) lines.push(...checkLines(check, paint, { allFindings: false, verbose: false }));
+    }
+  }
+
+  const notes = noteLines(report, options.verbose === true);
+  if (notes.length) lines.push('', paint('bold', 'Notes:'), ...notes.map((line) => paint('grey', `  - ${line}`)));
+
+  if (report.refuted.length) {
+    lines.push('', paint('bold', 'Ruled out by the measurement:'));
+    for (const diagnosis of report.refuted) lines.push(paint('grey', `  - ${diagnosis.title} (${diagnosis.subject}): ${diagnosis.verdict}`));
+  }
+
+  if (!options.verbose && verdict.notExamined.length) {
+    lines.push('', paint('bold', 'Not examined:'));
+    for (const line of verdict.notExamined) lines.push(paint('yellow', `  ? ${line}`));
+  }
+
+  lines.push(...textInputTerminalFooter(report));
   lines.push('');
-  lines.push(summaryLine(report));
+  lines.push(summaryLine(report) + (options.verbose ? '' : ' (--verbose: every check)'));
   return lines.join('\n') + '\n';
+}
+
+function diagnosisLines(diagnosis: Diagnosis, rank: number, paint: Paint): string[] {
+  const lines = [`  ${paint(diagnosis.mode === 'confirmed' ? 'red' : 'yellow', diagnosisHeading(diagnosis, rank))}`, `     ${diagnosis.explanation}`];
+  if (diagnosis.verdict) lines.push(`     ${diagnosis.verdict}`);
+  for (const ruledOut of diagnosis.ruledOut) lines.push(paint('grey', `     ruled out: ${ruledOut}`));
+  for (const fix of diagnosis.fixes) {
+    lines.push(`     fix${fix.disruptive ? ' (disruptive)' : ''}: ${fix.text}`);
+    for (const command of fix.commands) lines.push(`       $ ${command}`);
+  }
+  return lines;
+}
+
+function checkLines(check: CheckResult, paint: Paint, options: { allFindings: boolean; verbose: boolean }): string[] {
+  const status = check.status === 'not-applicable' ? 'not applicable' : check.status;
+  const detail = check.status === 'pass' || check.status === 'fail' ? '' : ` — ${status}${check.reason ? `: ${check.reason}` : ''}`;
+  const lines = [`${paint(STATUS_COLOR[check.status], MARK[check.status])} ${check.status === 'fail' ? check.title : check.title}${detail}`];
+  if (check.hint && check.status !== 'pass') lines.push(`    → ${check.hint}`);
+  const shown = options.allFindings ? check.findings : check.findings.filter((finding) => finding.severity !== 'info');
+  for (const finding of shown) lines.push(...findingLines(finding, paint));
+  if (options.verbose && check.error?.stack) lines.push(...check.error.stack.split('\n').map((line) => `    ${line}`));
+  return lines;
+}
+
+function findingLines(finding: Finding, paint: Paint): string[] {
+  const color: Color = finding.severity === 'critical' ? 'red' : finding.severity === 'warning' ? 'yellow' : 'grey';
+  const lines = [`    ${paint(color, `• ${finding.severity}`)} ${finding.message}`];
+  for (const evidence of finding.evidence) {
+    const where = evidence.source ? paint('grey', `  [${formatSource(evidence.source)}]`) : '';
+    lines.push(`        ${formatEvidence(evidence)}${where}`);
+  }
+  if (finding.fix) lines.push(`        fix: ${finding.fix}`);
+  return lines;
+}
+
+/** One line per note: low-confidence causes, then info findings no note already covers (all of them with --verbose). */
+function noteLines(report: Report, verbose: boolean): string[] {
+  const lines = report.notes.map((note) => `${note.title} (${note.subject}): ${note.explanation}`);
+  if (verbose) return lines;
+  const covered = new Set(report.notes.flatMap((note) => note.evidence.flatMap((item) => ('check' in item ? [`${item.check}/${item.symptom}@${item.subject}`] : []))));
+  for (const finding of report.checks.flatMap((check) => check.findings)) {
+    if (finding.severity !== 'info' || covered.has(`${finding.check}/${finding.symptom}@${finding.subject}`)) continue;
+    lines.push(`${finding.subject === 'host' ? '' : `${finding.subject}: `}${finding.message}`.replace(/^(\S+): \1 /, '$1 '));
+  }
+  return lines;
 }

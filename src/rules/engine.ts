@@ -16,7 +16,7 @@ export interface DiagnosisFix {
   disruptive: boolean;
 }
 
-export type DiagnosisMode = 'static' | 'confirmed' | 'not-confirmed';
+export type DiagnosisMode = 'static' | 'confirmed' | 'not-confirmed' | 'refuted';
 
 export interface Diagnosis {
   ruleId: string;
@@ -27,6 +27,8 @@ export interface Diagnosis {
   /** The interface, or "host". */
   subject: string;
   confidence: Confidence;
+  /** The strongest severity among the findings that triggered the rule (warning when only facts did). */
+  severity: Severity;
   score: number;
   mode: DiagnosisMode;
   explanation: string;
@@ -164,15 +166,28 @@ function independentSources(evidence: readonly DiagnosisEvidence[]): number {
   return Math.min(SCORE.maxSources, new Set(evidence.map((item) => ('check' in item ? `check:${item.check}` : `fact:${item.fact}`))).size);
 }
 
-function strongestSeverity(evidence: readonly DiagnosisEvidence[], findings: readonly Finding[]): number {
-  let best = 1;
+function strongestSeverity(evidence: readonly DiagnosisEvidence[], findings: readonly Finding[]): Severity {
+  let best = 0;
   for (const item of evidence) {
     if (!('check' in item)) continue;
     for (const finding of findings) {
       if (finding.check === item.check && finding.symptom === item.symptom && finding.subject === item.subject) best = Math.max(best, SEVERITY_WEIGHT[finding.severity]);
     }
   }
-  return best;
+  // Triggered by facts alone (no finding): as strong as a warning, the rule's own judgement.
+  if (best === 0) return 'warning';
+  return best === 3 ? 'critical' : best === 2 ? 'warning' : 'info';
+}
+
+const LOWER_CONFIDENCE: Record<Confidence, Confidence> = { high: 'medium', medium: 'low', low: 'low' };
+
+/**
+ * Confidence follows what was seen: an info finding (a negligible rate, a note about a default)
+ * can at most back a low-confidence note, whatever the rule claims.
+ */
+function cappedConfidence(rule: Confidence, severity: Severity): Confidence {
+  if (severity === 'info') return 'low';
+  return rule;
 }
 
 function verdictFor(mode: DiagnosisMode, limit: string | null, bindings: Bindings): string {
@@ -190,6 +205,34 @@ function dedupeEvidence(evidence: readonly DiagnosisEvidence[]): DiagnosisEviden
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * A bench that reached the link's goodput ceiling refutes every cause that predicts a lower
+ * ceiling on the benched path: what the configuration suggested did not happen. Causes the
+ * measurement itself triggered, and informational ones, stand.
+ */
+function refutedByMeasurement(report: Report, subject: string, measuredTrigger: boolean, rule: Rule): boolean {
+  const bench = report.bench;
+  if (!bench || measuredTrigger || INFORMATIONAL_CAUSES.has(rule.cause)) return false;
+  const atCeiling = allFindings(report).some((finding) => finding.check === BENCH_CHECK && finding.symptom === 'at-link-ceiling');
+  if (!atCeiling) return false;
+  const onPath = subject === HOST || subject === bench.interface || report.interfaces.some((iface) => iface.name === bench.interface && iface.master === subject);
+  return onPath || !bench.interface;
+}
+
+/** Where each diagnosis belongs in a report: ranked diagnoses, low-confidence notes, or refuted by the bench. */
+export function partitionDiagnoses(all: readonly Diagnosis[]): { diagnoses: Diagnosis[]; notes: Diagnosis[]; refuted: Diagnosis[] } {
+  const refuted = all.filter((diagnosis) => diagnosis.mode === 'refuted');
+  const standing = all.filter((diagnosis) => diagnosis.mode !== 'refuted');
+  return {
+    diagnoses: standing.filter((diagnosis) => diagnosis.severity !== 'info'),
+    notes: standing.filter((diagnosis) => diagnosis.severity === 'info'),
+    refuted: refuted.map((diagnosis) => ({
+      ...diagnosis,
+      verdict: `Refuted by the measurement: the bench reached the link's goodput ceiling${diagnosis.limit ? `, not the ${diagnosis.limit} this cause predicts` : ''}.`,
+    })),
+  };
 }
 
 function interfacesOf(report: Report): string[] {
@@ -238,20 +281,24 @@ function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: re
       if (line.ok && !ruledOut.includes(line.text)) ruledOut.push(line.text);
     }
   }
+  const severity = strongestSeverity(trigger, findings);
+  const confidence = cappedConfidence(rule.confidence, severity);
   const score =
-    strongestSeverity(trigger, findings) * SCORE.severity +
+    SEVERITY_WEIGHT[severity] * SCORE.severity +
     independentSources(trigger) * SCORE.source +
-    CONFIDENCE_WEIGHT[rule.confidence] * SCORE.confidence +
+    CONFIDENCE_WEIGHT[confidence] * SCORE.confidence +
     bonus;
+  const measuredTrigger = match.evidence.some((item) => 'check' in item && item.check === BENCH_CHECK);
   return {
     ruleId: rule.id,
     title: rule.title,
     cause: rule.cause,
     relatedCauses: rule.relatedCauses ?? [],
     subject: ctx.subject,
-    confidence: rule.confidence,
+    confidence,
+    severity,
     score,
-    mode,
+    mode: refutedByMeasurement(report, ctx.subject, measuredTrigger, rule) ? 'refuted' : mode,
     explanation: renderSentences(rule.explanation, bindings) || rule.title,
     verdict: verdictFor(mode, limit, bindings),
     limit,

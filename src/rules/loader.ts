@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { z } from 'zod';
+import { embeddedAssets } from '../util/embedded.js';
 import { ruleFileSchema, ruleSchema, type Rule } from './schema.js';
 
 /** A rule file that cannot be used: names the file, the rule and the field. */
@@ -109,12 +110,15 @@ function compiledDocuments(dir: string, names: readonly string[], texts: readonl
 }
 
 /** Every rules/*.yaml, in file-name order; rule ids must be unique across files. */
-export function loadRules(dir = defaultRulesDir()): LoadedRule[] {
-  const files = readdirSync(dir)
+export function loadRules(rulesDir?: string): LoadedRule[] {
+  // The single executable carries the compiled catalogue; it still goes through the same validation.
+  const embedded = rulesDir === undefined ? embeddedAssets()?.rules : undefined;
+  const dir = embedded ? 'rules' : (rulesDir ?? defaultRulesDir());
+  const files = embedded ? embedded.names : readdirSync(dir)
     .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
     .sort();
-  const texts = files.map((name) => readFileSync(path.join(dir, name), 'utf8'));
-  const documents = compiledDocuments(dir, files, texts);
+  const texts = embedded ? [] : files.map((name) => readFileSync(path.join(dir, name), 'utf8'));
+  const documents = embedded ? embedded.documents : compiledDocuments(dir, files, texts);
   const rules: LoadedRule[] = [];
   const seen = new Map<string, string>();
   for (const [index, name] of files.entries()) {

@@ -36,3 +36,12 @@ export function interfaceList(values: readonly string[] | undefined, flag = '--i
   if (names.some((name) => name === '')) throw new UsageError(`${flag}: an empty interface name; leave ${flag} out to examine every interface`);
   return validateInterfaceNames(names, flag);
 }
+
+/** "10000", "10000m", "10g", "2.5g" → Mb/s. */
+export function parseLinkSpeed(value: string, flag = '--link-speed'): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([mMgG]?)(?:bit|b\/s|bps)?$/.exec(value.trim());
+  if (!match) throw new UsageError(`${flag}: "${value}" is not a speed like 10000 (Mb/s), 2g or 25g`);
+  const mbps = Number(match[1]) * (/g/i.test(match[2] ?? '') ? 1000 : 1);
+  if (!(mbps > 0) || mbps > 10_000_000) throw new UsageError(`${flag}: "${value}" is out of range`);
+  return mbps;
+}

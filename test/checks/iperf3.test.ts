@@ -8,8 +8,8 @@ const FEATURES_3_17 = 'Optional features available: CPU affinity setting, IPv6 f
 const version = (text: string) => parseIperf3Version(text);
 
 describe('iperf3 check', () => {
-  it.each(['iperf3/version-3.12-debian12.txt', 'iperf3/version-3.12-moler.txt'])('warns that the real Debian 12 build (%s) is single-threaded', async (file) => {
-    const result = await runCheckOn(iperf3, { 'iperf3.version': version(realCapture(file)) });
+  it.each(['iperf3/version-3.12-debian12.txt', 'iperf3/version-3.12-moler.txt'])('warns that the real Debian 12 build (%s) is single-threaded on a 100G host', async (file) => {
+    const result = await runCheckOn(iperf3, { 'iperf3.version': version(realCapture(file)) }, { interfaces: [{ name: 'eth0', speedMbps: 100_000 }] });
     expect(result.status).toBe('fail');
     expect(result.findings).toEqual([
       expect.objectContaining({ symptom: 'single-threaded-version', severity: 'warning', subject: 'host', data: expect.objectContaining({ version: '3.12', threadedSince: '3.16' }) }),
@@ -19,11 +19,22 @@ describe('iperf3 check', () => {
     expect(finding.message).toContain('roughly 25 Gb/s');
     expect(finding.message).toContain('one iperf3 process per core on separate ports');
     expect(finding.fix).toContain('Upgrade iperf3 to 3.16 or newer on both ends (3.19.1 or newer if you use authentication)');
-    expect(finding.evidence).toEqual([{ label: 'iperf3 version', observed: '3.12', expected: '>= 3.16' }]);
+    expect(finding.evidence).toEqual([
+      { label: 'iperf3 version', observed: '3.12', expected: '>= 3.16' },
+      { label: 'fastest physical link', observed: 100_000, unit: 'Mb/s' },
+    ]);
+  });
+
+  it('only notes a single-threaded build where no physical port is fast enough for one core to be the limit (10G, or a VM)', async () => {
+    for (const interfaces of [[{ name: 'eth0', speedMbps: 10_000 }], [{ name: 'eth0', kind: 'paravirtual' as const, speedMbps: null }]]) {
+      const result = await runCheckOn(iperf3, { 'iperf3.version': version(realCapture('iperf3/version-3.12-debian12.txt')) }, { interfaces });
+      expect(result.status).toBe('pass');
+      expect(result.findings).toEqual([expect.objectContaining({ symptom: 'single-threaded-version', severity: 'info' })]);
+    }
   });
 
   it('warns about an old release without a features line, and says nothing about features it cannot know', async () => {
-    const result = await runCheckOn(iperf3, { 'iperf3.version': version('iperf 3.1.3\nLinux ps-test1 2.6.32 x86_64\n') });
+    const result = await runCheckOn(iperf3, { 'iperf3.version': version('iperf 3.1.3\nLinux ps-test1 2.6.32 x86_64\n') }, { interfaces: [{ name: 'eth0', speedMbps: 40_000 }] });
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => finding.symptom)).toEqual(['single-threaded-version']);
   });

@@ -1,3 +1,4 @@
+import { parseIpLink } from '../../src/parsers/ip-link.js';
 import { describe, expect, it } from 'vitest';
 import nicDrops from '../../checks/nic-drops.js';
 import { ethtoolStatsCollector } from '../../src/collectors/ethtool-stats.js';
@@ -41,7 +42,7 @@ describe('nic-drops check', () => {
     ]);
     const [port, missed] = result.findings;
     expect(port!.message).toContain('since the driver loaded');
-    expect(port!.message).toContain('1.20 % of received packets');
+    expect(port!.message).toMatch(/1\.20 % of \d+ received packets/);
     expect(port!.fix).toContain('ethtool -A eth0 rx on tx on');
     expect(missed!.fix).toContain('ethtool -G eth0 rx <max> tx <max>');
     expect(missed!.fix).not.toContain('{subject}');
@@ -134,14 +135,69 @@ describe('nic-drops check', () => {
     expect(result.reason).toContain('bond');
   });
 
-  it('is unknown when the sysfs statistics cannot be read', async () => {
+  it('judges ethtool -S alone when the sysfs statistics cannot be read (a capture without /sys)', async () => {
+    const result = await runCheckOn(nicDrops, {
+      ...facts('sfc', capture('ethtool/sfc-S-ethq-1.txt')),
+      'net.statistics': failed('not-captured', 'the sosreport holds no /sys/class/net/eth0/statistics'),
+    });
+    expect(['pass', 'fail']).toContain(result.status);
+  });
+
+  it('is unknown, and says what to capture, when no source of counters holds the interface', async () => {
     const unreadable = await runCheckOn(nicDrops, {
-      ...facts('ixgbe', capture('ethtool/sfc-S-ethq-1.txt')),
+      'net.device': netDevice('eth0', { driver: 'ixgbe' }),
+      'ethtool.stats': failed('not-captured', 'the sosreport holds no output of `ethtool -S eth0`'),
       'net.statistics': failed('permission-denied', '/sys/class/net/eth0/statistics: permission denied', 'run as root'),
     });
     expect(unreadable.status).toBe('unknown');
-    expect(unreadable.reason).toContain('permission denied');
-    expect(unreadable.hint).toBe('run as root');
+    expect(unreadable.reason).toContain('no drop counters');
+    expect(unreadable.hint).toContain('ethtool -S eth0');
+  });
+
+  it('finds drops in `ip -s link` when neither sysfs nor ethtool -S was captured, and calls a one-in-a-billion rate negligible', async () => {
+    const ipText = [
+      '2: eno1: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP mode DEFAULT group default qlen 1000',
+      '    link/ether 00:11:22:33:44:55 brd ff:ff:ff:ff:ff:ff',
+      '    RX:  bytes packets errors dropped  missed   mcast',
+      '    9000000000 900000000 0 0 45000000 0',
+      '    TX:  bytes packets errors dropped carrier collsns',
+      '    100 1 0 0 0 0',
+      '3: eno2: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP mode DEFAULT group default qlen 1000',
+      '    link/ether 00:11:22:33:44:56 brd ff:ff:ff:ff:ff:ff',
+      '    RX:  bytes packets errors dropped  missed   mcast',
+      '    9000000000 9000000000 0 0 3 0',
+      '    TX:  bytes packets errors dropped carrier collsns',
+      '    100 1 0 0 0 0',
+    ].join('\n');
+    const links = parseIpLink(ipText);
+    const noStats = { 'ethtool.stats': failed('not-captured', 'not captured'), 'net.statistics': failed('not-captured', 'not captured'), 'ip.links': links };
+    const heavy = await runCheckOn(nicDrops, { 'net.device': netDevice('eno1', { driver: 'ixgbe' }), ...noStats }, { interfaces: [{ name: 'eno1' }] });
+    expect(heavy.status).toBe('fail');
+    expect(heavy.findings[0]).toMatchObject({ symptom: 'nic-drops', severity: 'warning', data: { counter: 'rx_missed_errors', value: 45_000_000, origin: 'ip.links' } });
+    const negligible = await runCheckOn(nicDrops, { 'net.device': netDevice('eno2', { driver: 'ixgbe' }), ...noStats }, { interfaces: [{ name: 'eno2' }] });
+    expect(negligible.status).toBe('pass');
+    expect(negligible.findings[0]).toMatchObject({ severity: 'info' });
+    expect(negligible.findings[0]!.message).toContain('negligible');
+  });
+
+  it('does not count an XDP program\'s XDP_DROP verdicts as loss (virtio_net rx_drops = rx_xdp_drops, real AF_XDP guest)', async () => {
+    // fixtures/eval/virtio-net-kvm-guest-macvtap-1vcpu-afxdp: rx_queue_0_drops 79419999 = rx_queue_0_xdp_drops.
+    const text = 'NIC statistics:\n\t rx_queue_0_packets: 80341229\n\t rx_queue_0_drops: 79419999\n\t rx_queue_0_xdp_packets: 80332151\n\t rx_queue_0_xdp_drops: 79419999\n';
+    const result = await runCheckOn(nicDrops, facts('virtio_net', parseEthtoolStats(text)));
+    expect(result.status).toBe('pass');
+    expect(result.findings.filter((finding) => finding.symptom === 'nic-drops')).toEqual([]);
+  });
+
+  it('reports drops on a software device as the kernel\'s, never as a NIC fault (flannel VXLAN)', async () => {
+    const vxlan = netDevice('flannel.1', { kind: 'virtual', softwareType: 'vxlan', driver: null, pciAddress: null });
+    const result = await runCheckOn(
+      nicDrops,
+      { 'net.device': vxlan, 'ethtool.stats': failed('unsupported', 'no stats'), 'net.statistics': { counters: { rx_packets: 1000, rx_dropped: 0, tx_packets: 100, tx_dropped: 52 } } },
+      { interfaces: [{ name: 'flannel.1', kind: 'virtual' }] },
+    );
+    expect(result.status).toBe('pass');
+    expect(result.findings.map((finding) => finding.symptom)).toEqual(['software-device-drops']);
+    expect(result.findings[0]!.message).toContain('vxlan');
   });
 });
 

@@ -65,12 +65,20 @@ describe('rss-queues check', () => {
     ]);
   });
 
-  it('compares with the maximum when the NIC-local CPUs are unknown: 8 of 64 on a large Azure VM (hv_netvsc-l-1)', async () => {
-    const result = await runCheckOn(rssQueues, {
-      'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'hv_netvsc', pciAddress: null, pciPath: null, localCpuList: null, speedMbps: 40000 }),
+  it('only notes 8 of 64 queues when no CPU count is known (hv_netvsc-l-1 alone), and warns with the 208 online CPUs of that Azure VM', async () => {
+    const device = netDevice('eth0', { kind: 'paravirtual', driver: 'hv_netvsc', pciAddress: null, pciPath: null, localCpuList: null, speedMbps: 40000 });
+    const alone = await runCheckOn(rssQueues, { 'net.device': device, 'ethtool.channels': channels('ethtool/hv_netvsc-l-1.txt') });
+    expect(alone.status).toBe('pass');
+    expect(alone.findings).toEqual([expect.objectContaining({ symptom: 'queues-below-max', severity: 'info' })]);
+    const online = Array.from({ length: 208 }, (_, cpu) => cpu);
+    const withCpus = await runCheckOn(rssQueues, {
+      'net.device': device,
       'ethtool.channels': channels('ethtool/hv_netvsc-l-1.txt'),
+      'cpu.topology': { online, smtActive: null, smtControl: null, cpus: [] },
     });
-    expect(result.status).toBe('fail');
+    expect(withCpus.status).toBe('fail');
+    expect(withCpus.findings[0]!.message).toBe('eth0 uses 8 combined queues where 64 are possible (driver maximum 64, 208 online CPUs): traffic is spread over fewer CPUs');
+    const result = alone;
     expect(result.findings).toHaveLength(1);
     expect(result.findings[0]!.data).toMatchObject({ current: 8, max: 64, localCpus: null, suggested: 64 });
     expect(result.findings[0]!.message).toBe(

@@ -44,14 +44,15 @@ describe('socket-buffers check', () => {
     expect(result.findings).toEqual([]);
   });
 
-  it('fails a 10G host with the default buffers of a real Ubuntu 18.04 capture', async () => {
+  it('only notes the default buffers of a real Ubuntu 18.04 capture on a 10G host: 6 MiB fills 10G up to 5 ms RTT', async () => {
     const result = await runCheckOn(socketBuffers, { 'sysctl.net': fromCapture('sysctl/ubuntu1804-sysctl-a-jc.txt'), interfaces: [eth0] }, { interfaces: [{ name: 'eth0', speedMbps: 10000 }] });
-    expect(result.status).toBe('fail');
+    expect(result.status).toBe('pass');
+    expect(result.findings.every((finding) => finding.severity === 'info')).toBe(true);
     expect(sorted(result.findings.map((finding) => finding.symptom))).toEqual(
       sorted(['rmem-max-below-tier', 'wmem-max-below-tier', 'tcp-rmem-below-tier', 'tcp-wmem-below-tier', 'default-qdisc-not-fq', 'congestion-control']),
     );
     const tcpRmem = result.findings.find((finding) => finding.symptom === 'tcp-rmem-below-tier')!;
-    expect(tcpRmem.severity).toBe('warning');
+    expect(tcpRmem.severity).toBe('info');
     expect(tcpRmem.data).toMatchObject({ observed: 6291456, expected: 33554432, tier: 'below 40G', fastestMbps: 10000, rttMs: 10 });
     // 6 MiB x 8 / 10 ms = 5.03 Gb/s: half a 10G link for one stream.
     expect(tcpRmem.message).toContain('6 MiB: 5.0 Gb/s at 10 ms RTT');
@@ -75,7 +76,8 @@ describe('socket-buffers check', () => {
 
   it('holds a 40G host to the 40G tier and a 100G host to the 100G tier', async () => {
     const at40 = await runCheckOn(socketBuffers, { 'sysctl.net': tuned(), interfaces: [] }, { interfaces: [{ name: 'eth0', speedMbps: 1000 }, { name: 'ens1f0', speedMbps: 40000 }] });
-    expect(at40.status).toBe('fail');
+    // 32 MiB still carries 40G up to 6.7 ms RTT: below the long-path tier, but not a LAN limit.
+    expect(at40.status).toBe('pass');
     expect(at40.findings.map((finding) => [finding.symptom, finding.data.expected, finding.data.tier])).toEqual([
       ['rmem-max-below-tier', 536870912, '40G and up'],
       ['wmem-max-below-tier', 536870912, '40G and up'],
@@ -97,13 +99,17 @@ describe('socket-buffers check', () => {
     expect(result.findings).toEqual([]);
   });
 
-  it('uses the lowest tier, and says so, when no selected interface reports its speed', async () => {
-    const result = await runCheckOn(socketBuffers, { 'sysctl.net': fromCapture('sysctl/centos77-sysctl-a-jc.txt'), interfaces: [] }, { interfaces: [{ name: 'eth0', speedMbps: null }] });
+  it('judges no tier when no physical port reports a negotiated speed (a VM, a container, a veth\'s nominal 10000)', async () => {
+    const result = await runCheckOn(socketBuffers, { 'sysctl.net': fromCapture('sysctl/centos77-sysctl-a-jc.txt'), interfaces: [] }, { interfaces: [{ name: 'eth0', speedMbps: null, nominalSpeedMbps: 10000, kind: 'virtual' }] });
+    expect(result.status).toBe('pass');
+    expect(result.findings.filter((candidate) => /below-tier/.test(candidate.symptom))).toEqual([]);
+  });
+
+  it('warns when autotuning cannot fill a 100G port even at 1 ms RTT (6 MiB x 8 / 1 ms = 50 Gb/s)', async () => {
+    const result = await runCheckOn(socketBuffers, { 'sysctl.net': fromCapture('sysctl/ubuntu1804-sysctl-a-jc.txt'), interfaces: [] }, { interfaces: [{ name: 'ens1f0', speedMbps: 100000 }] });
     expect(result.status).toBe('fail');
-    const finding = result.findings.find((candidate) => candidate.symptom === 'tcp-wmem-below-tier')!;
-    expect(finding.data).toMatchObject({ tier: 'below 40G', fastestMbps: null, observed: 4194304, expected: 33554432 });
-    expect(finding.message).toContain('no selected interface reports its speed, so the lowest tier is assumed');
-    expect(finding.message).toContain('4 MiB: 3.4 Gb/s at 10 ms RTT');
+    expect(result.findings.find((finding) => finding.symptom === 'tcp-rmem-below-tier')).toMatchObject({ severity: 'warning', data: { observed: 6291456, tier: '100G and up' } });
+    expect(result.findings.find((finding) => finding.symptom === 'rmem-max-below-tier')).toMatchObject({ severity: 'info' });
   });
 
   it('judges only the selected interfaces, not faster unselected ones', async () => {

@@ -13,16 +13,21 @@ import { XMLValidator } from 'fast-xml-parser';
 import { reportSchema } from '../../src/report/schema.js';
 import { reportJsonSchemaErrors } from '../helpers/report-json-schema.js';
 import { FIXTURES } from '../helpers/fixtures.js';
+import { cliArgv, cliPath, removeNodeFreePath } from '../helpers/executable.js';
 
 const ROOT = path.resolve(FIXTURES, '..');
 const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
 const run = promisify(execFile);
 const work = mkdtempSync(path.join(tmpdir(), 'nicdoctor-cli-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  removeNodeFreePath();
+});
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+    const [file, ...rest] = cliArgv(CLI, args);
+    const { stdout, stderr } = await run(file!, rest, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PATH: cliPath(process.env.PATH ?? ''), NO_COLOR: '1' } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };

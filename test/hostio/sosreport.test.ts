@@ -49,7 +49,7 @@ describe('SosreportHostIO on a sosreport tree built from real captures', () => {
     });
   });
 
-  it('runs the whole pipeline and finds the rings below maximum, the drops and the socket-buffer tier', async () => {
+  it('runs the whole pipeline and finds the rings below maximum and the drops; no socket-buffer tier without a captured port speed', async () => {
     const io = await SosreportHostIO.open(SOS);
     const { report } = await scan({ io, checks, log: silentLogger() });
     expect(report.interfaces.map((iface) => [iface.name, iface.driver, iface.pciAddress])).toEqual([
@@ -61,7 +61,8 @@ describe('SosreportHostIO on a sosreport tree built from real captures', () => {
     const findings = report.checks.flatMap((check) => check.findings.map((finding) => `${check.id}/${finding.symptom}@${finding.subject}`));
     for (const iface of ['eth0', 'eth1', 'eth2', 'eth3']) expect(findings).toContain(`rx-rings/rx-ring-below-max@${iface}`);
     expect(findings).toContain('nic-drops/nic-drops@eth0');
-    expect(findings).toContain('socket-buffers/rmem-max-below-tier@host');
+    // sos captured no `ethtool <if>`: no negotiated speed, so no tier is judged (none is assumed).
+    expect(findings.filter((finding) => finding.startsWith('socket-buffers/') && finding.includes('below-tier'))).toEqual([]);
     const byId = Object.fromEntries(report.checks.map((check) => [check.id, check]));
     expect(byId['numa-locality']?.status).toBe('not-applicable');
     // What sos did not capture is said, not invented.

@@ -37,7 +37,8 @@ describe.skipIf(skipReason)('checks against real ethtool output in a lab namespa
 
   async function scan(side: Side): Promise<Report> {
     const iface = lab[side].iface;
-    const run = await runCli(['scan', '--iface', iface, '--format', 'json'], { lab, ns: side });
+    // A veth's 10000 Mb/s is nominal, never a link speed: --link-speed says this lab link is 10G.
+    const run = await runCli(['scan', '--iface', iface, '--link-speed', '10000', '--format', 'json'], { lab, ns: side });
     expect([0, 1], `exit ${run.exitCode}; stderr: ${run.stderr}`).toContain(run.exitCode);
     expect(hasStackTrace(run.stderr), run.stderr).toBe(false);
     const report = parseReport(run.stdout);
@@ -93,7 +94,7 @@ describe.skipIf(skipReason)('checks against real ethtool output in a lab namespa
       expect(fromEthtool.length).toBeGreaterThan(0);
       for (const item of fromEthtool) expect(item.source).toEqual({ kind: 'command', argv: ['ethtool', '-l', iface] });
     }
-    // veth reports 10000 Mb/s: one queue on a "10G port" is the single-queue finding.
+    // --link-speed 10000: one queue on a "10G port" is the single-queue finding.
     const single = queues.find((finding) => finding.symptom === 'single-queue-fast-port');
     expect(single?.data).toMatchObject({ current: 1, max: possibleCpus, linkGbps: 10 });
     expect(single?.evidence[0]).toMatchObject({ label: 'receive queues', observed: 1, expected: possibleCpus });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { reportSchema, type Report } from '../../src/report/schema.js';
 import { reportJsonSchemaErrors } from '../helpers/report-json-schema.js';
+import { cliArgv, cliPath } from '../helpers/executable.js';
 import { findTool, type Lab, type Side } from './lab.js';
 
 /** The repository root, found from here both as test/lab/cli.ts and as dist/test/lab/cli.js. */
@@ -51,7 +52,8 @@ export function toolPath(): string {
 }
 
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
-  let argv = [process.execPath, options.cli ?? CLI, ...args];
+  // NICDOCTOR_EXECUTABLE: the single executable, with no node on PATH (test/helpers/executable.ts).
+  let argv = options.cli ? [process.execPath, options.cli, ...args] : cliArgv(CLI, args);
   if (options.user !== undefined) {
     const setpriv = findTool('setpriv') ?? 'setpriv';
     argv = [setpriv, `--reuid=${options.user}`, `--regid=${options.user}`, '--clear-groups', ...argv];
@@ -70,7 +72,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     cwd: options.cwd ?? REPO_ROOT,
     // A clean environment: the report must not depend on the test runner's variables.
     extendEnv: false,
-    env: { PATH: toolPath(), LANG: 'C', NO_COLOR: '1', ...options.env },
+    env: { PATH: cliPath(toolPath()), LANG: 'C', NO_COLOR: '1', ...options.env },
   });
   return {
     argv,

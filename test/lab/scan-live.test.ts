@@ -57,7 +57,8 @@ describe.skipIf(skipReason)('nicdoctor scan on this machine', () => {
     expect(report.host.root).toBe(true);
     expect(report.source.mode).toBe('live');
     expect(report.checks.map((check) => check.id)).toEqual(checks.map((check) => check.id));
-    const names = report.interfaces.map((iface) => iface.name);
+    // Down software devices are skipped (named in skippedInterfaces), never silently dropped.
+    const names = [...report.interfaces, ...(report.skippedInterfaces ?? [])].map((iface) => iface.name);
     // Interfaces may come and go while the scan runs; those present throughout must be reported.
     for (const name of before) if (after.has(name)) expect(names).toContain(name);
     for (const name of names) expect(before.has(name) || after.has(name), `${name} is not in /sys/class/net`).toBe(true);
@@ -68,10 +69,27 @@ describe.skipIf(skipReason)('nicdoctor scan on this machine', () => {
     expect(run.exitCode).toBe(exitFromFindings);
   });
 
-  it('prints markdown and terminal reports naming every check', async () => {
+  it('tells a guest or container nothing about NIC tuning it cannot do (no warning-level NIC cause on an interface it does not own)', async () => {
+    const report = parseReport((await runCli(['scan', '--format', 'json'])).stdout);
+    const notOwned = new Set(report.interfaces.filter((iface) => iface.kind !== 'physical').map((iface) => iface.name));
+    // Rings, coalescing, offloads the driver lacks, PCIe, RSS, flow control, link modes.
+    const NIC_LEVEL = new Set([1, 6, 7, 8, 9, 14, 16, 20]);
+    const wrong = report.diagnoses.filter((d) => notOwned.has(d.subject) && NIC_LEVEL.has(d.cause));
+    expect(wrong.map((d) => `${d.ruleId}@${d.subject}`)).toEqual([]);
+    // Socket-buffer tiers come only from a physical port's negotiated speed.
+    if (!report.interfaces.some((iface) => iface.speedMbps !== null)) {
+      expect(report.diagnoses.filter((d) => d.ruleId === 'socket-buffers-small').map((d) => d.ruleId)).toEqual([]);
+    }
+    // Every diagnosis is warning-level or above; info-only causes are notes.
+    for (const diagnosis of report.diagnoses) expect(diagnosis.severity).not.toBe('info');
+  });
+
+  it('prints markdown and verbose terminal reports naming every check, and a terminal report that opens with the verdict', async () => {
     const json = parseReport((await runCli(['scan', '--format', 'json'])).stdout);
+    const short = await runCli(['scan']);
+    expect(short.stdout).toContain(json.verdict!.headline);
     for (const format of ['markdown', 'terminal'] as const) {
-      const run = await runCli(['scan', '--format', format]);
+      const run = await runCli(['scan', '--format', format, ...(format === 'terminal' ? ['--verbose'] : [])]);
       expect([0, 1], `${format}: exit ${run.exitCode}; stderr: ${run.stderr}`).toContain(run.exitCode);
       expect(hasStackTrace(run.stderr), run.stderr).toBe(false);
       expect(run.stdout.trim().length).toBeGreaterThan(0);
@@ -102,11 +120,13 @@ describe.skipIf(skipReason)('nicdoctor inside a lab namespace with one veth', ()
     await lab?.destroy();
   });
 
-  it('reports exactly that veth, at the 10000 Mb/s veth reports, with no broken check', async () => {
+  it('reports exactly that veth, its 10000 Mb/s nominal (not a link speed), with no broken check', async () => {
     const run = await runCli(['scan', '--iface', lab.a.iface, '--format', 'json'], { lab, ns: 'a' });
     const report = expectSoundScan(run);
     expect(report.interfaces).toHaveLength(1);
-    expect(report.interfaces[0]).toMatchObject({ name: lab.a.iface, kind: 'virtual', speedMbps: 10000, duplex: 'full', operstate: 'up', pciAddress: null });
+    expect(report.interfaces[0]).toMatchObject({ name: lab.a.iface, kind: 'virtual', softwareType: 'veth', speedMbps: null, nominalSpeedMbps: 10000, duplex: 'full', operstate: 'up', pciAddress: null });
+    // No tier, ceiling or "fast port" from a nominal speed: a veth gets no warning about tuning.
+    expect(report.diagnoses.filter((d) => d.subject === lab.a.iface || d.cause === 10), JSON.stringify(report.diagnoses.map((d) => d.ruleId))).toEqual([]);
     for (const check of report.checks) {
       const info = checks.find((item) => item.id === check.id)!;
       expect(check.subjects.map((subject) => subject.subject)).toEqual(info.scope === 'interface' ? [lab.a.iface] : ['host']);

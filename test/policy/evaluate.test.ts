@@ -64,8 +64,8 @@ describe('evaluatePolicy on real scenarios', () => {
     const { report } = await scanScenario('i40e-small-rings-drops');
     const result = evaluatePolicy(policy('name: rings\nringsAtMax: true\nchecksMustPass: [nic-drops, mtu]\n'), report);
     expect(item(result, 'rings-at-max:eth0')).toMatchObject({ status: 'fail', observed: 'rx 2048, tx 512', expected: 'rx 4096, tx 4096' });
-    expect(item(result, 'check:nic-drops')).toMatchObject({ status: 'fail' });
-    expect(item(result, 'check:nic-drops').reason).toContain('rx_dropped');
+    // 179160 drops in 4.4e11 packets are negligible: the drops check passes with a note.
+    expect(item(result, 'check:nic-drops')).toMatchObject({ status: 'pass' });
     expect(item(result, 'check:mtu')).toMatchObject({ status: 'pass' });
     expect(result.pass).toBe(false);
   });

@@ -83,6 +83,10 @@ describe('renderJunit', () => {
     const nasty = 'a <b> & "c" \'d\' ]]> e\u0001\u001f\nline2\ttab';
     const hostile: Report = JSON.parse(JSON.stringify(report));
     const check = hostile.checks.find((candidate) => candidate.id === 'nic-drops')!;
+    // A failing drops finding (the scenario's real one is negligible, an info note).
+    check.status = 'fail';
+    check.subjects = check.subjects.map((subject) => ({ ...subject, status: 'fail' }));
+    check.findings[0]!.severity = 'warning';
     check.findings[0]!.message = nasty;
     check.findings[0]!.fix = `echo "${nasty}"`;
     check.title = nasty;

@@ -43,14 +43,22 @@ const rich: Report = reportSchema.parse({
 });
 
 describe('reporters', () => {
-  it('terminal: one line per check in order, evidence, fix, hint; no colour when asked', async () => {
+  it('terminal: short like a doctor: verdict first, only failing checks with evidence and fix, what was not examined; no colour when asked', async () => {
     const text = render(rich, 'terminal', { color: false });
     expect(text).not.toContain('\u001b[');
     const lines = text.split('\n');
     const marks = lines.filter((line) => /^\[.\]/.test(line)).map((line) => line.slice(0, 3));
+    expect(marks).toEqual(['[✗]']);
+    expect(lines.findIndex((line) => /^(Most likely bottleneck|No bottleneck found|No ranked cause)/.test(line))).toBeLessThan(lines.findIndex((line) => line.startsWith('[✗]')));
+    expect(text).toMatch(/Not examined:\n(.*\n)*.*install ethtool: apt-get install ethtool/);
+    await expect(text).toMatchFileSnapshot('__snapshots__/report.terminal.txt');
+  });
+
+  it('terminal --verbose: one line per check in registry order, with the hint', () => {
+    const text = render(rich, 'terminal', { color: false, verbose: true });
+    const marks = text.split('\n').filter((line) => /^\[.\]/.test(line)).map((line) => line.slice(0, 3));
     expect(marks).toEqual(['[✗]', '[✓]', '[?]', '[-]', '[☠]']);
     expect(text).toContain('→ install ethtool: apt-get install ethtool');
-    await expect(text).toMatchFileSnapshot('__snapshots__/report.terminal.txt');
   });
 
   it('terminal: colour codes only when asked, stack only when verbose', () => {

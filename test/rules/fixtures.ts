@@ -84,3 +84,8 @@ export { nic as nicFor } from './helpers.js';
 export const egressShaped = (rateGbps = 2) =>
   f('qdisc/egress-shaped', { kind: 'tbf', handle: '8016:', type: 'qdisc', rateMbps: rateGbps * 1000, rateGbps, linkMbps: 10_000, linkGbps: 10, percent: rateGbps * 10, perFlow: false, limits: 'egress' });
 export const qdiscDrops = f('qdisc/qdisc-drops', { kind: 'tbf', handle: '8016:', dropped: 2966, overlimits: 3045, sentPackets: 34 });
+
+export const udpBufferErrors = host('protocol-counters/udp-buffer-errors', { direction: 'Rcv', errors: 52_311, datagrams: 9_800_000, ratio: '0.0053', buffer: 'receive' });
+export const tcpRetransmits = host('protocol-counters/tcp-retransmits', { retrans: 2_400_000, sent: 120_000_000, ratio: 0.02, percent: '2.00' });
+export const socketBacklog = host('protocol-counters/socket-backlog-drops', { backlogDrops: 1200, pruned: 14, pruneCalled: 30 });
+export const listenDrops = host('protocol-counters/listen-drops', { listenDrops: 7, overflows: 7 });

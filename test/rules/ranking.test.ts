@@ -1,3 +1,4 @@
+import { partitionDiagnoses } from '../../src/rules/engine.js';
 import { describe, expect, it } from 'vitest';
 import { IF, bench, run } from './helpers.js';
 import * as x from './fixtures.js';
@@ -34,12 +35,21 @@ describe('ranking and confirmation', () => {
   });
 
   it('with a bench that does not show the predicted symptom, not confirmed and ranked lower', () => {
-    const atLine = run({ findings: [x.pcieBelow, x.atCeiling], bench: bench({ resultGbps: 9.38 }) });
-    const pcie = atLine.find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
+    const above = run({ findings: [x.pcieBelow, x.below(8.1)], bench: bench({ resultGbps: 8.1 }) });
+    const pcie = above.find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
     expect(pcie.mode).toBe('not-confirmed');
     expect(pcie.verdict).toContain('did not show the symptom this cause predicts (a limit of ≈ 3.56 Gb/s)');
     const staticScore = run({ findings: [x.pcieBelow] })[0]!.score;
     expect(pcie.score).toBeLessThan(staticScore);
+  });
+
+  it('with a bench that reached the link\'s ceiling, a predicted lower ceiling is refuted and leaves the ranking', () => {
+    const atLine = run({ findings: [x.pcieBelow, x.atCeiling], bench: bench({ resultGbps: 9.38 }) });
+    const { diagnoses, refuted } = partitionDiagnoses(atLine);
+    expect(diagnoses.map((item) => item.ruleId)).not.toContain('pcie-bandwidth-below-port');
+    const pcie = refuted.find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
+    expect(pcie.mode).toBe('refuted');
+    expect(pcie.verdict).toBe('Refuted by the measurement: the bench reached the link\'s goodput ceiling, not the ≈ 3.56 Gb/s this cause predicts.');
   });
 
   it('a measured single-core limit outranks static configuration hints', () => {
@@ -104,11 +114,12 @@ describe('tiers: measured > confirmed > static, informational last', () => {
   it('informational diagnoses (causes 18, 19) come after every actionable one, whatever their score', () => {
     const diagnoses = run({ findings: [x.atCeiling, x.versionSkew, x.singleQueue], bench: bench({ resultGbps: 9.38 }) });
     const rss = diagnoses.find((item) => item.ruleId === 'rss-single-queue')!;
-    const network = diagnoses.find((item) => item.ruleId === 'not-the-network')!;
-    expect(rss.mode).toBe('not-confirmed');
-    expect(network.score).toBeGreaterThan(rss.score);
-    expect(diagnoses[0]!.ruleId).toBe('rss-single-queue');
+    expect(rss.mode).toBe('refuted');
+    // Informational causes sort last, and from info findings they are notes, never ranked diagnoses.
     expect(diagnoses.slice(-2).map((item) => item.cause).sort()).toEqual([18, 19]);
+    const { diagnoses: ranked, notes } = partitionDiagnoses(diagnoses);
+    expect(ranked.map((item) => item.cause)).not.toContain(19);
+    expect(notes.map((item) => item.cause).sort()).toEqual([18, 19]);
   });
 
   it('a measured plateau while offloads are off is the offloads\' doing: offloads-off ranks first, not the tool', () => {
@@ -117,16 +128,26 @@ describe('tiers: measured > confirmed > static, informational last', () => {
     expect(diagnoses.map((item) => item.ruleId)).not.toContain('tool-single-core-bound');
   });
 
-  it('fluctuation at line rate limits nothing: with one queue and no other finding, the queue ranks first', () => {
+  it('fluctuation at line rate limits nothing, and neither does one queue: both out of the ranking', () => {
     const diagnoses = run({ findings: [x.atCeiling, x.unstable, x.singleQueue], bench: bench({ resultGbps: 9.38 }) });
     expect(diagnoses.map((item) => item.ruleId)).not.toContain('results-fluctuate');
-    expect(diagnoses[0]).toMatchObject({ ruleId: 'rss-single-queue', cause: 6, mode: 'not-confirmed' });
+    expect(diagnoses.find((item) => item.ruleId === 'rss-single-queue')).toMatchObject({ cause: 6, mode: 'refuted' });
+    expect(partitionDiagnoses(diagnoses).diagnoses.map((item) => item.cause).filter((cause) => cause !== 18)).toEqual([]);
   });
 
-  it('a CPU-bound single process limits nothing once the processes together reach line rate', () => {
+  it('a CPU-bound single process ranks first when the processes together reach line rate; the one-queue prediction is refuted', () => {
     const diagnoses = run({ findings: [x.atCeiling, x.singleCore, x.singleQueue], bench: bench({ resultGbps: 9.38 }) });
-    expect(diagnoses.map((item) => item.ruleId)).not.toContain('tool-single-core-bound');
-    expect(diagnoses[0]).toMatchObject({ ruleId: 'rss-single-queue', cause: 6 });
+    const { diagnoses: ranked, refuted } = partitionDiagnoses(diagnoses);
+    expect(ranked[0]).toMatchObject({ ruleId: 'tool-single-core-bound', cause: 2, mode: 'confirmed' });
+    expect(ranked.map((item) => item.ruleId)).not.toContain('rss-single-queue');
+    expect(refuted.find((item) => item.ruleId === 'rss-single-queue')).toMatchObject({ mode: 'refuted', cause: 6 });
+    expect(refuted.find((item) => item.ruleId === 'rss-single-queue')!.verdict).toContain('Refuted by the measurement');
+  });
+
+  it('an info finding gives at most a low-confidence note, never a diagnosis', () => {
+    const { diagnoses, notes } = partitionDiagnoses(run({ findings: [{ ...x.budgetExhausted, severity: 'info' }] }));
+    expect(diagnoses.map((item) => item.ruleId)).not.toContain('softnet-budget-exhausted');
+    expect(notes.find((item) => item.ruleId === 'softnet-budget-exhausted')).toMatchObject({ confidence: 'low', severity: 'info' });
   });
 
   it('softnet time_squeeze since boot is confirmed only by a rise during the bench, not by retransmits', () => {
@@ -188,8 +209,10 @@ describe('the symptom → cause index of CAUSES.md', () => {
     expect(run({ findings: [x.singleCore], facts: { 'iperf3.version': { version: '3.17' } }, ...measured }).map((item) => item.cause)).toContain(3);
     const irq = run({ findings: [x.singleCore, x.irqsOneCpu], ...measured }).find((item) => item.cause === 5)!;
     expect(irq.mode).toBe('confirmed');
+    // One iperf3 process at its CPU limit while more processes go faster is the tool, not the queues:
+    // it names the one-queue NIC as a suspect but does not confirm it.
     const rss = run({ findings: [x.singleCore, x.singleQueue], ...measured }).find((item) => item.cause === 6)!;
-    expect(rss.mode).toBe('confirmed');
+    expect(rss.mode).toBe('not-confirmed');
   });
 
   it('chronic 6–7 Gb/s on 10GbE: 2, 1, 6, 9, 11, 18', () => {

@@ -18,6 +18,9 @@ const expectationSchema = z.object({
   absent: z.array(z.object({ check: z.string(), symptom: z.string().optional(), subject: z.string().optional() })).default([]),
   /** The diagnoses that must lead, in rank order (rules/*.yaml). */
   topDiagnoses: z.array(z.object({ ruleId: z.string(), subject: z.string() })).default([]),
+  /** Low-confidence notes that must be present (report.notes), and the verdict's status. */
+  notes: z.array(z.object({ ruleId: z.string(), subject: z.string() })).default([]),
+  verdict: z.enum(['bottleneck', 'no-bottleneck', 'inconclusive']).optional(),
 });
 
 const HOSTS = path.join(FIXTURES, 'hosts');
@@ -46,6 +49,8 @@ describe('host scenarios (recorded snapshots through the whole pipeline)', () =>
     }
     const ranked = report.diagnoses.slice(0, expected.topDiagnoses.length).map(({ ruleId, subject }) => ({ ruleId, subject }));
     expect(ranked, 'leading diagnoses').toEqual(expected.topDiagnoses);
+    for (const note of expected.notes) expect(report.notes.map(({ ruleId, subject }) => ({ ruleId, subject })), 'notes').toContainEqual(note);
+    if (expected.verdict) expect(report.verdict?.status).toBe(expected.verdict);
     for (const unwanted of expected.absent) {
       expect(findings.filter((finding) => Object.entries(unwanted).every(([key, value]) => (finding as Record<string, unknown>)[key] === value))).toEqual([]);
     }

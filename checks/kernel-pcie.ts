@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { defineCheck } from '../src/engine/check.js';
+import type { Evidence } from '../src/report/schema.js';
+import type { KernelPcieReport } from '../src/parsers/kernel-log.js';
+
+const options = z.object({
+  /** Share of the encoded PCIe rate a NIC moves as packet data (CAUSES.md: ≈ 0.89, TLP overhead). */
+  efficiency: z.number().gt(0).lte(1).default(0.89),
+  /** The slowest port each driver drives, for a line that names no interface with a known speed (Gb/s). */
+  driverMinPortGbps: z.record(z.string(), z.number().positive()).default({
+    ixgbe: 10, ixgbevf: 10, i40e: 10, iavf: 10, ice: 10, mlx4_core: 10, mlx4_en: 10, mlx5_core: 10, bnxt_en: 10, bnx2x: 10, qede: 10, sfc: 10, nfp: 10, be2net: 10, cxgb4: 10,
+    igc: 2.5, atlantic: 2.5, igb: 1, e1000e: 1, tg3: 1, r8169: 1,
+  }),
+});
+
+export default defineCheck({
+  id: 'kernel-pcie',
+  title: 'The kernel saw enough PCIe bandwidth for each NIC',
+  failureTitle: 'The kernel reports a NIC on too little PCIe bandwidth',
+  description:
+    'Reads the PCIe bandwidth lines drivers log at probe time (dmesg, or the journal\'s kernel messages): "X Gb/s available PCIe bandwidth, limited by <speed> x<width> link at <BDF> (capable of Y Gb/s ...)", ixgbe\'s "PCI Express bandwidth of N GT/s available", igb\'s "(PCIe:2.5Gb/s:Width x1)". The kernel names the limiting device, which may be a bridge above the NIC. Works on a capture that holds the log but no sysfs or lspci.',
+  scope: 'host',
+  requires: ['kernel.pcie'],
+  options,
+  symptoms: {
+    'pcie-bandwidth-limited': {
+      severity: 'critical',
+      message: '{device}: the kernel reports {availableGbps} Gb/s of PCIe bandwidth{limitedNote}: about {ceilingGbps} Gb/s of NIC traffic, {verdict}',
+      fix: 'Move the card to an electrically wider, CPU-attached slot or set that slot\'s width/generation in the BIOS, then check: lspci -vv -s {limitingAddress} | grep -E "LnkCap|LnkSta"',
+    },
+  },
+  run({ facts, interfaces, options: opts, report, source, notApplicable }) {
+    const reports = facts['kernel.pcie'];
+    if (reports.length === 0) return notApplicable('the kernel log holds no PCIe bandwidth line for a NIC (drivers print it at probe time; the log may have rotated)');
+    const from = source('kernel.pcie');
+    for (const entry of reports) {
+      if (entry.availableGbps === null) continue;
+      const iface = interfaces.find((candidate) => candidate.pciAddress === entry.address || candidate.name === entry.interface);
+      const portGbps = iface?.speedMbps ? iface.speedMbps / 1000 : null;
+      const classGbps = opts.driverMinPortGbps[entry.driver] ?? null;
+      const ceilingGbps = Number((entry.availableGbps * opts.efficiency).toFixed(2));
+      const judgedGbps = portGbps ?? classGbps;
+      const belowPort = judgedGbps !== null && ceilingGbps < judgedGbps;
+      // "limited by": the link trained below what the device can do. Whether that caps the port
+      // depends on the port's speed; unknown, it is a warning, known and carried, a note.
+      if (!belowPort && !entry.limitedBy) continue;
+      const severity = belowPort ? 'critical' : judgedGbps === null || portGbps === null ? 'warning' : 'info';
+      const verdict = belowPort
+        ? `below the ${judgedGbps} Gb/s ${portGbps !== null ? 'of the port' : `of the slowest ${entry.driver} port`}: the slot, not the network, sets the ceiling`
+        : portGbps !== null
+          ? `enough for the ${portGbps} Gb/s port, though below what the card can do`
+          : `below what the card can do (${entry.capableGbps ?? '?'} Gb/s); whether it caps the port depends on the port speed, which was not captured`;
+      const evidence: Evidence[] = [
+        { label: `${entry.address} available PCIe bandwidth`, observed: entry.availableGbps, ...(entry.capableGbps !== null ? { expected: entry.capableGbps } : judgedGbps !== null ? { expected: `≥ ${(judgedGbps / opts.efficiency).toFixed(1)}` } : {}), unit: 'Gb/s', ...(from ? { source: from } : {}) },
+        { label: 'kernel log', observed: entry.line },
+      ];
+      report('pcie-bandwidth-limited', {
+        subject: iface?.name ?? 'host',
+        severity,
+        evidence,
+        data: {
+          device: `${entry.driver} ${entry.address}${iface ? ` (${iface.name})` : ''}`,
+          address: entry.address,
+          availableGbps: entry.availableGbps,
+          ceilingGbps,
+          portGbps: judgedGbps,
+          limitedNote: entry.limitedBy ? `, limited by a ${entry.limitedBy.link} link at ${entry.limitedBy.address}${entry.capableGbps !== null ? ` (capable of ${entry.capableGbps} Gb/s with ${entry.capableLink})` : ''}` : entry.link ? ` (${entry.link})` : '',
+          limitingAddress: entry.limitedBy?.address ?? entry.address,
+          verdict,
+        },
+      });
+    }
+    return undefined;
+  },
+});
+
+export type { KernelPcieReport };

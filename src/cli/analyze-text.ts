@@ -1,0 +1,79 @@
+import { realpath, stat } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import { checks as registry } from '../../checks/index.js';
+import { UsageError } from '../engine/errors.js';
+import { render } from '../reporters/index.js';
+import { analyzeText } from '../text/analyze.js';
+import { readRegularFile } from '../hostio/contained.js';
+import { writeOutput } from '../util/safe-output.js';
+import { EXIT } from './exit-codes.js';
+import { exitCodeFor, scanInputs, type ReportOptions } from './commands.js';
+
+/**
+ * `nicdoctor analyze FILE|-` on free text (a ticket, a forum post, pasted outputs). Several hosts
+ * in one text give one report each: printed one after the other, or a JSON array of reports.
+ */
+
+export type TextAnalyzeOptions = ReportOptions;
+
+/** Larger than any ticket; a bigger input is a mistake (a binary, a log directory cat'ed). */
+const MAX_TEXT_BYTES = 16 * 1024 * 1024;
+
+/** `-` (stdin) and regular files that are not .tar.gz bundles are text. */
+export async function isTextInput(input: string): Promise<boolean> {
+  if (input === '-') return true;
+  if (/\.(?:tar\.gz|tgz)$/i.test(input)) return false;
+  return stat(input).then((info) => info.isFile(), () => false);
+}
+
+async function readInput(input: string): Promise<string> {
+  let data: Buffer;
+  if (input === '-') {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of process.stdin) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_TEXT_BYTES) throw new UsageError(`stdin: more than ${MAX_TEXT_BYTES / 1024 / 1024} MiB: not a pasted text`);
+      chunks.push(chunk as Buffer);
+    }
+    data = Buffer.concat(chunks);
+  } else {
+    const info = await stat(input);
+    if (info.size > MAX_TEXT_BYTES) throw new UsageError(`${input}: ${Math.round(info.size / 1024 / 1024)} MiB is more than a pasted text (limit ${MAX_TEXT_BYTES / 1024 / 1024} MiB)`);
+    // A regular file only, read within the cap (contained.ts): no FIFO or device swapped in.
+    data = Buffer.from(
+      await readRegularFile(await realpath(input), MAX_TEXT_BYTES, input).catch((error: NodeJS.ErrnoException) => {
+        throw new UsageError(`${input}: ${error.code === 'EACCES' ? 'permission denied' : error.message.replace(`${input}: `, '')}`);
+      }),
+      'utf8',
+    );
+  }
+  if (data.includes(0)) throw new UsageError(`${input === '-' ? 'stdin' : input}: binary data, not text (a bundle must end in .tar.gz)`);
+  return data.toString('utf8');
+}
+
+export async function analyzeTextCommand(input: string, options: TextAnalyzeOptions, log: Logger): Promise<number> {
+  const inputs = scanInputs(options);
+  if (options.bundle) throw new UsageError('--bundle: not available for text input (there is no host to record)');
+  if (options.policy) throw new UsageError('--policy: not available for text input (a checklist needs every value; analyze a snapshot instead)');
+  if (inputs.ifaces.length) throw new UsageError('--iface: not available for text input (the text names its interfaces)');
+  const linkSpeedMbps = inputs.linkSpeedMbps;
+  const text = await readInput(input);
+  const outcomes = await analyzeText(text, {
+    checks: registry,
+    log,
+    profile: inputs.profile,
+    only: inputs.only,
+    skip: inputs.skip,
+    sourcePath: input === '-' ? 'stdin' : input,
+    ...(linkSpeedMbps ? { linkSpeedMbps } : {}),
+  });
+  const color = !options.output && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  const rendered =
+    options.format === 'json' && outcomes.length > 1
+      ? JSON.stringify(outcomes.map((outcome) => outcome.report), null, 2) + '\n'
+      : outcomes.map((outcome) => render(outcome.report, options.format, { color, verbose: options.verbose ?? false })).join(options.format === 'markdown' ? '\n---\n\n' : '\n');
+  if (options.output) await writeOutput(options.output, rendered, { flag: '--output', inputs: input === '-' ? [] : [input] });
+  else process.stdout.write(rendered);
+  return outcomes.reduce<number>((worst, outcome) => Math.max(worst, exitCodeFor(outcome, options.failOn)), EXIT.ok);
+}

@@ -1,0 +1,23 @@
+import { EXIT, type FailOn } from '../cli/exit-codes.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { buildFleet } from './fleet.js';
+import { expandInputs, loadInput } from './inputs.js';
+import { renderFleet, type FleetFormat } from './render.js';
+
+export interface FleetOptions {
+  format: FleetFormat;
+  output?: string;
+  failOn: FailOn;
+}
+
+/** `nicdoctor fleet INPUT...`: exit 1 when a host fails its policy (or --fail-on), 0 otherwise. */
+export async function fleetCommand(inputs: readonly string[], options: FleetOptions): Promise<number> {
+  const files = await expandInputs(inputs, 'INPUT');
+  const loaded = [];
+  for (const file of files) loaded.push(await loadInput(file, 'INPUT'));
+  const report = buildFleet(loaded, options.failOn);
+  const text = renderFleet(report, options.format);
+  if (options.output) await writeFileAtomic(options.output, text);
+  else process.stdout.write(text);
+  return report.summary.failed > 0 ? EXIT.findings : EXIT.ok;
+}

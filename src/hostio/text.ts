@@ -1,0 +1,315 @@
+import path from 'node:path';
+import { isPciAddress } from '../collectors/sysfs-read.js';
+import type { Segment } from '../text/segment.js';
+import { parseIpLinks, parseSysctlA } from './sosreport.js';
+import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from './types.js';
+
+/**
+ * Serves the outputs recognised in pasted text as the commands and files the collectors read
+ * (`ethtool -S eth3`, /proc/interrupts, /proc/sys from `sysctl -a`), so that the same
+ * collectors, checks and rules run on a ticket. Like a sosreport, sysfs attributes are derived
+ * where an output holds the same value: speed/duplex/carrier from `ethtool <if>`, driver and PCI
+ * function from `ethtool -i`, MTU and state from `ip link`. Anything else was not pasted:
+ * 'not-captured', which the report turns into a command to ask the customer for.
+ */
+
+interface InterfaceInfo {
+  physical: boolean;
+  driver: string | null;
+  busInfo: string | null;
+  speed: string | null;
+  duplex: string | null;
+  carrier: string | null;
+  mtu: string | null;
+  operstate: string | null;
+}
+
+const ETHTOOL_FLAGS: Partial<Record<Segment['kind'], string[]>> = {
+  'ethtool-settings': [],
+  'ethtool-stats': ['-S'],
+  'ethtool-rings': ['-g'],
+  'ethtool-channels': ['-l'],
+  'ethtool-features': ['-k'],
+  'ethtool-coalesce': ['-c'],
+  'ethtool-pause': ['-a'],
+  'ethtool-driver': ['-i'],
+  'ethtool-rxfh': ['-x'],
+};
+
+/** Stands in for an interface the text shows outputs of without ever naming it. */
+export const UNNAMED_INTERFACE = 'unnamed-nic';
+/** The PCI address given to a headerless lspci fragment (`LnkSta: ...` grepped out of `lspci -vv`). */
+export const UNADDRESSED_PCI = '0000:00:00.0';
+
+export interface TextHostOptions {
+  hostname: string | null;
+  /** Link speed stated in the ticket's prose ("10GbE"), used when no `ethtool <if>` says it. */
+  statedSpeedMbps?: number | null;
+}
+
+export class TextHostIO implements HostIO {
+  /** Offline: collectors that behave differently offline (no live processes) do so here too. */
+  readonly mode = 'snapshot' as const;
+  private readonly commands = new Map<string, string>();
+  private readonly files = new Map<string, string>();
+  private readonly interfaces = new Map<string, InterfaceInfo>();
+  /** Kernel counters (/sys/class/net/<if>/statistics) from a pasted `ip -s link`, or empty beside `ethtool -S`. */
+  private readonly statistics = new Map<string, Map<string, string>>();
+  private readonly sysctl: Map<string, string>;
+  private readonly lspci: string[] = [];
+  private readonly lscpu: string | undefined;
+  private readonly uname: string | undefined;
+  /** Notes on what was inferred rather than read ("lspci fragment taken as unnamed-nic's"). */
+  readonly inferences: string[] = [];
+
+  constructor(
+    readonly segments: readonly Segment[],
+    private readonly options: TextHostOptions,
+  ) {
+    const texts = (kind: Segment['kind']) => segments.filter((segment) => segment.kind === kind).map((segment) => segment.text);
+    const names = new Set<string>();
+    for (const segment of segments) {
+      const flags = ETHTOOL_FLAGS[segment.kind];
+      if (flags && segment.iface) {
+        names.add(segment.iface);
+        // The first output of a command wins, as the customer ran it first: later ones are repeats.
+        const key = commandKey(['ethtool', ...flags, segment.iface]);
+        if (!this.commands.has(key)) this.commands.set(key, segment.text);
+      }
+    }
+    this.sysctl = parseSysctlA(texts('sysctl').join(''));
+    const links = parseIpLinks(texts('ip-link').join(''));
+    for (const name of links.keys()) if (name !== 'lo') names.add(name);
+    this.lspci = texts('lspci');
+    if (texts('proc-interrupts').length) this.files.set('/proc/interrupts', texts('proc-interrupts')[0]!);
+    if (texts('softnet').length) this.files.set('/proc/net/softnet_stat', texts('softnet')[0]!);
+    if (texts('numactl').length) this.commands.set(commandKey(['numactl', '--hardware']), texts('numactl')[0]!);
+    if (texts('tc-qdisc').length) this.commands.set(commandKey(['tc', '-s', 'qdisc', 'show']), texts('tc-qdisc').join(''));
+    // The iperf3 version banner (`iperf3 -v`, or the first line of a -V run) is what `iperf3 -v` prints.
+    const banner = texts('iperf3-text').map((text) => /^iperf 3\.\S+.*(?:\n(?:Linux |Optional features).*){0,2}/m.exec(text)?.[0]).find(Boolean);
+    if (banner) this.commands.set(commandKey(['iperf3', '-v']), banner + '\n');
+    this.lscpu = texts('lscpu')[0];
+    this.uname = texts('uname')[0];
+
+    // Per-NIC outputs with no interface name anywhere (a grepped lspci line, ethtool -S without
+    // its command): one subject stands for "the NIC of this ticket".
+    const perNic = segments.some((segment) => segment.kind === 'lspci' || (ETHTOOL_FLAGS[segment.kind] && !segment.iface));
+    if (names.size === 0 && perNic) {
+      names.add(UNNAMED_INTERFACE);
+      for (const segment of segments) {
+        const flags = ETHTOOL_FLAGS[segment.kind];
+        if (flags) this.commands.set(commandKey(['ethtool', ...flags, UNNAMED_INTERFACE]), segment.text);
+      }
+      this.inferences.push(`no interface is named in the text: its per-NIC outputs are read as one interface, "${UNNAMED_INTERFACE}"`);
+    }
+
+    const ipStatistics = parseIpStatistics(texts('ip-link').join(''));
+    for (const name of names) {
+      const counters = ipStatistics.get(name);
+      if (counters?.size) this.statistics.set(name, counters);
+      else if (this.commands.has(commandKey(['ethtool', '-S', name]))) {
+        // Drops are then judged on the driver's counters alone, which is what was pasted.
+        this.statistics.set(name, new Map());
+        this.inferences.push(`${name}: no kernel counters (ip -s link) in the text: drops are judged on ethtool -S alone`);
+      }
+    }
+
+    const devices = this.lspciDevices();
+    for (const name of [...names].sort()) {
+      const info = this.commands.get(commandKey(['ethtool', '-i', name]));
+      const settings = this.commands.get(commandKey(['ethtool', name]));
+      const field = (text: string | undefined, label: string) => {
+        const value = new RegExp(`^\\s*${label}:[ \\t]*(.*?)\\s*$`, 'mi').exec(text ?? '')?.[1];
+        return value ? value : null;
+      };
+      const speed = field(settings, 'Speed');
+      const link = field(settings, 'Link detected');
+      let busInfo = field(info, 'bus-info')?.toLowerCase() ?? null;
+      if (busInfo && /^[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/.test(busInfo)) busInfo = `0000:${busInfo}`;
+      if (!busInfo && names.size === 1 && devices.length === 1) {
+        busInfo = devices[0]!;
+        this.inferences.push(`${name} is taken to be the only network device in the lspci output (${busInfo === UNADDRESSED_PCI ? 'a fragment without its address' : busInfo})`);
+      }
+      let speedMbps = speed && /^\d+Mb\/s$/.test(speed) ? speed.replace('Mb/s', '') : null;
+      if (!speedMbps && options.statedSpeedMbps && names.size === 1) {
+        speedMbps = String(options.statedSpeedMbps);
+        this.inferences.push(`${name}: link speed ${options.statedSpeedMbps / 1000} Gb/s as stated in the text (no \`ethtool ${name}\`)`);
+      }
+      // `ethtool <if>` listing link modes or ports, or a PCI bus-info, is a NIC, not a software device.
+      const physical = Boolean(busInfo) || /Supported (?:ports|link modes):\s*\S/.test(settings ?? '');
+      this.interfaces.set(name, {
+        physical,
+        driver: field(info, 'driver'),
+        busInfo,
+        speed: speedMbps,
+        duplex: field(settings, 'Duplex')?.match(/^(Full|Half)$/i)?.[1]?.toLowerCase() ?? null,
+        carrier: link === 'yes' ? '1' : link === 'no' ? '0' : null,
+        mtu: links.get(name)?.mtu ?? null,
+        operstate: links.get(name)?.state ?? null,
+      });
+    }
+  }
+
+  /** Interface names this text holds outputs for. */
+  get interfaceNames(): string[] {
+    return [...this.interfaces.keys()];
+  }
+
+  /** Addresses of the network devices in the pasted lspci output (a headerless fragment counts as one). */
+  private lspciDevices(): string[] {
+    const addresses = new Set<string>();
+    let headerless = false;
+    for (const text of this.lspci) {
+      const headers = [...text.matchAll(/^((?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) (?:Ethernet controller|Network controller|Infiniband controller)/gim)];
+      for (const header of headers) addresses.add(header[1]!.length === 7 ? `0000:${header[1]!.toLowerCase()}` : header[1]!.toLowerCase());
+      if (!/^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] /im.test(text) && /LnkSta|LnkCap/.test(text)) headerless = true;
+    }
+    if (addresses.size === 0 && headerless) return [UNADDRESSED_PCI];
+    return [...addresses];
+  }
+
+  async exec(argv: string[]): Promise<ExecResult> {
+    const stdout = this.commandOutput(argv);
+    if (stdout === undefined) throw new HostIOError('not-captured', `the text holds no output of \`${argv.join(' ')}\``);
+    return { argv, exitCode: 0, stdout, stderr: '', durationMs: 0 };
+  }
+
+  private commandOutput(argv: string[]): string | undefined {
+    const direct = this.commands.get(commandKey(argv));
+    if (direct !== undefined) return direct;
+    if (argv[0] === 'lspci' && argv.includes('-s') && this.lspci.length) {
+      const address = (argv[argv.indexOf('-s') + 1] ?? '').toLowerCase();
+      const short = address.replace(/^0000:/, '');
+      for (const text of this.lspci) {
+        const blocks = text.split(/\n\s*\n/);
+        const block = blocks.find((candidate) => {
+          const header = candidate.trimStart().split(' ', 1)[0]?.toLowerCase() ?? '';
+          return header === short || header === `0000:${short}`;
+        });
+        if (block) return block.trim() + '\n';
+      }
+      // A fragment without its header is the NIC's only when this text gave the NIC that address.
+      if (address === UNADDRESSED_PCI) return this.lspci.join('\n');
+      return '';
+    }
+    return undefined;
+  }
+
+  async readFile(hostPath: string): Promise<string> {
+    const normal = path.posix.normalize(hostPath);
+    const file = this.files.get(normal);
+    if (file !== undefined) return file;
+    const derived = this.derivedFile(normal);
+    if (derived !== undefined) return derived;
+    throw this.missing(normal);
+  }
+
+  async readDir(hostPath: string): Promise<string[]> {
+    const normal = path.posix.normalize(hostPath);
+    if (normal === '/sys/class/net') return [...this.interfaces.keys()].sort();
+    const statistics = /^\/sys\/class\/net\/([^/]+)\/statistics$/.exec(normal);
+    if (statistics && this.statistics.has(statistics[1]!)) return [...this.statistics.get(statistics[1]!)!.keys()].sort();
+    throw this.missing(normal);
+  }
+
+  async readLink(hostPath: string): Promise<string> {
+    const normal = path.posix.normalize(hostPath);
+    const device = /^\/sys\/class\/net\/([^/]+)\/device$/.exec(normal);
+    if (device) {
+      const info = this.interfaces.get(device[1]!);
+      if (info?.busInfo && isPciAddress(info.busInfo)) return `../../../bus/pci/devices/${info.busInfo}`;
+      // A NIC whose PCI address the text does not give: a device, at no known address.
+      if (info?.physical) return `../../../devices/unknown-bus/${device[1]!}`;
+    }
+    const driver = /^\/sys\/bus\/pci\/devices\/([^/]+)\/driver$/.exec(normal);
+    if (driver) {
+      const info = [...this.interfaces.values()].find((candidate) => candidate.busInfo === driver[1]);
+      if (info?.driver) return `../../../../bus/pci/drivers/${info.driver}`;
+    }
+    throw new HostIOError('not-found', `${hostPath}: not a symbolic link in the text`);
+  }
+
+  async inventory(): Promise<HostInventory> {
+    const lscpuField = (label: string) => new RegExp(`^${label}:\\s*(.+?)\\s*$`, 'm').exec(this.lscpu ?? '')?.[1];
+    const interruptsHeader = this.files.get('/proc/interrupts')?.split('\n')[0] ?? '';
+    const logical = Number(lscpuField('CPU\\(s\\)')) || (interruptsHeader.match(/CPU\d+/g)?.length ?? 0);
+    const cores = Number(lscpuField('Core\\(s\\) per socket')) * Number(lscpuField('Socket\\(s\\)'));
+    const unameParts = this.uname?.trim().split(/\s+/) ?? [];
+    return {
+      hostname: this.options.hostname ?? unameParts[1] ?? 'unknown',
+      kernel: unameParts[2] ?? 'unknown',
+      os: 'unknown',
+      arch: lscpuField('Architecture') === 'x86_64' ? 'x64' : (lscpuField('Architecture') ?? 'unknown'),
+      cpuModel: lscpuField('Model name') ?? 'unknown',
+      logicalCpus: logical,
+      physicalCores: Number.isFinite(cores) && cores > 0 ? cores : logical,
+      virtualization: lscpuField('Hypervisor vendor') ?? null,
+      // What was pasted is what root saw or not; the outputs themselves say (lspci "<access denied>").
+      uid: 0,
+    };
+  }
+
+  private derivedFile(normal: string): string | undefined {
+    const counter = /^\/sys\/class\/net\/([^/]+)\/statistics\/([^/]+)$/.exec(normal);
+    if (counter) {
+      const value = this.statistics.get(counter[1]!)?.get(counter[2]!);
+      return value === undefined ? undefined : value + '\n';
+    }
+    if (normal.startsWith('/proc/sys/')) {
+      const value = this.sysctl.get(normal.slice('/proc/sys/'.length).replace(/\//g, '.'));
+      return value === undefined ? undefined : value + '\n';
+    }
+    const attribute = /^\/sys\/(?:class\/net|bus\/pci\/devices\/.+\/net)\/([^/]+)\/(speed|duplex|carrier|mtu|operstate)$/.exec(normal);
+    if (attribute) {
+      const value = this.interfaces.get(attribute[1]!)?.[attribute[2] as 'speed'];
+      return value === null || value === undefined ? undefined : value + '\n';
+    }
+    return undefined;
+  }
+
+  /**
+   * Inside what the text describes (an interface it names, the sysctls it holds): not-found, as
+   * on a host. Anywhere else: not-captured, so the report can ask for it.
+   */
+  private missing(normal: string): HostIOError {
+    const iface = /^\/sys\/class\/net\/([^/]+)\/([^/]+)$/.exec(normal);
+    const covered =
+      (iface !== undefined && iface !== null && this.interfaces.has(iface[1]!) && !['queues', 'statistics'].includes(iface[2]!)) ||
+      /^\/sys\/bus\/pci\/devices\/[^/]+\/[^/]+$/.test(normal) ||
+      (normal.startsWith('/proc/sys/') && this.sysctl.size > 0);
+    if (covered) return new HostIOError('not-found', `${normal}: not in the text`);
+    return new HostIOError('not-captured', `the text holds no ${normal}`);
+  }
+}
+
+/** `ip -s [-s] link` counter rows, as /sys/class/net/<if>/statistics names. */
+const IP_COUNTERS: Record<string, string> = {
+  'RX:bytes': 'rx_bytes', 'RX:packets': 'rx_packets', 'RX:errors': 'rx_errors', 'RX:dropped': 'rx_dropped', 'RX:missed': 'rx_missed_errors', 'RX:overrun': 'rx_over_errors', 'RX:mcast': 'multicast',
+  'TX:bytes': 'tx_bytes', 'TX:packets': 'tx_packets', 'TX:errors': 'tx_errors', 'TX:dropped': 'tx_dropped', 'TX:carrier': 'tx_carrier_errors', 'TX:collsns': 'collisions',
+  'RX errors:length': 'rx_length_errors', 'RX errors:crc': 'rx_crc_errors', 'RX errors:frame': 'rx_frame_errors', 'RX errors:fifo': 'rx_fifo_errors', 'RX errors:missed': 'rx_missed_errors',
+  'TX errors:aborted': 'tx_aborted_errors', 'TX errors:fifo': 'tx_fifo_errors', 'TX errors:window': 'tx_window_errors', 'TX errors:heartbeat': 'tx_heartbeat_errors',
+};
+
+export function parseIpStatistics(text: string): Map<string, Map<string, string>> {
+  const result = new Map<string, Map<string, string>>();
+  let current: Map<string, string> | undefined;
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index]!;
+    const header = /^\d+:\s+([^:@\s]+)(?:@\S+)?:\s+</.exec(line);
+    if (header) {
+      current = new Map();
+      result.set(header[1]!, current);
+      continue;
+    }
+    const labels = /^\s+((?:RX|TX)(?: errors)?):\s+(.*)$/.exec(line);
+    const values = lines[index + 1]?.trim().split(/\s+/);
+    if (!labels || !current || !values?.every((value) => /^\d+$/.test(value))) continue;
+    const names = labels[2]!.trim().split(/\s+/);
+    names.forEach((name, position) => {
+      const counter = IP_COUNTERS[`${labels[1]}:${name}`];
+      if (counter && values[position] !== undefined) current!.set(counter, values[position]!);
+    });
+  }
+  return result;
+}

@@ -1,0 +1,217 @@
+import type { Logger } from 'pino';
+import type { AnyCheck } from '../engine/check.js';
+import { ParseError } from '../engine/facts.js';
+import { scan, type ScanOutcome } from '../engine/scan.js';
+import { TextHostIO } from '../hostio/text.js';
+import { parseIperf3Json } from '../parsers/iperf3-json.js';
+import { parseIperf3Text, parseIperf3TextRuns, type Iperf3TextRun } from '../parsers/iperf3-text.js';
+import { reportSchema, type Profile, type TextSegment } from '../report/schema.js';
+import { usableGbps } from '../util/pcie.js';
+import { askFor } from './ask-for.js';
+import { benchFromRuns, runRate, statedLinkSpeedMbps } from './bench.js';
+import { segment, type Segment } from './segment.js';
+
+/**
+ * `nicdoctor analyze ticket.txt`: segment the text, give each host its own text HostIO, read the
+ * pasted iperf3 runs as the bench fact, and run the same scan as on a host. One outcome per host
+ * named by the prompts (one when none is).
+ */
+
+export interface TextAnalysisOptions {
+  checks: readonly AnyCheck[];
+  log: Logger;
+  profile?: Profile;
+  only?: readonly string[];
+  skip?: readonly string[];
+  sourcePath?: string;
+  /** The link speed when the text does not say it (analyze --link-speed). */
+  linkSpeedMbps?: number;
+}
+
+export async function analyzeText(text: string, options: TextAnalysisOptions): Promise<ScanOutcome[]> {
+  const segmentation = segment(text);
+  const groups = groupByHost(segmentation.segments, segmentation.hosts);
+  // Prose: ignored text and the sentences that quoted a fragment inline ("pese a tener 10GbE ... LnkSta: ...").
+  const prose = ignoredText(text, [...segmentation.ignored, ...segmentation.segments.filter((part) => part.inline)]);
+  const stated = options.linkSpeedMbps ?? statedLinkSpeedMbps(prose);
+  const outcomes: ScanOutcome[] = [];
+  for (const [host, segments] of groups) {
+    const io = new TextHostIO(segments, { hostname: host, statedSpeedMbps: stated });
+    const notes: string[] = [...segmentation.repairs.map((repair) => `repaired: ${repair}`), ...io.inferences];
+    const segmentNotes = new Map<Segment, string>();
+    // One group per segment: the runs of one segment with -T titles ran at the same time.
+    const groups: Iperf3TextRun[][] = [];
+    for (const part of segments) {
+      const group = readRuns(part, segmentNotes);
+      if (group.length > 1) groups.push(group);
+      else groups.push(...group.map((run) => [run]));
+    }
+    const runs = groups.flat();
+    const flat = flatStreams(groups);
+    if (flat) notes.push(flat);
+    const outcome = await scan({
+      io,
+      checks: options.checks,
+      log: options.log,
+      ...(options.profile ? { profile: options.profile } : {}),
+      ...(options.only ? { only: options.only } : {}),
+      ...(options.skip ? { skip: options.skip } : {}),
+      ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
+      beforeChecks: async (store) => {
+        const names = io.interfaceNames;
+        const iface = names.length === 1 ? names[0]! : null;
+        const device = iface ? await store.get('net.device', iface) : null;
+        let pcieBitsPerSecond: number | null = null;
+        if (iface) {
+          const pcie = await store.get('pcie.link', iface);
+          if (pcie.ok && pcie.value.present && pcie.value.link?.speedGts && pcie.value.link.width) pcieBitsPerSecond = (usableGbps(pcie.value.link.speedGts, pcie.value.link.width) ?? 0) * 1e9 || null;
+        }
+        const speed = device?.ok ? device.value.speedMbps : null;
+        const mtu = device?.ok ? device.value.mtu : null;
+        const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu: mtu ?? 1500, pcieBitsPerSecond });
+        if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');
+        if (bench) {
+          store.provide('bench.result', bench);
+          if (!speed && stated) notes.push(`iperf3 judged against the link speed stated in the text or by --link-speed: ${stated / 1000} Gb/s`);
+        }
+      },
+    });
+    const report = outcome.report;
+    const described: TextSegment[] = segments.map((part) => ({
+      kind: part.kind,
+      recognised: part.kind !== 'iperf2' && !segmentNotes.get(part)?.startsWith('not read'),
+      firstLine: part.firstLine,
+      lastLine: part.lastLine,
+      host: part.host,
+      interface: part.iface,
+      command: part.command,
+      filtered: part.filtered,
+      ...(segmentNotes.has(part) ? { note: segmentNotes.get(part)! } : {}),
+    }));
+    // Ignored text belongs to no host: every host's report lists it once.
+    for (const ignored of segmentation.ignored) described.push({ kind: 'ignored', recognised: false, firstLine: ignored.firstLine, lastLine: ignored.lastLine, note: ignored.preview });
+    described.sort((a, b) => a.firstLine - b.firstLine);
+    report.source = { mode: 'text', ...(options.sourcePath ? { path: options.sourcePath } : {}), segments: described, notes };
+    report.askFor = askFor(report, options.checks, io.interfaceNames, runs.length > 0, segments.some((part) => part.windows));
+    // The engine's hint for a missing input speaks of snapshots; here the input is the customer.
+    for (const check of report.checks) {
+      if (!check.hint || !/snapshot/.test(check.hint)) continue;
+      const ask = report.askFor.find((entry) => entry.checks.includes(check.id));
+      if (ask) check.hint = `ask the customer for: ${ask.command}`;
+      else delete check.hint;
+    }
+    outcomes.push({ report: reportSchema.parse(report), store: outcome.store });
+  }
+  return outcomes;
+}
+
+/**
+ * One process with more streams that did not raise the sum ("streams summing to a flat total"):
+ * the limit is per process (one core: iperf3 before 3.16 runs every stream on one thread) or the
+ * path, not each stream's window.
+ */
+function flatStreams(groups: ReadonlyArray<readonly Iperf3TextRun[]>): string | undefined {
+  const single = groups.filter((group) => group.length === 1).map((group) => group[0]!);
+  const one = single.filter((run) => run.streams === 1 && runRate(run) !== null);
+  const many = single.filter((run) => run.streams > 1 && runRate(run) !== null);
+  if (!one.length || !many.length) return undefined;
+  const best = (list: Iperf3TextRun[]) => list.reduce((a, b) => (runRate(b)! > runRate(a)! ? b : a));
+  const base = best(one);
+  const wide = best(many);
+  if (runRate(wide)! > 1.15 * runRate(base)!) return undefined;
+  return `streams sum to a flat total: 1 stream ${formatRate(runRate(base)!)}, ${wide.streams} streams ${formatRate(runRate(wide)!)} in one process: the limit is per process (one core; iperf3 before 3.16 runs all streams on one thread${wide.version ? `, this is ${wide.version}` : ''}) or the path, not each stream's TCP window. Run one process per core on separate ports (-T s1 -p 5101 &, -T s2 -p 5102 &) to tell them apart`;
+}
+
+function formatRate(bps: number): string {
+  return bps >= 1e9 ? `${(bps / 1e9).toFixed(2)} Gb/s` : `${(bps / 1e6).toFixed(1)} Mb/s`;
+}
+
+function describeRun(run: Iperf3TextRun): string {
+  const udp = run.protocol === 'udp' && run.lostPercent !== null ? `, ${run.lostPercent} % of datagrams lost, jitter ${run.jitterMs ?? '?'} ms` : '';
+  const rate = runRate(run);
+  const received = rate === null ? '' : `, ${formatRate(rate)} received`;
+  const retransmits = run.retransmits !== null ? `, ${run.retransmits} retransmits` : '';
+  return `${run.title ? `${run.title}: ` : ''}iperf3 ${run.version ?? ''} ${run.role ?? ''} ${run.protocol.toUpperCase()} ${run.direction}, ${run.streams} stream(s)${received}${retransmits}${udp}${run.hasSummary ? '' : ', no final summary (rate from its intervals)'}`.replace(/\s+/g, ' ');
+}
+
+function readRuns(part: Segment, notes: Map<Segment, string>): Iperf3TextRun[] {
+  if (part.kind === 'iperf3-text') {
+    try {
+      const runs = parseIperf3TextRuns(part.text);
+      if (runs.length > 1) {
+        const total = runs.reduce((sum, run) => sum + (runRate(run) ?? 0), 0);
+        notes.set(part, `${runs.length} iperf3 processes at once (-T), ${formatRate(total)} together: ${runs.map(describeRun).join('; ')}`);
+        return runs;
+      }
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+    }
+  }
+  const run = readRun(part, notes);
+  return run ? [run] : [];
+}
+
+function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | undefined {
+  if (part.kind === 'iperf2') {
+    notes.set(part, 'iperf2 output: recognised, not used (iperf2 and iperf3 results are not comparable; run iperf3)');
+    return undefined;
+  }
+  try {
+    if (part.kind === 'iperf3-text') {
+      const run = parseIperf3Text(part.text);
+      notes.set(part, describeRun(run));
+      return run;
+    }
+    if (part.kind === 'iperf3-json') {
+      const json = parseIperf3Json(part.text);
+      const bidir = json.reverseReceiverBitsPerSecond !== null;
+      notes.set(part, `iperf3 JSON, ${json.streams ?? 1} stream(s)`);
+      return {
+        tool: 'iperf3',
+        role: 'client',
+        protocol: json.protocol?.toLowerCase() === 'udp' ? 'udp' : 'tcp',
+        direction: bidir ? 'bidir' : 'forward',
+        streams: json.streams ?? 1,
+        version: json.version,
+        peer: null,
+        port: null,
+        intervals: json.intervals.map(({ start, end, bitsPerSecond, retransmits, omitted }) => ({ start, end, bitsPerSecond, retransmits, omitted })),
+        perStream: [],
+        senderBitsPerSecond: json.senderBitsPerSecond,
+        receiverBitsPerSecond: json.receiverBitsPerSecond,
+        reverseBitsPerSecond: json.reverseReceiverBitsPerSecond,
+        retransmits: json.retransmits,
+        durationSeconds: json.seconds,
+        jitterMs: null,
+        lostPercent: json.lostPercent,
+        hasSummary: json.receiverBitsPerSecond !== null,
+      };
+    }
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    const version = /^iperf (3\.\S+)/m.exec(part.text)?.[1];
+    // `iperf3 -v` alone: no run, but the version the iperf3 check judges.
+    if (version && !/iperf3: error/.test(part.text)) notes.set(part, `iperf3 ${version} version banner (read as \`iperf3 -v\`)`);
+    else notes.set(part, `not read: ${error.message}`);
+  }
+  return undefined;
+}
+
+/** Segments per host: outputs before the first prompt with a hostname go to the first host. */
+function groupByHost(segments: readonly Segment[], hosts: readonly string[]): Map<string | null, Segment[]> {
+  const groups = new Map<string | null, Segment[]>();
+  for (const host of hosts) groups.set(host, []);
+  for (const part of segments) {
+    const host = part.host ?? (hosts.length === 1 ? hosts[0]! : null);
+    if (!groups.has(host)) groups.set(host, []);
+    groups.get(host)!.push(part);
+  }
+  if (groups.size === 0) groups.set(null, []);
+  // A host named only in prompts whose outputs were all unrecognised still gets a (short) report.
+  return groups;
+}
+
+function ignoredText(text: string, ignored: ReadonlyArray<{ firstLine: number; lastLine: number }>): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  return ignored.map((range) => lines.slice(range.firstLine - 1, range.lastLine).join('\n')).join('\n');
+}

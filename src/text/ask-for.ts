@@ -1,0 +1,104 @@
+import type { AnyCheck } from '../engine/check.js';
+import type { AskFor, Report } from '../report/schema.js';
+
+/**
+ * The commands to ask the customer for: for every check left unknown (or not applicable for
+ * want of input), the command that prints each fact it needed and the text did not hold.
+ * Read-only commands only, as a customer would paste them back.
+ */
+
+const PER_INTERFACE: Record<string, (iface: string) => string> = {
+  'net.device': (iface) => `ethtool ${iface}; ethtool -i ${iface}; ip -d link show dev ${iface}`,
+  'ethtool.settings': (iface) => `ethtool ${iface}`,
+  'ethtool.driver': (iface) => `ethtool -i ${iface}`,
+  'ethtool.features': (iface) => `ethtool -k ${iface}`,
+  'ethtool.rings': (iface) => `ethtool -g ${iface}`,
+  'ethtool.channels': (iface) => `ethtool -l ${iface}`,
+  'ethtool.coalesce': (iface) => `ethtool -c ${iface}`,
+  'ethtool.pause': (iface) => `ethtool -a ${iface}`,
+  'ethtool.stats': (iface) => `ethtool -S ${iface}`,
+  'ethtool.rxfh': (iface) => `ethtool -x ${iface}`,
+  'net.statistics': (iface) => `ip -s -s link show dev ${iface}`,
+  'net.queues': (iface) => `ls /sys/class/net/${iface}/queues`,
+  'pcie.link': (iface) => `sudo lspci -vv -s $(ethtool -i ${iface} | awk '/bus-info/ {print $2}')`,
+  'nic.irqs': (iface) => `ls /sys/class/net/${iface}/device/msi_irqs; cat /proc/interrupts`,
+  'tc.qdisc': (iface) => `tc -s qdisc show dev ${iface}`,
+};
+
+const PER_HOST: Record<string, string> = {
+  'proc.interrupts': 'cat /proc/interrupts',
+  softnet: 'cat /proc/net/softnet_stat',
+  'sysctl.net': "sysctl -a 2>/dev/null | grep -E '^net\\.(core|ipv4\\.tcp)'",
+  numa: 'numactl -H',
+  'cpu.topology': 'lscpu',
+  cpufreq: 'cat /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor | sort | uniq -c',
+  irqbalance: 'systemctl status irqbalance',
+  'iperf3.version': 'iperf3 --version',
+  'tc.qdisc.all': 'tc -s qdisc show',
+  interfaces: 'ip -d link show',
+};
+
+/** Checks that read a fact the text did hold, but without the value they judge. */
+const PER_CHECK: Record<string, (iface: string) => string> = {
+  mtu: (iface) => `ip link show dev ${iface}`,
+  'nic-drops': (iface) => `ip -s -s link show dev ${iface}`,
+  offloads: (iface) => `ethtool -k ${iface}`,
+  'link-speed': (iface) => `ethtool ${iface}`,
+  'pcie-link': (iface) => `sudo lspci -vv -s $(ethtool -i ${iface} | awk '/bus-info/ {print $2}')`,
+};
+
+/** A Windows client: what its PowerShell can show of the adapter. */
+const WINDOWS = [
+  'Get-NetAdapter | Format-List Name,InterfaceDescription,LinkSpeed,MtuSize,DriverVersion',
+  'Get-NetAdapterRss; Get-NetAdapterAdvancedProperty -Name <adapter>',
+];
+
+const IPERF3_RUN = 'iperf3 -c <server> -t 30 -P 4   (and the same with -R; the text output is fine)';
+const NO_INTERFACE = 'ethtool <interface>; ethtool -i <interface>; ethtool -S <interface>   (the interface that carries the traffic)';
+
+export function askFor(report: Report, checks: readonly AnyCheck[], interfaces: readonly string[], hasRun: boolean, windows = false): AskFor[] {
+  const byCommand = new Map<string, AskFor>();
+  const add = (command: string, check: string, subject?: string) => {
+    const entry = byCommand.get(command) ?? { command, checks: [], ...(subject ? { subject } : {}) };
+    if (!entry.checks.includes(check)) entry.checks.push(check);
+    byCommand.set(command, entry);
+  };
+  const missing = (fact: string, subject?: string) =>
+    report.collectors.some((run) => run.fact === fact && (subject === undefined || (run.subject ?? '') === subject) && !run.ok && (run.error?.kind === 'not-captured' || run.error?.kind === 'dependency-failed'));
+  for (const result of report.checks) {
+    const check = checks.find((candidate) => candidate.id === result.id);
+    if (!check || result.status === 'pass' || result.status === 'fail') continue;
+    if (result.id === 'throughput') {
+      if (!hasRun) add(IPERF3_RUN, result.id);
+      continue;
+    }
+    const facts = [...check.requires, ...(check.optionalFacts ?? [])];
+    if (windows) {
+      // Linux commands mean nothing to a Windows host; its adapter settings are what matter.
+      if (check.scope === 'interface') for (const command of WINDOWS) add(command, result.id);
+      continue;
+    }
+    if (check.scope === 'interface' && interfaces.length === 0) {
+      add(NO_INTERFACE, result.id);
+      continue;
+    }
+    let asked = false;
+    for (const fact of facts) {
+      if (PER_HOST[fact] && missing(fact)) {
+        add(PER_HOST[fact]!, result.id);
+        asked = true;
+      }
+      for (const iface of interfaces) {
+        const command = PER_INTERFACE[fact];
+        if (command && missing(fact, iface)) {
+          add(command(iface), result.id, iface);
+          asked = true;
+        }
+      }
+    }
+    if (!asked && result.status === 'unknown' && PER_CHECK[result.id]) {
+      for (const subject of result.subjects.filter((entry) => entry.status === 'unknown' && interfaces.includes(entry.subject))) add(PER_CHECK[result.id]!(subject.subject), result.id, subject.subject);
+    }
+  }
+  return [...byCommand.values()];
+}

@@ -1,0 +1,137 @@
+import { sniffIperf2Text, sniffIperf3Text } from '../parsers/iperf3-text.js';
+
+/**
+ * The command outputs nicdoctor recognises in free text, each with the shape of its first line
+ * (`anchor`, which starts a new output where there is no prompt), of the lines inside it (`body`,
+ * which keeps it going), and the command that prints it (`command`, which names it when a prompt
+ * or header says what ran).
+ */
+export type SegmentKind =
+  | 'ethtool-settings'
+  | 'ethtool-stats'
+  | 'ethtool-rings'
+  | 'ethtool-channels'
+  | 'ethtool-features'
+  | 'ethtool-coalesce'
+  | 'ethtool-pause'
+  | 'ethtool-driver'
+  | 'ethtool-rxfh'
+  | 'lspci'
+  | 'proc-interrupts'
+  | 'softnet'
+  | 'sysctl'
+  | 'ip-link'
+  | 'tc-qdisc'
+  | 'numactl'
+  | 'lscpu'
+  | 'uname'
+  | 'iperf3-text'
+  | 'iperf3-json'
+  | 'iperf2';
+
+export interface Format {
+  kind: SegmentKind;
+  /** A line that starts this output; group 1, when present, is the interface it names. */
+  anchor: RegExp;
+  /** A line that belongs inside this output. */
+  body: RegExp;
+  /** Recognises the command line that prints it; group 1 (when present) is the interface. */
+  command?: RegExp;
+  /** Whole-text check for the content shape, for outputs pasted without a prompt or header. */
+  sniff?: (text: string) => boolean;
+  /** Whether lines cut by a mailer are rejoined; iperf3's parser reads rows across line breaks itself. */
+  noUnwrap?: boolean;
+}
+
+const ETHTOOL_BODY = /^\s+\S.*$|^\s*[A-Za-z][\w /()-]*:\s*.*$/;
+const IFACE = String.raw`([A-Za-z0-9_.:@-]+)`;
+const ethtool = (flags: string) => new RegExp(String.raw`^(?:sudo\s+)?(?:\S*/)?ethtool\s+(?:${flags})\s+${IFACE}(?:\s|$)`);
+
+export const FORMATS: readonly Format[] = [
+  { kind: 'ethtool-settings', anchor: new RegExp(`^Settings for ${IFACE}:\\s*$`), body: ETHTOOL_BODY, command: new RegExp(String.raw`^(?:sudo\s+)?(?:\S*/)?ethtool\s+${IFACE}\s*(?:\||$)`) },
+  { kind: 'ethtool-stats', anchor: /^NIC statistics:\s*$/, body: /^\s*[\w.\[\]:-]+:\s*-?\d+\s*$|^\s*\S+:\s*\d+\s*$/, command: ethtool('-S|--statistics') },
+  { kind: 'ethtool-rings', anchor: new RegExp(`^Ring parameters for ${IFACE}:\\s*$`), body: ETHTOOL_BODY, command: ethtool('-g|--show-ring') },
+  { kind: 'ethtool-channels', anchor: new RegExp(`^Channel parameters for ${IFACE}:\\s*$`), body: ETHTOOL_BODY, command: ethtool('-l|--show-channels') },
+  { kind: 'ethtool-features', anchor: new RegExp(`^Features for ${IFACE}:\\s*$`), body: /^\s*[\w-]+:\s*(?:on|off)\b.*$/, command: ethtool('-k|--show-features|--show-offload') },
+  { kind: 'ethtool-coalesce', anchor: new RegExp(`^Coalesce parameters for ${IFACE}:\\s*$`), body: ETHTOOL_BODY, command: ethtool('-c|--show-coalesce') },
+  { kind: 'ethtool-pause', anchor: new RegExp(`^Pause parameters for ${IFACE}:\\s*$`), body: ETHTOOL_BODY, command: ethtool('-a|--show-pause') },
+  { kind: 'ethtool-driver', anchor: /^driver:\s+\S+\s*$/, body: /^\s*(?:version|firmware-version|expansion-rom-version|bus-info|supports-[\w-]+):.*$/, command: ethtool('-i|--driver') },
+  { kind: 'ethtool-rxfh', anchor: new RegExp(`^RX flow hash indirection table for ${IFACE}`), body: /^\s*\d+:(?:\s+\d+)+\s*$|^RSS hash.*$|^\s*[0-9a-f]{2}(?::[0-9a-f]{2})+\s*$|^\s*\S+:\s*(?:on|off)\s*$|^Operation not supported.*$/i, command: ethtool('-x|--show-rxfh-indir|--show-rxfh') },
+  {
+    kind: 'lspci',
+    anchor: /^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] [A-Za-z].*$|^\s*(?:LnkCap|LnkSta):\s+.*Speed.*$/i,
+    // Mail clients strip lspci's indentation: a block is also `Key: value` lines and flag lists.
+    body: /^\s+\S.*$|^\s*[A-Za-z][\w ./()#-]*:\s.*$|^\s*(?:[A-Za-z0-9_]+[+-]\s*){2,}.*$|^<\S.*$/,
+    command: /^(?:sudo\s+)?(?:\S*\/)?lspci\b/,
+  },
+  { kind: 'proc-interrupts', anchor: /^\s+CPU0(?:\s+CPU\d+)*\s*$/, body: /^\s*[\w-]+:\s+.*$/, command: /^(?:sudo\s+)?(?:cat|grep\b.*|less|more)\s+.*\/proc\/interrupts\b/ },
+  { kind: 'softnet', anchor: /^[0-9a-f]{8}(?:\s+[0-9a-f]{8}){8,}\s*$/, body: /^[0-9a-f]{8}(?:\s+[0-9a-f]{8}){8,}\s*$/, command: /\/proc\/net\/softnet_stat\b/ },
+  { kind: 'sysctl', anchor: /^[a-z][a-z0-9_-]*(?:\.[a-z0-9_*-]+)+\s*=\s*\S.*$/i, body: /^[a-z][a-z0-9_-]*(?:\.[a-z0-9_*-]+)+\s*=.*$/i, command: /^(?:sudo\s+)?sysctl\b/ },
+  { kind: 'ip-link', anchor: /^\d+:\s+[^:\s]+(?:@\S+)?:\s+<[^>]*>.*$/, body: /^\s+\S.*$|^\d+:\s+[^:\s]+(?:@\S+)?:\s+<[^>]*>.*$/, command: /^(?:sudo\s+)?ip\s+(?:-\S+\s+)*(?:l|li|lin|link|a|ad|add|addr|address)\b/ },
+  { kind: 'tc-qdisc', anchor: /^qdisc \S+ [0-9a-f]*:.*$/, body: /^\s+\S.*$|^qdisc \S+ .*$/, command: /^(?:sudo\s+)?tc\s+(?:-\S+\s+)*qdisc\b/ },
+  { kind: 'numactl', anchor: /^available: \d+ nodes? \(.*\)\s*$/, body: /^node \d+ .*$|^node distances:\s*$|^\s*node\s+\d+(?:\s+\d+)*\s*$|^\s*\d+:(?:\s+\d+)+\s*$|^No NUMA.*$/, command: /^(?:sudo\s+)?numactl\s+(?:-H|--hardware)\b/ },
+  { kind: 'lscpu', anchor: /^Architecture:\s+\S+\s*$/, body: /^[A-Z][\w ()\-/]*:\s+.*$|^\s+.*$/, command: /^(?:sudo\s+)?lscpu\b/ },
+  { kind: 'uname', anchor: /^Linux \S+ \d+\.\d+\S* #\d+.*$/, body: /^$^/, command: /^uname\b/ },
+  {
+    kind: 'iperf3-text',
+    anchor: /^(?:[\w.-]+:  (?:Connecting to host|\[\s*(?:\d+|SUM|ID)).*|iperf3: error - .*|Connecting to host \S+, port \d+|Server listening on \d+.*|iperf 3\.\S+.*|\[\s*(?:\d+|SUM)\s*\](?:\[[A-Z-]+\])?\s+(?:local \S+ port|\d+\.\d\d-).*|\[ ID ?\].*)$/,
+    body: /^\s*(?:[\w.-]+:(?:\s*|  (?:\[.*|Connecting to host.*|Reverse mode.*|(?:- )+-?|iperf Done\.))|\[\s*(?:\d+|SUM|ID)\s*\].*|Connecting to host.*|Lost\/Total Datagrams|[\d/]+\s*\([\d.e+-]+%\)\s*(?:sender|receiver)?|Reverse mode.*|Server listening.*|Accepted connection.*|-{3,}.*|(?:- )+-?|iperf Done\.|iperf 3\S*.*|Linux .*|Time: .*|Cookie: .*|TCP MSS: .*|Starting Test: .*|Test Complete.*|CPU Utilization: .*|(?:sec\b.*|[\d.]+\s*(?:sec|[KMGT]?Bytes|[KMGT]?bits\/sec)\b.*|\d+(?:\s+(?:sender|receiver))?|sender|receiver)|\s+local\/sender.*|.*(?:Bitrate|Bandwidth|Transfer).*|snd_tcp_congestion .*|rcv_tcp_congestion .*|\s*\.\.\.(?:\s*\.\.\.)*\s*)$/,
+    command: /^(?:sudo\s+)?(?:\S*[\\/])?iperf3(?:\.exe)?\s+-/,
+    sniff: sniffIperf3Text,
+    noUnwrap: true,
+  },
+  { kind: 'iperf3-json', anchor: /^\{\s*$/, body: /^.*$/, sniff: (text) => /"start"\s*:/.test(text) && /"end"\s*:/.test(text) && /"intervals"\s*:/.test(text) },
+  {
+    kind: 'iperf2',
+    anchor: /^(?:Client connecting to \S+, (?:TCP|UDP) port \d+|Server listening on (?:TCP|UDP) port \d+|iperf version 2\..*)$/,
+    body: /^(?:\[\s*(?:\d+|SUM|ID)\].*|TCP window size.*|UDP buffer size.*|-{10,}|Client connecting.*|Server listening.*|Sending \d+ byte datagrams.*)$/,
+    command: /^(?:sudo\s+)?(?:\S*[\\/])?iperf(?:\.exe)?\s+-/,
+    sniff: sniffIperf2Text,
+    noUnwrap: true,
+  },
+];
+
+/**
+ * Each format's content-shape test on a whole text: its own sniff() where the shape needs more
+ * than one line (iperf3/iperf2, JSON), otherwise "one of its lines is its first line".
+ */
+export function sniff(format: Format, text: string): boolean {
+  if (format.sniff) return format.sniff(text);
+  return text.split(/\r?\n/).some((line) => format.anchor.test(line) || format.anchor.test(line.trimStart()));
+}
+
+/** The formats a text holds, by content shape alone (no prompt needed), in FORMATS order. */
+export function sniffKinds(text: string): SegmentKind[] {
+  return FORMATS.filter((format) => sniff(format, text)).map((format) => format.kind);
+}
+
+export function formatOf(kind: SegmentKind): Format {
+  return FORMATS.find((format) => format.kind === kind)!;
+}
+
+/** The format a command line prints, and the interface it names. */
+export function formatForCommand(command: string): { format: Format; iface: string | null } | undefined {
+  const trimmed = command.trim();
+  for (const format of FORMATS) {
+    const match = format.command?.exec(trimmed);
+    if (match) {
+      if (format.kind === 'iperf3-text' && /(?:^|\s)(?:-J|--json)\b/.test(trimmed)) return { format: formatOf('iperf3-json'), iface: null };
+      if (format.kind === 'ip-link' || format.kind === 'tc-qdisc') return { format, iface: /\bdev\s+(\S+)/.exec(trimmed)?.[1] ?? null };
+      return { format, iface: match[1] ?? null };
+    }
+  }
+  return undefined;
+}
+
+/** The format whose first line this is, and the interface its header names. */
+export function formatForAnchor(line: string): { format: Format; iface: string | null } | undefined {
+  // Mail and forum posts often indent a whole paste; the CPU header of /proc/interrupts is
+  // indented by itself, so the line is tried as it is first.
+  for (const candidate of [line, line.trimStart()]) {
+    for (const format of FORMATS) {
+      const match = format.anchor.exec(candidate);
+      if (match) return { format, iface: match[1] ?? null };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,304 @@
+import { FORMATS, formatForAnchor, formatForCommand, type Format, type SegmentKind } from './formats.js';
+import { normalize, type SourceLine } from './normalize.js';
+
+/**
+ * Splits free text (a ticket, a forum post, a terminal log) into the command outputs nicdoctor
+ * can read:
+ *   1. by shell prompts (`$ `, `# `, `[root@host ~]# `, `user@host:~$ `, `PS C:\>`), by Markdown
+ *      code fences and by `=== ethtool -S eth0 ===` headers: the command names the output;
+ *   2. where no prompt says what ran, by the shape of each output's first line (formats.ts);
+ *   3. lines that belong to no output are reported as ignored, never guessed at.
+ * Several hosts in one text are told apart by the hostnames in their prompts.
+ */
+
+export interface Segment {
+  kind: SegmentKind;
+  /** Hostname from the prompt the output followed (or the last one seen); null when none. */
+  host: string | null;
+  iface: string | null;
+  /** The command as typed, when a prompt or header gave it. */
+  command: string | null;
+  /** The output went through `| grep`, `| head`...: only part of it is here. */
+  filtered: boolean;
+  /** A fragment quoted inside prose (the rest of its lines is prose). */
+  inline?: boolean;
+  /** Typed at a Windows prompt (`PS C:\\>`, `C:\\>`). */
+  windows?: boolean;
+  firstLine: number;
+  lastLine: number;
+  text: string;
+}
+
+export interface IgnoredText {
+  firstLine: number;
+  lastLine: number;
+  preview: string;
+}
+
+export interface Segmentation {
+  segments: Segment[];
+  ignored: IgnoredText[];
+  /** Hostnames in the order they appear. */
+  hosts: string[];
+  repairs: string[];
+}
+
+interface Prompt {
+  host: string | null;
+  command: string;
+  windows: boolean;
+}
+
+const PROMPTS: Array<{ pattern: RegExp; host?: number; command: number; needsKnownCommand?: boolean }> = [
+  { pattern: /^\s*\[[\w.-]+@([\w.-]+)(?:\s[^\]]*)?\]\s?[#$]\s?(.*)$/, host: 1, command: 2 },
+  { pattern: /^\s*[\w.-]+@([\w.-]+):[^\s$#]*\s?[#$]\s?(.*)$/, host: 1, command: 2 },
+  { pattern: /^\s*PS [A-Za-z]:\\[^>]*>\s?(.*)$/, command: 1 },
+  { pattern: /^\s*[A-Za-z]:\\[^>]*>\s?(.*)$/, command: 1 },
+  { pattern: /^\s*\$\s+(\S.*)$/, command: 1 },
+  { pattern: /^\s*#\s+(\S.*)$/, command: 1, needsKnownCommand: true },
+];
+const KNOWN_COMMAND = /^(?:sudo\s+)?(?:ethtool|lspci|cat|grep|egrep|sysctl|ip|tc|numactl|lscpu|uname|iperf3?|hostname|ifconfig|dmesg|journalctl|ls|head|tail|less|more|taskset|cpupower|mlnx_tune|systemctl|modinfo|nstat|netstat|ss)\b/;
+const HEADER = /^\s*(?:={2,}|-{3,}|#{1,4}|\*\*)\s*(.+?)\s*(?:={2,}|-{3,}|\*\*|:)?\s*$/;
+const FENCE = /^\s*(?:```|~~~)/;
+/** Filters that leave only part of an output. */
+const FILTERS = /^\s*(?:grep|egrep|fgrep|head|tail|awk|sed|cut|sort|uniq|tr)\b/;
+
+function parsePrompt(line: string): Prompt | undefined {
+  for (const prompt of PROMPTS) {
+    const match = prompt.pattern.exec(line);
+    if (!match) continue;
+    const command = match[prompt.command]!.trim();
+    if (prompt.needsKnownCommand && !KNOWN_COMMAND.test(command) && !formatForCommand(command)) continue;
+    return { host: prompt.host ? match[prompt.host]! : null, command, windows: /^\s*(?:PS )?[A-Za-z]:\\/.test(line) };
+  }
+  return undefined;
+}
+
+function parseHeader(line: string): string | undefined {
+  const inner = HEADER.exec(line)?.[1];
+  if (!inner) return undefined;
+  const command = inner.replace(/^`|`$/g, '').replace(/^(?:output of|command:)\s*/i, '');
+  return formatForCommand(command) || /^\/proc\//.test(command) ? command : undefined;
+}
+
+/** The part of a pipeline that printed the output, and whether a filter cut it. */
+function splitPipeline(command: string): { base: string; filtered: boolean } {
+  const parts = command.split(/\s\|\s?|\|\s/);
+  const base = parts[0]!.replace(/\s+2>&1\s*$|\s+2>\/dev\/null\s*$/, '').trim();
+  return { base: /^cat\s+/.test(base) || /^(?:grep|egrep)\b/.test(base) ? base : base, filtered: parts.slice(1).some((part) => FILTERS.test(part)) || /^(?:grep|egrep)\b/.test(base) };
+}
+
+interface Block {
+  windows?: boolean;
+  lines: SourceLine[];
+  host: string | null;
+  command: string | null;
+  commandLine: number | null;
+}
+
+/** Prompts, fences and headers cut the text into blocks; a block's command names its output. */
+function blocks(lines: readonly SourceLine[]): { blocks: Block[]; hosts: string[] } {
+  const result: Block[] = [];
+  const hosts: string[] = [];
+  let host: string | null = null;
+  let current: Block = { lines: [], host, command: null, commandLine: null };
+  const open = (command: string | null, commandLine: number | null) => {
+    if (current.lines.length || current.command) result.push(current);
+    current = { lines: [], host, command, commandLine };
+  };
+  for (const line of lines) {
+    if (FENCE.test(line.text)) {
+      open(null, null);
+      continue;
+    }
+    const prompt = parsePrompt(line.text);
+    if (prompt) {
+      if (prompt.host) {
+        host = prompt.host;
+        if (!hosts.includes(host)) hosts.push(host);
+      }
+      open(prompt.command || null, line.number);
+      if (prompt.windows) current.windows = true;
+      continue;
+    }
+    const header = parseHeader(line.text);
+    if (header) {
+      open(header, line.number);
+      continue;
+    }
+    // A bare command line ("ethtool -S eth3" on its own, then its output).
+    const bare = line.text.trim();
+    if (bare.length < 120 && formatForCommand(bare) && !/[.!?]$/.test(bare)) {
+      open(bare, line.number);
+      continue;
+    }
+    current.lines.push(line);
+  }
+  open(null, null);
+  return { blocks: result, hosts };
+}
+
+const WRAP_MIN = 55;
+const WRAP_MAX = 80;
+
+/**
+ * Takes the lines of one output from `lines[start]` on: its anchor, then lines that fit its
+ * body, blank lines inside it, and lines an email client wrapped (rejoined). Returns the index
+ * after the last line taken.
+ */
+function consume(format: Format, lines: readonly SourceLine[], start: number, taken: SourceLine[], repairs: Set<string>, iface: string | null): number {
+  let index = start;
+  const fits = (text: string) => {
+    const anchor = format.anchor.exec(text) ?? format.anchor.exec(text.trimStart());
+    // "Settings for eth4:" after eth3's settings starts another output.
+    if (anchor && anchor[1] !== undefined && iface !== null) return anchor[1] === iface;
+    return Boolean(anchor) || format.body.test(text);
+  };
+  while (index < lines.length) {
+    const text = lines[index]!.text;
+    if (!text.trim()) {
+      const next = lines.slice(index + 1).find((line) => line.text.trim());
+      if (!taken.length || !next || !fits(next.text) || isOtherAnchor(format, next.text)) break;
+      index += 1;
+      continue;
+    }
+    if (isOtherAnchor(format, text)) break;
+    // iperf3 -J ends with its top-level "}" in column 0: what follows is not JSON.
+    if (format.kind === 'iperf3-json' && /^\}\s*$/.test(taken.at(-1)?.text ?? '')) break;
+    // iperf3 runs pasted one after another: a finished run ends its output.
+    if (format.kind === 'iperf3-text' && /(?:receiver|iperf Done\.)\s*$/.test(taken.at(-1)?.text ?? '') && /^\s*(?:\[ ID ?\]|Connecting to host|-{20,})/.test(text)) break;
+    if (!fits(text)) {
+      const previous = taken.at(-1);
+      if (previous && !format.noUnwrap && previous.text.length >= WRAP_MIN && previous.text.length <= WRAP_MAX && fits(`${previous.text} ${text.trim()}`)) {
+        taken[taken.length - 1] = { number: previous.number, text: `${previous.text} ${text.trim()}` };
+        repairs.add('wrapped lines rejoined');
+        index += 1;
+        continue;
+      }
+      break;
+    }
+    taken.push(lines[index]!);
+    index += 1;
+  }
+  return index;
+}
+
+/** First lines that always start a new output, even where they would fit the current one's body. */
+const STRONG_ANCHOR = /^\s*(?:Settings for \S+:|NIC statistics:|Ring parameters for|Channel parameters for|Features for|Coalesce parameters for|Pause parameters for|driver:\s|RX flow hash indirection|Connecting to host|Client connecting to|available: \d+ nodes|Architecture:|\s*CPU0\s)/;
+
+/** The first line of a different output (same-kind anchors are judged by `fits`). */
+function isOtherAnchor(format: Format, text: string): boolean {
+  const other = formatForAnchor(text);
+  if (!other || other.format.kind === format.kind) return false;
+  return !format.body.test(text) || STRONG_ANCHOR.test(text);
+}
+
+/** Inline fragments quoted inside prose: "LnkSta: Speed 5GT/s, Width x1 (degraded)". */
+const INLINE_LSPCI = /(LnkSta|LnkCap):\s*Speed\s+[\d.]+GT\/s(?:\s*\(\w+\))?,\s*Width\s+x\d+(?:\s*\(\w+\))?/g;
+const INLINE_IPERF3_ROW = /\[\s*(?:\d+|SUM)\](?:\[[A-Z-]+\])?\s+\d+\.\d\d\s*-\s*\d+\.\d\d\s+sec\s+[\d.]+\s+[KMGT]?Bytes\s+[\d.]+\s+[KMGT]?bits\/sec/;
+
+export function segment(text: string): Segmentation {
+  const normalized = normalize(text);
+  const repairs = new Set(normalized.repairs);
+  if (/\t/.test(text) === false && /^ {4,}\S/m.test(text) && /Settings for|NIC statistics|Ring parameters/.test(text)) repairs.add('tabs turned into spaces (read as whitespace)');
+  const { blocks: found, hosts } = blocks(normalized.lines);
+  const segments: Segment[] = [];
+  const ignored: SourceLine[] = [];
+
+  for (const block of found) {
+    let index = 0;
+    const lines = block.lines;
+    const add = (format: Format, iface: string | null, command: string | null, filtered: boolean, taken: SourceLine[]) => {
+      if (!taken.length && !command) return;
+      const first = taken[0]?.number ?? block.commandLine ?? 0;
+      segments.push({ ...(block.windows ? { windows: true } : {}), kind: format.kind, host: block.host, iface, command, filtered, firstLine: block.commandLine && command ? Math.min(block.commandLine, first) : first, lastLine: taken.at(-1)?.number ?? first, text: taken.map((line) => line.text).join('\n') + '\n' });
+    };
+    if (block.command) {
+      const { base, filtered } = splitPipeline(block.command);
+      const known = formatForCommand(base) ?? (/\/proc\/interrupts\b/.test(base) ? { format: FORMATS.find((f) => f.kind === 'proc-interrupts')!, iface: null } : undefined);
+      if (known) {
+        const taken: SourceLine[] = [];
+        // Everything up to the next prompt is the command's output, as long as it fits its shape.
+        index = consume(known.format, lines, 0, taken, repairs, known.iface);
+        if (known.format.kind === 'iperf3-text' && /(?:^|\s)(?:-v|--version)(?:\s|$)/.test(base)) {
+          // `iperf3 -v` prints its banner only: what follows without a prompt is another output.
+          const banner = taken.findIndex((line) => !/^(?:iperf 3|Linux |Optional features)/.test(line.text));
+          if (banner >= 0) {
+            index = lines.indexOf(taken[banner]!);
+            taken.length = banner;
+          }
+        }
+        const headerIface = taken.length ? formatForAnchor(taken[0]!.text)?.iface ?? null : null;
+        if (taken.length || !filtered) add(known.format, known.iface ?? headerIface, block.command, filtered, taken);
+      }
+    }
+    while (index < lines.length) {
+      const line = lines[index]!;
+      if (!line.text.trim()) {
+        index += 1;
+        continue;
+      }
+      const anchored = formatForAnchor(line.text);
+      if (anchored) {
+        const taken: SourceLine[] = [];
+        const next = consume(anchored.format, lines, index, taken, repairs, anchored.iface);
+        if (next > index) {
+          add(anchored.format, anchored.iface, null, false, taken);
+          index = next;
+          continue;
+        }
+      }
+      // A run flattened into prose (whitespace collapsed as published) or a fragment quoted inline.
+      if (INLINE_IPERF3_ROW.test(line.text)) {
+        const taken: SourceLine[] = [line];
+        let next = index + 1;
+        while (next < lines.length && (INLINE_IPERF3_ROW.test(lines[next]!.text) || /sender|receiver/.test(lines[next]!.text))) taken.push(lines[next++]!);
+        add(FORMATS.find((f) => f.kind === 'iperf3-text')!, null, null, false, taken);
+        index = next;
+        continue;
+      }
+      const inline = [...line.text.matchAll(INLINE_LSPCI)];
+      if (inline.length) {
+        add(FORMATS.find((f) => f.kind === 'lspci')!, null, null, true, [{ number: line.number, text: inline.map((match) => match[0]).join('\n') }]);
+        segments.at(-1)!.inline = true;
+        index += 1;
+        continue;
+      }
+      ignored.push(line);
+      index += 1;
+    }
+  }
+  return { segments: mergeIperf3(segments), ignored: groupIgnored(ignored), hosts, repairs: [...repairs] };
+}
+
+/**
+ * iperf3 prints its "Connecting to host" and a dashed rule before the rows; when those came from
+ * content shape they may have become their own small segment. Adjacent iperf3 pieces of one
+ * host with no other output between them are one run.
+ */
+function mergeIperf3(segments: Segment[]): Segment[] {
+  const merged: Segment[] = [];
+  for (const current of segments) {
+    const previous = merged.at(-1);
+    if (previous && previous.kind === 'iperf3-text' && current.kind === 'iperf3-text' && current.command === null && !/(?:^|\s)(?:-v|--version)(?:\s|$)/.test(previous.command ?? '') && previous.host === current.host && !/\b(?:sender|receiver)\s*$/.test(previous.text.trimEnd()) && current.firstLine - previous.lastLine <= 3) {
+      previous.text += current.text;
+      previous.lastLine = current.lastLine;
+      continue;
+    }
+    merged.push({ ...current });
+  }
+  return merged;
+}
+
+function groupIgnored(lines: readonly SourceLine[]): IgnoredText[] {
+  const groups: IgnoredText[] = [];
+  for (const line of lines) {
+    const last = groups.at(-1);
+    if (last && line.number - last.lastLine <= 2) {
+      last.lastLine = line.number;
+      continue;
+    }
+    groups.push({ firstLine: line.number, lastLine: line.number, preview: line.text.trim().slice(0, 60) });
+  }
+  return groups;
+}
