@@ -51,6 +51,7 @@ describe.skipIf(skipReason)('nicdoctor fix: crashes and hostile names', () => {
   it('kill -9 at every moment of --apply: the state file stays valid and --revert restores everything', async () => {
     const before = await observe();
     expect(before).toEqual({ tso: 'off', gso: 'off', rx: '1', tcpRmem: LOW_RMEM });
+    let statesSeen = 0;
     for (const [index, delay] of KILL_AFTER_MS.entries()) {
       const state = path.join(dir, `state-${index}`, 'fix-state.json');
       const apply = lab.spawn('a', [process.execPath, CLI, 'fix', '--apply', '--yes', '--iface', lab.a.iface, '--state', state], { env: { PATH: toolPath() } });
@@ -61,13 +62,18 @@ describe.skipIf(skipReason)('nicdoctor fix: crashes and hostile names', () => {
       apply.kill('SIGKILL');
       await apply.catch(() => undefined);
       // Valid, or absent when the kill came before anything was saved.
-      if (existsSync(state)) expect(await readState(state), `after ${delay} ms`).not.toBeNull();
+      if (existsSync(state)) {
+        statesSeen += 1;
+        expect(await readState(state), `after ${delay} ms`).not.toBeNull();
+      }
       const reverted = await runCli(['fix', '--revert', '--yes', '--state', state], { lab, ns: 'a' });
       expect([0, 2], `${delay} ms: ${reverted.stdout}${reverted.stderr}`).toContain(reverted.exitCode);
       if (reverted.exitCode === 2) expect(reverted.stderr).toMatch(/nothing to revert/);
       expect(await observe(), `after a kill ${delay} ms in, then --revert`).toEqual(before);
       expect(existsSync(state)).toBe(false);
     }
+    // The kills landed while changes were saved or being made, not only before or after.
+    expect(statesSeen).toBeGreaterThan(0);
   });
 
   it('a live veth named like a shell command is quoted in the script, and nothing runs', async () => {
