@@ -57,6 +57,12 @@ export default defineCheck({
         '{ports} ports ({portNames}) share the PCIe link {currentLink} of {address} ({ceilingGbps} Gb/s usable): below the {sumGbps} Gb/s they need when all run at line rate at once',
       fix: 'Expected for multi-port cards sized for one busy port; if all ports must run at line rate together, use a card with a wider/faster link ({minimumLink}) or spread the ports over two cards',
     },
+    'aspm-enabled': {
+      severity: 'info',
+      message:
+        '{subject} ({address}) has PCIe ASPM {aspm} enabled on its link: every exit from the low-power state costs microseconds, during which the NIC cannot write received packets to memory',
+      fix: 'Turn ASPM off for this link: in the BIOS, or at runtime with echo 0 > /sys/bus/pci/devices/{address}/link/l1_aspm (kernel 5.5+), or for the whole host with pcie_aspm=off on the kernel command line',
+    },
     'pcie-max-payload-small': {
       severity: 'info',
       message:
@@ -200,6 +206,14 @@ export default defineCheck({
           supportedBytes: payload.supportedBytes,
           maxReadRequestBytes: payload.maxReadRequestBytes,
         },
+      });
+    }
+
+    // A note by itself (most links idle in L1 harmlessly); with drops on the same port it is a cause (rule pcie-aspm-l1).
+    if (pcie.aspm && pcie.aspm !== 'disabled') {
+      report('aspm-enabled', {
+        evidence: [{ label: 'LnkCtl ASPM', observed: `${pcie.aspm} Enabled`, expected: 'Disabled', source: { kind: 'command', argv: ['lspci', '-vv', '-s', pcie.address] } }],
+        data: { address: pcie.address, aspm: pcie.aspm },
       });
     }
     return undefined;

@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
 import { isSoftware } from '../src/engine/interface-kinds.js';
+import type { FactResult } from '../src/engine/facts.js';
+import type { NicIrqs } from '../src/collectors/nic-irqs.js';
+import type { ProcInterrupts } from '../src/parsers/proc-interrupts.js';
 import { unknownForFailedFact } from '../src/engine/optional-fact.js';
 import { channelMode, currentRxQueues, type EthtoolChannels } from '../src/parsers/ethtool-channels.js';
 import { formatShortCpuMask, parseCpusOrNull } from '../src/parsers/cpulist.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 
 const options = z.object({
+  /** A lone vector that took at least this share of the host's MSI interrupts carries real traffic. */
+  singleVectorHostShare: z.number().nonnegative().default(0.05),
   /** A single receive queue on a port this fast or faster is a warning (CAUSES.md cause 6). */
   fastLinkMbps: z.number().positive().default(10_000),
   /**
@@ -36,7 +41,7 @@ export default defineCheck({
   // ethtool -l is optional so that a driver without it (bonds, some NICs) is judged here as
   // not applicable or from sysfs, rather than gated to unknown by the engine.
   requires: ['net.device'],
-  optionalFacts: ['ethtool.channels', 'net.queues', 'cpu.topology'],
+  optionalFacts: ['ethtool.channels', 'net.queues', 'cpu.topology', 'nic.irqs', 'proc.interrupts'],
   options,
   symptoms: {
     'single-queue-fast-port': {
@@ -48,6 +53,11 @@ export default defineCheck({
       severity: 'warning',
       message: '{subject} uses {current} {channel} queues where {suggested} are possible ({basis}): traffic is spread over fewer CPUs',
       fix: 'ethtool -L {subject} {channelArgs}',
+    },
+    'single-queue-vector': {
+      severity: 'warning',
+      message: '{subject} has a single interrupt vector ({vector}) that took {interrupts} interrupts, {sharePercent} % of the host\'s MSI interrupts, on a {cpus}-CPU host: one receive queue, so one CPU does all its receive work (ethtool -l was not captured)',
+      fix: 'Check ethtool -l {subject}; enable more queues (ethtool -L {subject} combined <N>, or the driver\'s RSS/MQ module parameter) and make sure MSI-X is in use (lspci -vv: MSI-X Enable+)',
     },
     'rps-off-single-queue': {
       severity: 'info',
@@ -119,7 +129,18 @@ export default defineCheck({
       rxQueues = 1;
       channelArgs = '';
     } else {
-      return unknownForFailedFact(ctx, channelsResult.error, `ethtool -l ${subject}`);
+      // Only a NIC the host owns: a guest's emulated or paravirtual NIC has the queues its hypervisor gives it.
+      const single = device.kind !== 'physical' ? null : singleVectorEvidence(optional['nic.irqs'], optional['proc.interrupts'], localCpus, opts.singleVectorHostShare);
+      if (!single) return unknownForFailedFact(ctx, channelsResult.error, `ethtool -l ${subject}`);
+      // ethtool -l was not captured, but /proc/interrupts shows one busy vector: one queue.
+      report('single-queue-vector', {
+        evidence: [
+          { label: `${subject} queue interrupt vectors`, observed: 1, expected: `> 1 (${single.cpus} CPUs)`, unit: 'vectors', source: { kind: 'file', path: '/proc/interrupts' } },
+          { label: `interrupts on vector ${single.name}`, observed: single.total, unit: 'interrupts', source: { kind: 'file', path: '/proc/interrupts' } },
+        ],
+        data: { vector: single.name, interrupts: single.total, sharePercent: Math.round(single.share * 100), cpus: single.cpus },
+      });
+      return undefined;
     }
 
     const rpsMask = localCpuSet && localCpuSet.length > 0 ? formatShortCpuMask(localCpuSet) : '<hex mask of the CPUs to use>';
@@ -181,3 +202,25 @@ export default defineCheck({
     return undefined;
   },
 });
+
+/**
+ * One queue vector that carries real traffic (a busy share of the host's MSI interrupts) on a host
+ * with several CPUs, or null. Only used when ethtool -l is missing: the vectors are the evidence.
+ */
+function singleVectorEvidence(
+  irqs: FactResult<NicIrqs>,
+  interrupts: FactResult<ProcInterrupts>,
+  cpus: number | null,
+  minShare: number,
+): { name: string; total: number; share: number; cpus: number } | null {
+  if (!irqs.ok || !interrupts.ok) return null;
+  // Without the CPU list, the columns of /proc/interrupts count the online CPUs.
+  const online = cpus ?? interrupts.value.cpus.length;
+  if (online < 2) return null;
+  const queues = irqs.value.irqs.filter((irq) => irq.role === 'queue');
+  if (queues.length !== 1) return null;
+  const total = queues[0]!.counts.reduce((sum, count) => sum + count, 0);
+  const allMsi = interrupts.value.rows.filter((row) => /MSI/i.test(row.chip ?? '')).reduce((sum, row) => sum + row.total, 0);
+  const share = allMsi > 0 ? total / allMsi : 0;
+  return share >= minShare ? { name: queues[0]!.name ?? `IRQ ${queues[0]!.irq}`, total, share, cpus: online } : null;
+}

@@ -81,7 +81,7 @@ export const netDeviceCollector = defineCollector({
     ]);
     const sysfsDriver = driverPath ? path.basename(driverPath) : null;
     const sysfs = uevent !== undefined || type !== undefined;
-    const signals: IdentitySignals & { ipFlags?: string[]; ipState?: string | null } = {
+    const signals: IdentitySignals & { ipFlags?: string[]; ipState?: string | null; nameAddressBasis?: string[] } = {
       name,
       sysfs,
       devtype,
@@ -89,7 +89,9 @@ export const netDeviceCollector = defineCollector({
       driver: sysfsDriver,
       ...(await otherSignals(ctx, name, sysfs)),
     };
-    const identity = identify(signals);
+    const identified = identify(signals);
+    const identity = { ...identified, basis: [...identified.basis, ...(signals.nameAddressBasis ?? [])] };
+    const derivedAddress = !pci && signals.busInfo && isPci(signals.busInfo) ? signals.busInfo.toLowerCase() : null;
     const driver = sysfsDriver ?? signals.ethtoolDriver ?? signals.lspciDriver ?? (identity.kind === 'physical' ? driverFromCounters(signals.counterNames ?? []) : null);
     const bondSlaves = slaves ? slaves.split(/\s+/).filter(Boolean) : [];
     const reported = parseIntOrNull(speed);
@@ -104,7 +106,7 @@ export const netDeviceCollector = defineCollector({
       identity: identity.basis,
       driver,
       pciAddress: pci?.address ?? (signals.busInfo && isPci(signals.busInfo) ? signals.busInfo.toLowerCase() : null),
-      pciPath: pci?.path ?? null,
+      pciPath: pci?.path ?? (derivedAddress ? `/sys/bus/pci/devices/${derivedAddress}` : null),
       netPath,
       speedMbps: isLinkSpeed ? speedMbps : null,
       nominalSpeedMbps: isLinkSpeed ? null : speedMbps,
@@ -123,6 +125,16 @@ export const netDeviceCollector = defineCollector({
   },
 });
 
+/** enp3s0 → 0000:03:00.0, enP2p1s0f1np1 → 0002:01:00.1 (systemd's path names use decimal numbers). */
+function pciAddressFromName(name: string): string | null {
+  const match = /^en(?:P(\d+))?p(\d+)s(\d+)(?:f(\d+))?(?:n\S+|d\d+)?$/.exec(name);
+  if (!match) return null;
+  const [domain, bus, slot, fn] = [Number(match[1] ?? 0), Number(match[2]), Number(match[3]), Number(match[4] ?? 0)];
+  if (domain > 0xffff || bus > 0xff || slot > 0x1f || fn > 7) return null;
+  const hex = (value: number, width: number) => value.toString(16).padStart(width, '0');
+  return `${hex(domain, 4)}:${hex(bus, 2)}:${hex(slot, 2)}.${fn}`;
+}
+
 const isPci = (text: string) => /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i.test(text);
 
 /** A fact's value, or undefined when it could not be had: identity uses whatever is there. */
@@ -139,7 +151,11 @@ async function maybe<K extends FactId>(ctx: CollectContext, id: K, subject?: str
  * is looked up (one `ip -d link` for every interface); a capture without sysfs gets every
  * signal it holds: ethtool -i/-S/settings, /proc/interrupts vectors, lspci, ip -d link.
  */
-async function otherSignals(ctx: CollectContext, name: string, sysfs: boolean): Promise<Partial<IdentitySignals> & { ipFlags?: string[]; ipState?: string | null }> {
+async function otherSignals(
+  ctx: CollectContext,
+  name: string,
+  sysfs: boolean,
+): Promise<Partial<IdentitySignals> & { ipFlags?: string[]; ipState?: string | null; nameAddressBasis?: string[] }> {
   const virtualized = (await ctx.io.inventory().catch(() => undefined))?.virtualization != null;
   const links = await maybe(ctx, 'ip.links');
   const link = links?.find((candidate) => candidate.name === name);
@@ -151,7 +167,15 @@ async function otherSignals(ctx: CollectContext, name: string, sysfs: boolean): 
     maybe(ctx, 'ethtool.stats', name),
     maybe(ctx, 'proc.interrupts'),
   ]);
-  const busInfo = driverInfo?.busInfo ?? link?.parentDev ?? null;
+  let busInfo = driverInfo?.busInfo ?? link?.parentDev ?? null;
+  // systemd's predictable name encodes the PCI address (enp3s0 = bus 3, slot 0): used only when
+  // the capture's lspci holds a device there.
+  let nameAddressBasis: string[] = [];
+  const fromName = busInfo ? null : pciAddressFromName(name);
+  if (fromName && (await lspciDevice(ctx, fromName))) {
+    busInfo = fromName;
+    nameAddressBasis = [`name ${name} = PCI ${fromName}, present in lspci`];
+  }
   const pciAddress = busInfo && isPci(busInfo) ? busInfo.toLowerCase() : null;
   const vectors = interrupts
     ? nicInterruptRows(interrupts, { name, driver: driverInfo?.driver ?? null, pciAddress, virtioDevice: null }).map(({ row, name: action }) => ({ name: action ?? row.actions[0] ?? '', chip: row.chip }))
@@ -159,6 +183,7 @@ async function otherSignals(ctx: CollectContext, name: string, sysfs: boolean): 
   const lspci = pciAddress ? await lspciDevice(ctx, pciAddress) : undefined;
   return {
     ...base,
+    nameAddressBasis,
     ethtoolDriver: driverInfo?.driver ?? null,
     busInfo,
     port: settings?.port ?? null,

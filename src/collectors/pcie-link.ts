@@ -62,6 +62,8 @@ export type PcieLink =
       /** From lspci (root only); null when lspci could not be read. */
       payload: PciePayload | null;
       payloadUnavailable: string | null;
+      /** LnkCtl ASPM state from lspci ("L1", "L0s L1", "disabled"); null when lspci was not read. */
+      aspm?: string | null;
     };
 
 declare module '../engine/facts.js' {
@@ -146,7 +148,7 @@ export const pcieLinkCollector = defineCollector({
     if (!payload && !payloadUnavailable) payloadUnavailable = `lspci printed no DevCap/DevCtl for ${address}`;
 
     const upstream = await readUpstream(ctx, pciPath, link?.source.kind === 'command');
-    return { ...base, link: link ?? null, linkUnavailable, upstream, payload, payloadUnavailable };
+    return { ...base, link: link ?? null, linkUnavailable, upstream, payload, payloadUnavailable, aspm: lspci && !lspci.capabilitiesAccessDenied ? lspci.aspm : null };
   },
 });
 

@@ -58,13 +58,15 @@ export interface LspciDevice {
   maxPayloadBytes: number | null;
   maxReadRequestBytes: number | null;
   kernelDriver: string | null;
+  /** LnkCtl "ASPM L1 Enabled" → "L1", "ASPM L0s L1 Enabled" → "L0s L1", "ASPM Disabled" → "disabled"; null when not printed. */
+  aspm: string | null;
 }
 
 const HEADER = /^((?:[0-9a-f]{4,}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\s+(.*)$/i;
 const MACHINE_SLOT = /^Slot:\s+((?:[0-9a-f]{4,}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\s*$/i;
 const LINK_VALUE = /Speed\s+([^\s,(]+)\s*(?:\((\w+)\))?\s*,\s*Width\s+x(\d+)\s*(?:\((\w+)\))?/;
 const EXPRESS = /^Capabilities:\s*\[[0-9a-f]+(?:\s+v\d+)?\]\s+Express\s+(?:\(v\d+\)\s+)?(.+?)(?:\s+\(Slot[+-]\))?(?:,\s*(?:MSI|IntMsgNum)\s+\S+|\s+IRQ\s+\d+)?\s*$/i;
-const FIELD = /^(LnkCap|LnkSta|LnkCap2|LnkCtl2|LnkSta2|DevCap|Link|Device|Kernel driver in use)\s*:\s*(.*)$/;
+const FIELD = /^(LnkCap|LnkSta|LnkCap2|LnkCtl|LnkCtl2|LnkSta2|DevCap|Link|Device|Kernel driver in use)\s*:\s*(.*)$/;
 
 /** Parses every device block; an output with no device and no link line is not lspci. */
 export function parseLspci(text: string): LspciDevice[] {
@@ -155,6 +157,11 @@ function applyField(device: LspciDevice, key: string, value: string, line: strin
       device.linkCapability2MaxSpeedGts = speeds ? parseLinkSpeed(`${speeds[2] ?? speeds[1]}GT/s`) : null;
       return;
     }
+    case 'LnkCtl': {
+      const aspm = /ASPM\s+(Disabled|(?:L0s\s*)?(?:L1)?)\s*(?:Enabled)?/i.exec(value);
+      device.aspm = aspm ? (/^Disabled$/i.test(aspm[1]!) ? 'disabled' : aspm[1]!.trim() || null) : null;
+      return;
+    }
     case 'LnkCtl2': {
       const target = /Target Link Speed:\s*([^\s,]+)/i.exec(value);
       device.targetSpeedGts = target ? parseLinkSpeed(target[1]) : null;
@@ -225,6 +232,7 @@ function emptyDevice(address: string | null, description: string | null): LspciD
     maxPayloadBytes: null,
     maxReadRequestBytes: null,
     kernelDriver: null,
+    aspm: null,
   };
 }
 

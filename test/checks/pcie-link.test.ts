@@ -51,6 +51,7 @@ function fromLspci(file: string, address: string): PcieLink {
       address,
       payload: { supportedBytes: device.maxPayloadSupportedBytes, configuredBytes: device.maxPayloadBytes, maxReadRequestBytes: device.maxReadRequestBytes, source: { kind: 'command', argv } },
       payloadUnavailable: null,
+      aspm: device.aspm,
     },
   );
 }
@@ -151,6 +152,14 @@ describe('pcie-link check', () => {
     expect(result.findings).toEqual([
       expect.objectContaining({ symptom: 'pcie-shared-link-below-ports', severity: 'info', data: expect.objectContaining({ ports: 2, portNames: 'eth0, eth1', sumGbps: 200, minimumLink: 'Gen4 x16 or Gen5 x8' }) }),
     ]);
+  });
+
+  it('notes ASPM L1 enabled on the NIC\'s link (real I210 capture): a note by itself, a cause only with drops (rule pcie-aspm-l1)', async () => {
+    const address = parseLspci(realCapture('lspci/intel-i210-oldfmt-1.txt')).find((device) => device.aspm === 'L1' && device.linkStatus)!.address!;
+    const fact = fromLspci('lspci/intel-i210-oldfmt-1.txt', address);
+    const result = await runCheckOn(pcieLink, { 'pcie.link': fact, 'net.device': netDevice('enp3s0', { pciAddress: address, speedMbps: 1000 }), interfaces: [] });
+    expect(result.status).toBe('pass');
+    expect(result.findings.find((finding) => finding.symptom === 'aspm-enabled')).toMatchObject({ severity: 'info', data: { address, aspm: 'L1' } });
   });
 
   it('reports a MaxPayload below the device capability as info only (cause 20, real X550T capture)', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import rssQueues from '../../checks/rss-queues.js';
+import type { NicIrqs } from '../../src/collectors/nic-irqs.js';
+import { nicInterruptRows, parseProcInterrupts } from '../../src/parsers/proc-interrupts.js';
 import type { NetQueues } from '../../src/collectors/net-queues.js';
 import { parseEthtoolChannels } from '../../src/parsers/ethtool-channels.js';
 import { failed, runCheckOn } from '../helpers/check-harness.js';
@@ -212,5 +214,34 @@ describe('rss-queues check', () => {
     });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('no such interface');
+  });
+});
+
+describe('rss-queues from /proc/interrupts alone (ethtool -l not captured)', () => {
+  const interrupts = parseProcInterrupts(realCapture('interrupts/ixgbe-singlequeue-12cpu-netutils.txt'));
+  const irqsOf = (name: string): NicIrqs => ({
+    cpus: interrupts.cpus,
+    msiIrqs: [],
+    irqs: nicInterruptRows(interrupts, { name, driver: null, pciAddress: null, virtioDevice: null }).map(({ row, name: action, role }) => ({
+      irq: row.irq!, name: action, role, counts: row.counts, affinity: null, effectiveAffinity: null, shared: false,
+    })),
+  });
+  const notCaptured = failed('not-captured', 'the sosreport holds no output of `ethtool -l eth2`');
+
+  it('infers one busy receive queue from a single MSI vector on a 12-CPU host (real netutils capture: eth2, 3.49e9 interrupts on CPU0)', async () => {
+    const result = await runCheckOn(rssQueues, { 'net.device': netDevice('eth2', { driver: null, localCpuList: null }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth2'), 'proc.interrupts': interrupts }, { interfaces: [{ name: 'eth2' }] });
+    expect(result.status).toBe('fail');
+    expect(result.findings[0]).toMatchObject({ symptom: 'single-queue-vector', severity: 'warning', data: { vector: 'eth2', cpus: 12 } });
+  });
+
+  it('stays unknown for an idle single-vector port, and for a guest\'s emulated NIC', async () => {
+    const idle = await runCheckOn(rssQueues, { 'net.device': netDevice('eth3', { driver: null }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth3'), 'proc.interrupts': interrupts }, { interfaces: [{ name: 'eth3' }] });
+    expect(idle.status).toBe('unknown');
+    const guest = await runCheckOn(
+      rssQueues,
+      { 'net.device': netDevice('eth2', { kind: 'paravirtual', driver: 'e1000' }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth2'), 'proc.interrupts': interrupts },
+      { interfaces: [{ name: 'eth2', kind: 'paravirtual' }] },
+    );
+    expect(guest.status).toBe('unknown');
   });
 });

@@ -66,7 +66,13 @@ describe('parseLspci over every real capture', () => {
       maxPayloadBytes: 512,
       maxReadRequestBytes: 512,
       kernelDriver: 'bnxt_en',
+      aspm: 'disabled',
     });
+  });
+
+  it('reads the ASPM state of LnkCtl (real I210 capture: L1 enabled)', () => {
+    const devices = parseLspci(realCapture('lspci/intel-i210-oldfmt-1.txt'));
+    expect(devices.some((device) => device.aspm === 'L1')).toBe(true);
   });
 
   it('tells bridges by their Express type and reads LnkCap2 ranges', () => {

@@ -14,6 +14,7 @@ interface Case {
 
 /** For every rule: a small report that fires it, and a near miss that must not. */
 const table: Record<string, { fires: Case; quiet: Case }> = {
+  'pcie-aspm-l1': { fires: { findings: [x.aspm, x.nicDrops] }, quiet: { findings: [x.aspm] } },
   'pcie-bandwidth-below-port': { fires: { findings: [x.pcieBelow] }, quiet: { findings: [x.pcieDowngraded] } },
   'pcie-upstream-port-limits': { fires: { findings: [x.upstream] }, quiet: { findings: [x.upstream, x.pcieBelow] } },
   'pcie-shared-link-below-ports': { fires: { findings: [x.shared] }, quiet: { findings: [x.pcieDowngraded] } },

@@ -89,3 +89,4 @@ export const udpBufferErrors = host('protocol-counters/udp-buffer-errors', { dir
 export const tcpRetransmits = host('protocol-counters/tcp-retransmits', { retrans: 2_400_000, sent: 120_000_000, ratio: 0.02, percent: '2.00' });
 export const socketBacklog = host('protocol-counters/socket-backlog-drops', { backlogDrops: 1200, pruned: 14, pruneCalled: 30 });
 export const listenDrops = host('protocol-counters/listen-drops', { listenDrops: 7, overflows: 7 });
+export const aspm = f('pcie-link/aspm-enabled', { address: '0000:03:00.0', aspm: 'L1' });
