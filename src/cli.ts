@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: signals are handled from the start (src/cli/signals.ts).
+import { SIGNAL_EXIT, interruptedBy } from './cli/signals.js';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, FAIL_ON } from './cli/exit-codes.js';
 import { analyzeCommand, checksCommand, collectCommand, scanCommand, type ReportOptions } from './cli/commands.js';
@@ -8,7 +10,7 @@ import { RunError, UsageError } from './engine/errors.js';
 import { PROFILES } from './report/schema.js';
 import { FORMATS } from './reporters/index.js';
 import { createLogger } from './util/log.js';
-import { requestShutdown, runCleanups } from './util/shutdown.js';
+import { runCleanups } from './util/shutdown.js';
 import { VERSION } from './version.js';
 
 const collectList = (value: string, previous: string[] = []) => [...previous, value];
@@ -54,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
     .description('Find why a 10/40/100GbE server does not reach line rate')
     .version(VERSION)
     .option('-v, --verbose', 'log progress to stderr and show stack traces of broken checks')
-    .option('--log-level <level>', 'log level on stderr (trace, debug, info, warn, error, silent)')
+    .addOption(new Option('--log-level <level>', 'log level on stderr').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
     .showSuggestionAfterError();
@@ -80,10 +82,15 @@ async function main(argv: string[]): Promise<number> {
   program
     .command('serve')
     .description('far end of the bench: one iperf3 server per port, pinned to NIC-local cores, and a read-only info endpoint')
-    .option('--bind <addr>', 'address to listen on (default: all)')
+    .option('--bind <addr>', 'address to listen on (0.0.0.0 for all); required unless --iface')
+    .option('--iface <name>', 'listen on the address of this interface (the one under test)')
     .option('--ports <ports>', 'iperf3 server ports', '5101-5108')
     .option('--control-port <port>', 'port of the read-only info endpoint', '5100')
-    .option('--idle-timeout <seconds>', 'stop after this long without a test')
+    .option('--idle-timeout <seconds>', 'stop after this long with no test running and no bench client')
+    .option('--max-test-duration <seconds>', 'end any test that runs longer than this', '3600')
+    .option('--rsa-private-key <file>', 'iperf3 authentication: RSA private key (PEM), with --authorized-users')
+    .option('--authorized-users <file>', 'iperf3 authentication: user,sha256 lines (iperf3 --authorized-users-path)')
+    .option('--token-file <file>', 'the info endpoint requires this token (first line of the file); bench sends NICDOCTOR_SERVE_TOKEN')
     .action(async (options: ServeCliOptions) => {
       exitCode = await (await import('./cli/bench-commands.js')).serveCommand(options, logger());
     });
@@ -185,22 +192,11 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) process.exit(EXIT.interrupted); // a second Ctrl-C: leave now
-    interrupted = true;
-    // Children are killed through the shared abort signal; the command then prints what it has
-    // (a partial report) and exits 130. If it cannot within a few seconds, clean up and go.
-    requestShutdown(signal);
-    setTimeout(() => void runCleanups().finally(() => process.exit(EXIT.interrupted)), 8000).unref();
-  });
-}
-
 main(process.argv).then(
   async (code) => {
     await runCleanups();
-    process.exitCode = interrupted ? EXIT.interrupted : code;
+    const interrupted = interruptedBy();
+    process.exitCode = interrupted ? SIGNAL_EXIT[interrupted] : code;
   },
   (error: unknown) => {
     process.stderr.write(`nicdoctor: ${String(error)}\n`);

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { z } from 'zod';
 
@@ -14,26 +15,54 @@ export type ServerInfo = z.infer<typeof serverInfoSchema>;
 
 export const INFO_PATH = '/nicdoctor/info';
 
-export function startInfoEndpoint(host: string | null, port: number, info: () => ServerInfo, onRequest: () => void): Promise<http.Server> {
-  const server = http.createServer((request, response) => {
-    onRequest();
+/**
+ * The read-only info endpoint. onRequest is called only for a served info request (a bench
+ * client), never for a 404 or a refused token, so scanners cannot keep an idle serve alive.
+ * With a token, a request must carry `Authorization: Bearer <token>`.
+ */
+export function startInfoEndpoint(host: string | null, port: number, info: () => ServerInfo, onRequest: () => void, token?: string): Promise<http.Server> {
+  const server = http.createServer({ requestTimeout: 10_000, headersTimeout: 5_000, maxHeaderSize: 8192 }, (request, response) => {
     if (request.method !== 'GET' || request.url !== INFO_PATH) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
+    if (token !== undefined && !tokenMatches(request.headers.authorization, token)) {
+      response.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('a token is required\n');
+      return;
+    }
+    onRequest();
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(info()));
   });
+  server.keepAliveTimeout = 2000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host ?? undefined, () => resolve(server));
   });
 }
 
-/** Asks a peer's `nicdoctor serve` for its plan; null when there is none (plain iperf3 servers). */
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(/^Bearer (.+)$/.exec(header ?? '')?.[1] ?? '');
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** Closes the endpoint now: open keep-alive or slow connections do not delay shutdown. */
+export function closeInfoEndpoint(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * Asks a peer's `nicdoctor serve` for its plan; null when there is none (plain iperf3 servers).
+ * NICDOCTOR_SERVE_TOKEN is sent when set (serve --token-file on the far end).
+ */
 export async function fetchServerInfo(host: string, port: number, timeoutMs = 3000): Promise<ServerInfo | null> {
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${INFO_PATH}`;
+  const token = process.env.NICDOCTOR_SERVE_TOKEN;
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
     if (!response.ok) return null;
     const parsed = serverInfoSchema.safeParse(await response.json());
     return parsed.success ? parsed.data : null;

@@ -1,5 +1,8 @@
 import { UsageError } from '../engine/errors.js';
 
+/** One iperf3 server or client per port: more than this is a typo, not a bench. */
+export const MAX_PORTS = 256;
+
 /** Parses `--ports 5101-5108` or `5101,5103,5105-5106` into a sorted list of distinct ports. */
 export function parsePorts(spec: string, flag = '--ports'): number[] {
   const ports = new Set<number>();
@@ -9,10 +12,11 @@ export function parsePorts(spec: string, flag = '--ports'): number[] {
     const from = Number(match[1]);
     const to = match[2] === undefined ? from : Number(match[2]);
     if (from < 1 || to > 65535 || from > to) throw new UsageError(`${flag}: "${part}" is outside 1-65535 or reversed`);
-    if (to - from >= 256) throw new UsageError(`${flag}: "${part}" is more than 256 ports`);
+    if (to - from >= MAX_PORTS) throw new UsageError(`${flag}: "${part}" is more than ${MAX_PORTS} ports`);
     for (let port = from; port <= to; port += 1) ports.add(port);
   }
   if (ports.size === 0) throw new UsageError(`${flag}: no ports given`);
+  if (ports.size > MAX_PORTS) throw new UsageError(`${flag}: ${ports.size} ports; at most ${MAX_PORTS} (one iperf3 process each)`);
   return [...ports].sort((a, b) => a - b);
 }
 

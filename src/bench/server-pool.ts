@@ -12,7 +12,22 @@ interface RunningServer {
   spec: ServerSpec;
   process: ResultPromise;
   restarts: number;
+  /** When the test it is serving started (a client connected), or null while it waits. */
+  busySince: number | null;
 }
+
+export interface PoolOptions {
+  /** A test running longer than this is ended (its server is restarted). */
+  maxTestSeconds?: number;
+  /** iperf3's own authentication: an RSA private key and an authorized-users file. */
+  auth?: { rsaPrivateKey: string; authorizedUsers: string };
+}
+
+/**
+ * `setpriv --pdeathsig KILL` makes the kernel kill each iperf3 when serve dies, even by kill -9
+ * (PR_SET_PDEATHSIG survives the exec of taskset and iperf3): no orphans keep the ports.
+ */
+const PDEATHSIG = ['setpriv', '--pdeathsig', 'KILL', '--'];
 
 const MAX_RESTARTS = 5;
 const START_TIMEOUT_MS = 5000;
@@ -27,19 +42,41 @@ export class Iperf3ServerPool {
   private unregister: (() => void) | undefined;
   lastActivity = Date.now();
 
+  private watchdog: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly bind: string | null,
     private readonly log: Logger,
+    private readonly options: PoolOptions = {},
   ) {}
 
   argv(spec: ServerSpec): string[] {
     const iperf = ['iperf3', '-s', '-p', String(spec.port), '--forceflush'];
     if (this.bind) iperf.push('-B', this.bind);
-    return spec.cpu === null ? iperf : ['taskset', '-c', String(spec.cpu), ...iperf];
+    if (this.options.auth) iperf.push('--rsa-private-key-path', this.options.auth.rsaPrivateKey, '--authorized-users-path', this.options.auth.authorizedUsers);
+    return [...PDEATHSIG, ...(spec.cpu === null ? iperf : ['taskset', '-c', String(spec.cpu), ...iperf])];
+  }
+
+  /** True while any server is serving a test: serve is not idle then. */
+  get busy(): boolean {
+    return [...this.servers.values()].some((server) => server.busySince !== null);
   }
 
   async start(specs: readonly ServerSpec[]): Promise<void> {
     this.unregister = onShutdown(() => this.stop());
+    if (this.options.maxTestSeconds) {
+      const limitMs = this.options.maxTestSeconds * 1000;
+      this.watchdog = setInterval(() => {
+        for (const server of this.servers.values()) {
+          if (server.busySince !== null && Date.now() - server.busySince > limitMs) {
+            this.log.warn({ port: server.spec.port, seconds: this.options.maxTestSeconds }, 'test ran longer than --max-test-duration; ending it');
+            server.busySince = null;
+            server.process.kill('SIGKILL');
+          }
+        }
+      }, 1000);
+      this.watchdog.unref();
+    }
     try {
       await Promise.all(specs.map((spec) => this.launch(spec, 0)));
     } catch (error) {
@@ -58,8 +95,8 @@ export class Iperf3ServerPool {
 
   private launch(spec: ServerSpec, restarts: number): Promise<void> {
     const argv = this.argv(spec);
-    const child = execa(argv[0]!, argv.slice(1), { reject: false, cancelSignal: shutdownSignal, forceKillAfterDelay: 2000, stdin: 'ignore', env: { LC_ALL: 'C' }, buffer: false });
-    const server: RunningServer = { spec, process: child, restarts };
+    const child = execa(argv[0]!, argv.slice(1), { reject: false, cancelSignal: shutdownSignal, forceKillAfterDelay: 500, stdin: 'ignore', env: { LC_ALL: 'C' }, buffer: false });
+    const server: RunningServer = { spec, process: child, restarts, busySince: null };
     this.servers.set(spec.port, server);
     return new Promise<void>((resolve, reject) => {
       let ready = false;
@@ -74,6 +111,9 @@ export class Iperf3ServerPool {
           clearTimeout(timer);
           resolve();
         }
+        // "Accepted connection" opens a test; "Server listening" again means it ended.
+        if (/Accepted connection/.test(text)) server.busySince ??= Date.now();
+        if (/Server listening/.test(text)) server.busySince = null;
         if (/Accepted connection|Server listening/.test(text)) this.lastActivity = Date.now();
         if (/error/i.test(text)) errorText += text;
       };
@@ -94,6 +134,7 @@ export class Iperf3ServerPool {
           this.servers.delete(spec.port);
           return;
         }
+        this.lastActivity = Date.now();
         this.log.warn({ port: spec.port, why }, 'iperf3 server died; restarting it');
         this.launch(spec, restarts + 1).catch((error: unknown) => this.log.error({ port: spec.port, err: error }, 'restart failed'));
       });
@@ -103,6 +144,7 @@ export class Iperf3ServerPool {
   async stop(): Promise<void> {
     this.stopping = true;
     this.unregister?.();
+    clearInterval(this.watchdog);
     const running = [...this.servers.values()];
     this.servers.clear();
     for (const server of running) server.process.kill('SIGTERM');

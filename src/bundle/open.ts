@@ -1,7 +1,9 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { extract, list, type ReadEntry } from 'tar';
+import { createReadStream } from 'node:fs';
+import { Parser, extract, type ReadEntry } from 'tar';
+import { READ_LIMITS, readRegularFile } from '../hostio/contained.js';
 import { reportSchema, type Report } from '../report/schema.js';
 import { BUNDLE_FILES, BUNDLE_ROOT, bundleManifestSchema, sha256, type BundleManifest } from './manifest.js';
 
@@ -48,22 +50,50 @@ function entryProblem(entry: ReadEntry): string | undefined {
   return undefined;
 }
 
-/** Reads the whole archive once: a truncated or corrupt gzip/tar fails here, before extraction. */
+/**
+ * Extraction caps: a bundle holds a snapshot of a few MB. A crafted one (a 4 MB gzip that
+ * inflates to GBs, or millions of entries) is refused before anything is written.
+ */
+export const BUNDLE_LIMITS = { totalBytes: 512 * 1024 * 1024, entryBytes: READ_LIMITS.capture, entries: 100_000 } as const;
+
+/**
+ * Reads the whole archive once: a truncated or corrupt gzip/tar fails here, before extraction,
+ * and so does one past the caps, as soon as the first cap is crossed (the rest of a bomb is
+ * never inflated).
+ */
 async function validateArchive(file: string): Promise<void> {
   const problems: string[] = [];
   let entries = 0;
+  let totalBytes = 0;
   try {
-    await list({
-      file,
-      strict: true,
-      onReadEntry: (entry) => {
-        entries += 1;
-        const problem = entryProblem(entry);
-        if (problem) problems.push(problem);
-        entry.resume();
-      },
+    await new Promise<void>((resolve, reject) => {
+      const input = createReadStream(file);
+      const parser = new Parser({
+        strict: true,
+        onReadEntry: (entry) => {
+          entries += 1;
+          totalBytes += entry.size ?? 0;
+          let overLimit: string | undefined;
+          if ((entry.size ?? 0) > BUNDLE_LIMITS.entryBytes) overLimit = `${entry.path} is ${entry.size} bytes (limit ${BUNDLE_LIMITS.entryBytes})`;
+          else if (totalBytes > BUNDLE_LIMITS.totalBytes) overLimit = `more than ${BUNDLE_LIMITS.totalBytes} bytes once extracted`;
+          else if (entries > BUNDLE_LIMITS.entries) overLimit = `more than ${BUNDLE_LIMITS.entries} entries`;
+          if (overLimit) {
+            input.destroy();
+            reject(new BundleError(`${file}: refusing a bundle with ${overLimit}`));
+            return;
+          }
+          const problem = entryProblem(entry);
+          if (problem && problems.length < 10) problems.push(problem);
+          entry.resume();
+        },
+      });
+      parser.on('error', reject);
+      parser.on('end', () => resolve());
+      input.on('error', reject);
+      input.pipe(parser);
     });
   } catch (error) {
+    if (error instanceof BundleError) throw error;
     throw new BundleError(`${file}: not a readable .tar.gz bundle (${(error as Error).message})`);
   }
   if (entries === 0) throw new BundleError(`${file}: empty or not a tar archive`);
@@ -99,7 +129,7 @@ export async function openBundle(file: string): Promise<OpenedBundle> {
 
 async function readText(root: string, name: string, file: string): Promise<string> {
   try {
-    return await readFile(path.join(root, name), 'utf8');
+    return await readRegularFile(path.join(root, name), READ_LIMITS.capture);
   } catch {
     throw new BundleError(`${file}: not a nicdoctor bundle (no ${BUNDLE_ROOT}/${name})`);
   }

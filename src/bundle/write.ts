@@ -1,4 +1,5 @@
-import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { writeOutput } from '../util/safe-output.js';
 import os from 'node:os';
 import path from 'node:path';
 import { create as createTar } from 'tar';
@@ -36,7 +37,8 @@ export interface WriteBundleResult {
 export async function writeBundle(options: WriteBundleOptions): Promise<WriteBundleResult> {
   const output = path.resolve(options.output);
   const staging = await mkdtemp(path.join(os.tmpdir(), 'nicdoctor-bundle-'));
-  const temp = path.join(path.dirname(output), `.${path.basename(output)}.${process.pid}.${Date.now()}.tmp`);
+  // Built in the private staging directory, then written out like any output (safe-output.ts).
+  const temp = path.join(staging, 'bundle.tar.gz');
   try {
     const root = path.join(staging, BUNDLE_ROOT);
     await mkdir(root);
@@ -68,11 +70,8 @@ export async function writeBundle(options: WriteBundleOptions): Promise<WriteBun
     await writeFile(path.join(root, BUNDLE_FILES.manifest), JSON.stringify(manifest, null, 2) + '\n');
     // portable: no uid/gid/user names of the machine that wrote it.
     await createTar({ gzip: true, file: temp, cwd: staging, portable: true }, [BUNDLE_ROOT]);
-    await rename(temp, output);
+    await writeOutput(options.output, await readFile(temp), { flag: '--bundle' });
     return { output, manifest, redacted, reportText };
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -1,10 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
 import { UsageError } from '../engine/errors.js';
 import { render } from '../reporters/index.js';
 import { analyzeText } from '../text/analyze.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { readRegularFile } from '../hostio/contained.js';
+import { writeOutput } from '../util/safe-output.js';
 import { EXIT } from './exit-codes.js';
 import { exitCodeFor, scanInputs, type ReportOptions } from './commands.js';
 
@@ -39,9 +40,13 @@ async function readInput(input: string): Promise<string> {
   } else {
     const info = await stat(input);
     if (info.size > MAX_TEXT_BYTES) throw new UsageError(`${input}: ${Math.round(info.size / 1024 / 1024)} MiB is more than a pasted text (limit ${MAX_TEXT_BYTES / 1024 / 1024} MiB)`);
-    data = await readFile(input).catch((error: NodeJS.ErrnoException) => {
-      throw new UsageError(`${input}: ${error.code === 'EACCES' ? 'permission denied' : error.message}`);
-    });
+    // A regular file only, read within the cap (contained.ts): no FIFO or device swapped in.
+    data = Buffer.from(
+      await readRegularFile(await realpath(input), MAX_TEXT_BYTES, input).catch((error: NodeJS.ErrnoException) => {
+        throw new UsageError(`${input}: ${error.code === 'EACCES' ? 'permission denied' : error.message.replace(`${input}: `, '')}`);
+      }),
+      'utf8',
+    );
   }
   if (data.includes(0)) throw new UsageError(`${input === '-' ? 'stdin' : input}: binary data, not text (a bundle must end in .tar.gz)`);
   return data.toString('utf8');
@@ -68,7 +73,7 @@ export async function analyzeTextCommand(input: string, options: TextAnalyzeOpti
     options.format === 'json' && outcomes.length > 1
       ? JSON.stringify(outcomes.map((outcome) => outcome.report), null, 2) + '\n'
       : outcomes.map((outcome) => render(outcome.report, options.format, { color, verbose: options.verbose ?? false })).join(options.format === 'markdown' ? '\n---\n\n' : '\n');
-  if (options.output) await writeFileAtomic(options.output, rendered);
+  if (options.output) await writeOutput(options.output, rendered, { flag: '--output', inputs: input === '-' ? [] : [input] });
   else process.stdout.write(rendered);
   return outcomes.reduce<number>((worst, outcome) => Math.max(worst, exitCodeFor(outcome, options.failOn)), EXIT.ok);
 }

@@ -7,7 +7,8 @@ import { FactStore } from '../engine/collector.js';
 import { UsageError } from '../engine/errors.js';
 import { scan } from '../engine/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
-import { fetchServerInfo, startInfoEndpoint } from '../bench/info-endpoint.js';
+import { closeInfoEndpoint, fetchServerInfo, startInfoEndpoint } from '../bench/info-endpoint.js';
+import { validateInterfaceNames } from '../util/validate.js';
 import type { Direction } from '../bench/iperf3-client.js';
 import { parsePorts, validateHost } from '../bench/ports.js';
 import { planCpus } from '../bench/cpu-plan.js';
@@ -15,7 +16,7 @@ import { runBench, type BenchOptions } from '../bench/run-bench.js';
 import { Iperf3ServerPool } from '../bench/server-pool.js';
 import { onShutdown, shutdownSignal } from '../util/shutdown.js';
 import { VERSION } from '../version.js';
-import { emit, exitCodeFor, policyInput, scanInputs, withBundle, type ReportOptions } from './commands.js';
+import { checkOutputs, emit, exitCodeFor, policyInput, scanInputs, withBundle, type ReportOptions } from './commands.js';
 import { EXIT } from './exit-codes.js';
 import type { Policy } from '../policy/schema.js';
 import { createProgress } from './progress.js';
@@ -74,6 +75,7 @@ export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger)
 export async function benchReportCommand(options: ReportOptions & BenchCliOptions, log: Logger, which: 'bench' | 'scan'): Promise<number> {
   // Every option is checked, and the policy loaded, before anything runs.
   scanInputs(options);
+  await checkOutputs(options, options.policy ? [options.policy] : []);
   const policy = await policyInput(options);
   benchPlan(options, new LiveHostIO(), log);
   if (options.bundle) {
@@ -112,9 +114,41 @@ async function benchScan(options: ReportOptions & BenchCliOptions, io: LiveHostI
 
 export interface ServeCliOptions {
   bind?: string;
+  iface?: string;
   ports: string;
   controlPort: string;
   idleTimeout?: string;
+  maxTestDuration: string;
+  rsaPrivateKey?: string;
+  authorizedUsers?: string;
+  tokenFile?: string;
+}
+
+/** The first address of an interface (IPv4 first, then a global IPv6), or null. */
+async function addressOfInterface(io: LiveHostIO, iface: string): Promise<string | null> {
+  try {
+    const result = await io.exec(['ip', '-o', 'addr', 'show', 'dev', iface], { timeoutMs: 5000 });
+    const v4 = /\binet (\d+\.\d+\.\d+\.\d+)\//.exec(result.stdout)?.[1];
+    const v6 = /\binet6 ([0-9a-f:]+)\/\d+ scope global/.exec(result.stdout)?.[1];
+    return v4 ?? v6 ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A small secret file (--token-file): its first line is the token. */
+async function readToken(file: string): Promise<string> {
+  const { readRegularFile } = await import('../hostio/contained.js');
+  const { realpath } = await import('node:fs/promises');
+  let text: string;
+  try {
+    text = await readRegularFile(await realpath(file), 4096, file);
+  } catch (error) {
+    throw new UsageError(`--token-file: ${file}: ${(error as Error).message.replace(`${file}: `, '')}`);
+  }
+  const token = text.split('\n')[0]!.trim();
+  if (token.length < 16 || /\s/.test(token)) throw new UsageError(`--token-file: ${file}: the first line must be a token of at least 16 characters, no spaces`);
+  return token;
 }
 
 /** Address → the interface that holds it (`ip -o addr show to ADDR`). */
@@ -128,18 +162,30 @@ async function interfaceOfAddress(io: LiveHostIO, address: string): Promise<stri
 }
 
 export async function serveCommand(options: ServeCliOptions, log: Logger): Promise<number> {
-  const bind = options.bind ? validateHost(options.bind, '--bind') : null;
   const ports = parsePorts(options.ports);
   const controlPort = positiveInteger(options.controlPort, '--control-port', 65535);
   if (ports.includes(controlPort)) throw new UsageError(`--control-port: ${controlPort} is also in --ports`);
   const idleSeconds = options.idleTimeout ? positiveInteger(options.idleTimeout, '--idle-timeout', 7 * 24 * 3600) : null;
+  const maxTestSeconds = positiveInteger(options.maxTestDuration, '--max-test-duration', 24 * 3600);
+  if (Boolean(options.rsaPrivateKey) !== Boolean(options.authorizedUsers)) throw new UsageError('--rsa-private-key and --authorized-users go together (iperf3 authentication)');
+  const token = options.tokenFile ? await readToken(options.tokenFile) : undefined;
   const io = new LiveHostIO();
+  if (options.bind && options.iface) throw new UsageError('--bind and --iface: choose one');
+  if (options.iface) validateInterfaceNames([options.iface]);
+  // Never all addresses by accident: the address given, or the one of the interface under test.
+  let bind: string;
+  if (options.bind) bind = validateHost(options.bind, '--bind');
+  else if (options.iface) {
+    const address = await addressOfInterface(io, options.iface);
+    if (!address) throw new UsageError(`--iface: ${options.iface} has no address to listen on; give --bind ADDRESS`);
+    bind = address;
+  } else throw new UsageError('give --bind ADDRESS (or --iface NAME, to listen on its address); serve does not listen on every address unless told to (--bind 0.0.0.0)');
   const store = new FactStore(io, collectors, log);
   const iface = bind ? await interfaceOfAddress(io, bind) : null;
   const [topology, device, version] = await Promise.all([store.get('cpu.topology'), iface ? store.get('net.device', iface) : null, store.get('iperf3.version')]);
   const local = device?.ok && device.value.localCpuList ? parseCpuList(device.value.localCpuList) : null;
   const plan = planCpus(topology.ok ? topology.value : null, local);
-  const pool = new Iperf3ServerPool(bind, log);
+  const pool = new Iperf3ServerPool(bind, log, { maxTestSeconds, ...(options.rsaPrivateKey && options.authorizedUsers ? { auth: { rsaPrivateKey: options.rsaPrivateKey, authorizedUsers: options.authorizedUsers } } : {}) });
   await pool.start(ports.map((port, index) => ({ port, cpu: plan.cpus.length ? plan.cpus[index % plan.cpus.length]! : null })));
   const info = await startInfoEndpoint(bind, controlPort, () => ({
     nicdoctor: VERSION,
@@ -150,17 +196,18 @@ export async function serveCommand(options: ServeCliOptions, log: Logger): Promi
     bind,
   }), () => {
     pool.lastActivity = Date.now();
-  }).catch(async (error: NodeJS.ErrnoException) => {
+  }, token).catch(async (error: NodeJS.ErrnoException) => {
     await pool.stop();
     throw new UsageError(`--control-port: cannot listen on ${controlPort}: ${error.code === 'EADDRINUSE' ? 'already in use' : error.message}`);
   });
-  onShutdown(() => new Promise<void>((resolve) => info.close(() => resolve())));
-  process.stderr.write(`nicdoctor serve: iperf3 servers on ${bind ?? 'all addresses'} ports ${ports.join(', ')} (CPUs ${plan.cpus.join(',') || 'unpinned'}); plan at http://${bind ?? '0.0.0.0'}:${controlPort}/nicdoctor/info; Ctrl-C stops\n`);
+  onShutdown(() => closeInfoEndpoint(info));
+  process.stderr.write(`nicdoctor serve: iperf3 servers on ${bind === '0.0.0.0' || bind === '::' ? 'all addresses' : bind} ports ${ports.join(', ')} (CPUs ${plan.cpus.join(',') || 'unpinned'}); plan at http://${bind.includes(':') ? `[${bind}]` : bind}:${controlPort}/nicdoctor/info${token ? ' (token required)' : ''}; Ctrl-C stops\n`);
   const reason = await new Promise<'signal' | 'idle'>((resolve) => {
     shutdownSignal.addEventListener('abort', () => resolve('signal'), { once: true });
     if (idleSeconds) {
       const timer = setInterval(() => {
-        if (Date.now() - pool.lastActivity > idleSeconds * 1000) {
+        // Idle: no test running and no bench client for the whole period.
+        if (!pool.busy && Date.now() - pool.lastActivity > idleSeconds * 1000) {
           clearInterval(timer);
           resolve('idle');
         }
@@ -168,8 +215,7 @@ export async function serveCommand(options: ServeCliOptions, log: Logger): Promi
       shutdownSignal.addEventListener('abort', () => clearInterval(timer), { once: true });
     }
   });
-  await pool.stop();
-  await new Promise<void>((resolve) => info.close(() => resolve()));
+  await Promise.all([pool.stop(), closeInfoEndpoint(info)]);
   process.stderr.write(`nicdoctor serve: stopped (${reason === 'idle' ? `idle for ${idleSeconds} s` : 'signal'})\n`);
   return reason === 'idle' ? EXIT.ok : EXIT.interrupted;
 }

@@ -12,8 +12,8 @@ import { SnapshotError, SnapshotHostIO } from '../hostio/snapshot.js';
 import type { HostIO } from '../hostio/types.js';
 import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
-import { parseLinkSpeed, splitList, validateInterfaceNames } from '../util/validate.js';
+import { planOutput, writeOutput } from '../util/safe-output.js';
+import { interfaceList, parseLinkSpeed, splitList } from '../util/validate.js';
 import { VERSION } from '../version.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
 import type { Policy } from '../policy/schema.js';
@@ -40,7 +40,7 @@ export interface ReportOptions {
 
 export function scanInputs(options: ReportOptions) {
   return {
-    ifaces: validateInterfaceNames(splitList(options.iface)),
+    ifaces: interfaceList(options.iface),
     all: options.all === true,
     ...(options.linkSpeed ? { linkSpeedMbps: parseLinkSpeed(options.linkSpeed) } : {}),
     only: splitList(options.only),
@@ -63,10 +63,19 @@ export async function policyInput(options: ReportOptions): Promise<{ policy?: Po
   }
 }
 
-export async function emit(report: Report, options: ReportOptions): Promise<void> {
-  const color = !options.output && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+/** Checks --output and --bundle before any work starts: a path that cannot be written is exit 2. */
+export async function checkOutputs(options: ReportOptions, inputs: readonly string[] = []): Promise<void> {
+  if (options.output) await planOutput(options.output, { flag: '--output', inputs });
+  if (options.bundle) await planOutput(options.bundle, { flag: '--bundle', inputs });
+  if (options.output && options.bundle && options.output !== '-' && path.resolve(options.output) === path.resolve(options.bundle)) {
+    throw new UsageError('--output and --bundle name the same file');
+  }
+}
+
+export async function emit(report: Report, options: ReportOptions, inputs: readonly string[] = []): Promise<void> {
+  const color = (!options.output || options.output === '-') && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const text = render(report, options.format, { color, verbose: options.verbose ?? false });
-  if (options.output) await writeFileAtomic(options.output, text);
+  if (options.output) await writeOutput(options.output, text, { flag: '--output', inputs });
   else process.stdout.write(text);
 }
 
@@ -83,12 +92,19 @@ export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
 
 async function reportOn(io: HostIO, options: ReportOptions, log: Logger, policy: { policy?: Policy }, sourcePath?: string): Promise<number> {
   const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...policy, ...(sourcePath ? { sourcePath } : {}) });
-  await emit(outcome.report, options);
+  await emit(outcome.report, options, sourcePath ? [sourcePath] : []);
+  // Offline, an interface list that cannot be read is bad input (exit 2), not a failure to run.
+  const interfaces = outcome.store.runs.find((run) => run.fact === 'interfaces');
+  if (sourcePath && interfaces && !interfaces.ok) {
+    process.stderr.write(`nicdoctor: ${sourcePath}: the interface list cannot be read: ${interfaces.error?.message ?? 'unknown error'}\n`);
+    return EXIT.usage;
+  }
   return exitCodeFor(outcome, options.failOn);
 }
 
 export async function scanCommand(options: ReportOptions, log: Logger): Promise<number> {
   scanInputs(options); // validate before touching the host
+  await checkOutputs(options, options.policy ? [options.policy] : []);
   const policy = await policyInput(options);
   if (options.bundle) return withBundle(options, log, (io) => scan({ io, checks: registry, log, ...scanInputs(options), ...policy }));
   return reportOn(new LiveHostIO(), options, log, policy);
@@ -154,6 +170,7 @@ export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Pr
 
 export async function analyzeCommand(input: string, options: ReportOptions, log: Logger): Promise<number> {
   scanInputs(options);
+  await checkOutputs(options, [input, ...(options.policy ? [options.policy] : [])]);
   const policy = await policyInput(options);
   return withOfflineInput(input, (io) => reportOn(io, options, log, policy, input));
 }
@@ -165,7 +182,7 @@ export interface CollectOptions {
 
 /** Records every fact every collector can read, so that any check can run on it later. */
 export async function collectCommand(options: CollectOptions, log: Logger): Promise<number> {
-  const ifaces = validateInterfaceNames(splitList(options.iface));
+  const ifaces = interfaceList(options.iface);
   const dir = path.resolve(options.output);
   const existing = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];

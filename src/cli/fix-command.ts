@@ -11,11 +11,12 @@ import { scan } from '../engine/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import type { HostIO } from '../hostio/types.js';
 import type { Profile, Report } from '../report/schema.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { planOutput, writeOutput } from '../util/safe-output.js';
 import { applyChanges, revertChanges } from '../fix/apply.js';
 import { buildPlan, type FixPlan } from '../fix/plan.js';
 import { renderScript } from '../fix/script.js';
 import { shellJoin } from '../fix/shell.js';
+import { lockStateFile, StateLockedError } from '../fix/lock.js';
 import { DEFAULT_STATE_FILE, readState, StateFileError } from '../fix/state.js';
 import { changeArgv } from '../fix/vocabulary.js';
 import { scanInputs, withOfflineInput } from './commands.js';
@@ -149,19 +150,28 @@ export async function fixCommand(options: FixOptions, log: Logger): Promise<numb
   inputs(options); // validate before touching the host
   const stateFile = options.state ?? DEFAULT_STATE_FILE;
   try {
-    if (options.revert) return await revertCommand(options, stateFile);
-    if (options.apply) return await applyCommand(options, log, stateFile);
+    if (options.revert || options.apply) {
+      // One apply or revert per state file at a time: a second one refuses (exit 2).
+      const release = await lockStateFile(stateFile);
+      try {
+        return options.revert ? await revertCommand(options, stateFile) : await applyCommand(options, log, stateFile);
+      } finally {
+        await release();
+      }
+    }
   } catch (error) {
-    if (error instanceof StateFileError) throw new UsageError(error.message);
+    if (error instanceof StateFileError || error instanceof StateLockedError) throw new UsageError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new RunError(`cannot write the state file ${stateFile}: ${(error as Error).message}`);
     throw error;
   }
 
+  const outputTarget = { flag: '--output', inputs: options.from ? [options.from] : [] };
+  if (options.output) await planOutput(options.output, outputTarget); // before any work: a bad path is exit 2
   const report = options.from ? await offlineReport(options.from, options, log) : await reportFrom(new LiveHostIO(), options, log);
   const script = renderScript(buildPlan(report));
-  if (options.output) {
-    await writeFileAtomic(options.output, script);
+  if (options.output && options.output !== '-') {
+    await writeOutput(options.output, script, outputTarget);
     process.stderr.write(`nicdoctor: wrote ${options.output} (review it, then run it as root)\n`);
   } else {
     process.stdout.write(script);

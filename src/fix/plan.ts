@@ -6,7 +6,7 @@
  */
 import type { DiagnosisEntry, Report } from '../report/schema.js';
 import { isValidInterfaceName } from '../util/validate.js';
-import { isSingleLine, shellJoin, unfilledPlaceholders } from './shell.js';
+import { isSingleLine, needsQuoting, quoteWords, shellJoin, unfilledPlaceholders } from './shell.js';
 import { isLinkFile, isSysctlDropIn, linkSetting, parseLinkFile, parseSysctlConf } from './persistent.js';
 import { changeText, checkSysctl, parseCommand, type Change, type EthtoolChange } from './vocabulary.js';
 
@@ -105,6 +105,19 @@ function isSysctlReload(text: string): boolean {
   return /^sysctl\s+(--system|-p|--load)(\s|$)/.test(text.trim());
 }
 
+/**
+ * Classifies a command, after quoting the interface names in it that a shell would expand: a
+ * whitelisted change then parses into argv again; any other command that holds such a name is
+ * not printed as runnable, because its quoting context (double quotes, $(...)) is unknown.
+ */
+function classifyQuoted(raw: string, hostileNames: readonly string[]): PlannedCommand {
+  const present = hostileNames.filter((name) => raw.includes(name));
+  if (present.length === 0) return classify(raw);
+  const planned = classify(quoteWords(raw, present));
+  if (planned.kind === 'change' || planned.kind === 'unusable') return planned;
+  return { kind: 'unusable', text: quoteWords(raw, present), reason: `interface name ${present.map((name) => JSON.stringify(name)).join(', ')} holds shell characters; check the command and run it by hand` };
+}
+
 function classify(text: string): PlannedCommand {
   if (!isSingleLine(text)) return { kind: 'unusable', text, reason: 'spans several lines' };
   const missing = unfilledPlaceholders(text);
@@ -147,6 +160,11 @@ function describeEvidence(report: Report, diagnosis: DiagnosisEntry): string[] {
 }
 
 export function buildPlan(report: Report): FixPlan {
+  // Names the kernel allows but a shell would expand ($, `, ;, quotes...): quoted wherever they appear.
+  const hostileNames = [...new Set([...report.interfaces.map((entry) => entry.name), ...report.diagnoses.map((entry) => entry.subject)])].filter(
+    (name) => isValidInterfaceName(name) && needsQuoting(name),
+  );
+  const classify = (text: string) => classifyQuoted(text, hostileNames);
   const seen = new Set<string>();
   const sysctl = new Map<string, MergedSysctl>();
   const sysctlRejected: string[] = [];

@@ -12,6 +12,23 @@ export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** True when a word (an interface name from evidence) would change meaning unquoted in a shell. */
+export function needsQuoting(word: string): boolean {
+  return word === '' || !SAFE_WORD.test(word);
+}
+
+/**
+ * Quotes every occurrence of the given words (interface names the kernel allows but a shell
+ * would expand: `e$(touch${IFS}x)`) in a command rendered from a template. Longest first, in one
+ * pass, so a quoted name is never quoted again.
+ */
+export function quoteWords(text: string, words: readonly string[]): string {
+  const hostile = [...new Set(words.filter(needsQuoting))].sort((a, b) => b.length - a.length);
+  if (hostile.length === 0) return text;
+  const pattern = new RegExp(hostile.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  return text.replace(pattern, (word) => shellQuote(word));
+}
+
 export function shellJoin(argv: readonly string[]): string {
   return argv.map(shellQuote).join(' ');
 }

@@ -81,7 +81,8 @@ function parseEthtool(args: string[]): ParsedCommand {
   const [flag, iface, ...rest] = args;
   const op = flag === undefined ? undefined : opForFlag(flag);
   if (!op) return { ok: false, reason: `ethtool ${flag ?? ''} is not one of the settings nicdoctor applies (-K, -L, -G, -C, -A)`.replace(/ +is/, ' is') };
-  if (iface === undefined || !isValidInterfaceName(iface)) return { ok: false, reason: `"${iface ?? ''}" is not a valid interface name` };
+  // A name starting with "-" would be read by ethtool as an option.
+  if (iface === undefined || !isValidInterfaceName(iface) || iface.startsWith('-')) return { ok: false, reason: `${JSON.stringify(iface ?? '')} is not a valid interface name` };
   if (rest.length === 0 || rest.length % 2 !== 0) return { ok: false, reason: `ethtool ${flag} ${iface}: settings must come as name/value pairs` };
   const settings: [string, string][] = [];
   for (let index = 0; index < rest.length; index += 2) {

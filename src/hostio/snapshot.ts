@@ -1,6 +1,7 @@
-import { readFile, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { ContainedReader } from './contained.js';
 import { fsErrorToHostIOError } from './live.js';
 import { LISTING_FILE, SNAPSHOT_FORMAT, commandPaths, mirrorPath } from './snapshot-layout.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from './types.js';
@@ -42,17 +43,22 @@ export class SnapshotError extends Error {
   override name = 'SnapshotError';
 }
 
-export async function loadSnapshotManifest(root: string): Promise<SnapshotManifest> {
+export async function loadSnapshotManifest(root: string, reader?: ContainedReader): Promise<SnapshotManifest> {
   let text: string;
   try {
     const info = await stat(root);
-    if (!info.isDirectory()) throw new SnapshotError(`${root} is not a directory`);
-    text = await readFile(path.join(root, 'snapshot.json'), 'utf8');
+    if (!info.isDirectory()) throw new SnapshotError(`${root} is not a directory: give a snapshot directory (nicdoctor collect), an evidence bundle (.tar.gz) or an extracted sosreport`);
+    text = await (reader ?? (await ContainedReader.open(root))).readText('snapshot.json', 'metadata', `${root}/snapshot.json`);
   } catch (error) {
     if (error instanceof SnapshotError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new SnapshotError(`${root}: not a nicdoctor snapshot (no such directory or no snapshot.json)`);
-    if (code === 'EACCES') throw new SnapshotError(`${root}: permission denied`);
+    if (code === 'ENOENT') throw new SnapshotError(`${root}: no such file or directory`);
+    if (error instanceof HostIOError && error.kind === 'not-found') {
+      throw new SnapshotError(
+        `${root}: not a nicdoctor snapshot (no snapshot.json) nor another recognised input: a nicdoctor snapshot has snapshot.json (nicdoctor collect), an extracted sosreport has sos_commands/, an evidence bundle is a .tar.gz`,
+      );
+    }
+    if (code === 'EACCES' || (error instanceof HostIOError && error.kind === 'permission-denied')) throw new SnapshotError(`${root}: permission denied`);
     throw new SnapshotError(`${root}: ${(error as Error).message}`);
   }
   let json: unknown;
@@ -69,33 +75,49 @@ export async function loadSnapshotManifest(root: string): Promise<SnapshotManife
   return parsed.data;
 }
 
+/** A recorded directory listing: a JSON list of names, each a single path component. */
+function parseListing(text: string, hostPath: string): string[] {
+  let names: unknown;
+  try {
+    names = JSON.parse(text);
+  } catch {
+    names = undefined;
+  }
+  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string' && name !== '' && !name.includes('/') && name !== '.' && name !== '..')) {
+    throw new HostIOError('io', `${hostPath}: the snapshot's ${LISTING_FILE} is not a JSON list of entry names`);
+  }
+  return (names as string[]).slice().sort();
+}
+
 /** Replays a snapshot directory: no command runs and no host file is read. */
 export class SnapshotHostIO implements HostIO {
   readonly mode = 'snapshot' as const;
   private constructor(
     readonly root: string,
     readonly manifest: SnapshotManifest,
+    /** Every read goes through it: nothing outside the snapshot, only regular files, size caps. */
+    private readonly reader: ContainedReader,
   ) {}
 
   static async open(root: string): Promise<SnapshotHostIO> {
     const absolute = path.resolve(root);
-    return new SnapshotHostIO(absolute, await loadSnapshotManifest(absolute));
+    // Checks that it is a directory (and says what was expected) before the reader resolves it.
+    await loadSnapshotManifest(absolute);
+    const reader = await ContainedReader.open(absolute);
+    return new SnapshotHostIO(absolute, await loadSnapshotManifest(absolute, reader), reader);
   }
 
   async exec(argv: string[]): Promise<ExecResult> {
-    const { stdout: stdoutPath, meta: metaPath } = commandPaths(this.root, commandKey(argv));
+    const { stdout: stdoutPath, meta: metaPath } = commandPaths('', commandKey(argv));
     const meta = await this.readMeta(metaPath, argv);
     if (meta?.error) throw new HostIOError(meta.error, meta.message ?? `${argv[0]}: ${meta.error} (as recorded)`);
     let stdout: string;
     try {
-      stdout = await readFile(stdoutPath, 'utf8');
+      stdout = await this.reader.readText(stdoutPath, 'capture', `the snapshot's ${stdoutPath}`);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        if (meta) stdout = '';
-        else throw new HostIOError('not-captured', `the snapshot holds no output of \`${argv.join(' ')}\``);
-      } else {
-        throw fsErrorToHostIOError(error, stdoutPath);
-      }
+      if (!(error instanceof HostIOError) || error.kind !== 'not-found') throw error;
+      if (meta) stdout = '';
+      else throw new HostIOError('not-captured', `the snapshot holds no output of \`${argv.join(' ')}\``);
     }
     return { argv, exitCode: meta?.exitCode ?? 0, stdout, stderr: meta?.stderr ?? '', durationMs: meta?.durationMs ?? 0 };
   }
@@ -103,9 +125,10 @@ export class SnapshotHostIO implements HostIO {
   private async readMeta(metaPath: string, argv: string[]) {
     let text: string;
     try {
-      text = await readFile(metaPath, 'utf8');
-    } catch {
-      return undefined;
+      text = await this.reader.readText(metaPath, 'metadata');
+    } catch (error) {
+      if (error instanceof HostIOError && error.kind === 'not-found') return undefined;
+      throw error;
     }
     try {
       return commandMetaSchema.parse(JSON.parse(text));
@@ -115,30 +138,26 @@ export class SnapshotHostIO implements HostIO {
   }
 
   async readFile(hostPath: string): Promise<string> {
-    const file = await this.resolve(hostPath);
-    try {
-      return await readFile(file, 'utf8');
-    } catch (error) {
-      throw this.notCaptured(error, hostPath);
-    }
+    return this.reader.readText(this.mirrored(hostPath), 'capture', hostPath);
   }
 
   async readDir(hostPath: string): Promise<string[]> {
-    const dir = await this.resolve(hostPath);
+    const dir = this.mirrored(hostPath);
+    let listing: string | undefined;
     try {
-      const listing = await readFile(path.join(dir, LISTING_FILE), 'utf8').catch(() => undefined);
-      if (listing !== undefined) return (JSON.parse(listing) as string[]).slice().sort();
-      return (await readdir(dir)).filter((name) => name !== LISTING_FILE).sort();
+      listing = await this.reader.readText(path.join(dir, LISTING_FILE), 'listing', `${hostPath}/${LISTING_FILE}`);
     } catch (error) {
-      throw this.notCaptured(error, hostPath);
+      if (!(error instanceof HostIOError) || error.kind !== 'not-found') throw error;
     }
+    if (listing !== undefined) return parseListing(listing, hostPath);
+    return (await this.reader.readDir(dir, hostPath)).filter((name) => name !== LISTING_FILE).sort();
   }
 
   async readLink(hostPath: string): Promise<string> {
-    const parent = await this.resolve(path.dirname(hostPath));
     try {
-      return await readlink(path.join(parent, path.basename(hostPath)));
+      return await this.reader.readLink(this.mirrored(hostPath), hostPath);
     } catch (error) {
+      if (error instanceof HostIOError) throw error;
       throw this.notCaptured(error, hostPath);
     }
   }
@@ -147,20 +166,10 @@ export class SnapshotHostIO implements HostIO {
     return this.manifest.inventory;
   }
 
-  /** Follows the snapshot's own links, and refuses any that would lead outside it. */
-  private async resolve(hostPath: string): Promise<string> {
-    const mirrored = mirrorPath(this.root, hostPath);
-    let real: string;
-    try {
-      real = await realpath(mirrored);
-    } catch (error) {
-      throw this.notCaptured(error, hostPath);
-    }
-    const fsRoot = await realpath(path.join(this.root, 'fs')).catch(() => path.join(this.root, 'fs'));
-    if (real !== fsRoot && !real.startsWith(fsRoot + path.sep)) {
-      throw new HostIOError('io', `${hostPath}: the snapshot links outside itself`);
-    }
-    return real;
+  /** The path of a host file inside the snapshot, relative to its root (fs/<absolute path>). */
+  private mirrored(hostPath: string): string {
+    if (!path.isAbsolute(hostPath)) throw new HostIOError('io', `host paths must be absolute: ${hostPath}`);
+    return path.relative(this.root, mirrorPath(this.root, hostPath));
   }
 
   /**

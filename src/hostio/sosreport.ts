@@ -1,7 +1,7 @@
-import { readFile, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isPciAddress } from '../collectors/sysfs-read.js';
-import { fsErrorToHostIOError } from './live.js';
+import { ContainedReader } from './contained.js';
 import { SnapshotError } from './snapshot.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from './types.js';
 
@@ -13,6 +13,12 @@ import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInvento
  *   proc/..., sys/..., etc/...            files copied at their real path
  *   hostname, uname, version.txt          sos's own summary files
  *
+ * Recognised by `sos_commands/` alone (a partial or hand-made extract often lacks version.txt).
+ * sos 3.x and 4.x name some outputs differently (`lspci_-nnvv` / `lspci_-nvv`, `ip_-d_address` /
+ * `ip_address`); newer sos keeps per-device outputs in sub-folders of the plugin
+ * (`sos_commands/networking/devices/...`): every file below a plugin is found by its name.
+ * Every read goes through ContainedReader: nothing outside the tree, only regular files, capped.
+ *
  * What sos does not copy is derived where sos holds the same value elsewhere: /proc/sys from
  * `sysctl -a`, an interface's speed/duplex/carrier from `ethtool <if>`, mtu/operstate from
  * `ip address`, its PCI function and driver from `ethtool -i`, `lspci -vv -s <BDF>` from that
@@ -21,12 +27,14 @@ import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInvento
  */
 
 export async function isSosreport(dir: string): Promise<boolean> {
-  const isDir = (name: string) => stat(path.join(dir, name)).then((info) => info.isDirectory(), () => false);
-  const isFile = (name: string) => stat(path.join(dir, name)).then((info) => info.isFile(), () => false);
-  // sos_commands/ alone marks an extracted sosreport: partial and hand-made ones lack version.txt.
-  void isFile;
-  return isDir('sos_commands');
+  return stat(path.join(dir, 'sos_commands')).then((info) => info.isDirectory(), () => false);
 }
+
+/** Sub-folders of a plugin that hold other hosts' views (network namespaces), not this host's. */
+const FOREIGN_SUBDIRS = new Set(['namespaces']);
+/** How deep below sos_commands/<plugin> outputs are looked for, and how many files at most. */
+const MAX_PLUGIN_DEPTH = 4;
+const MAX_COMMAND_FILES = 200_000;
 
 interface InterfaceInfo {
   driver: string | null;
@@ -39,8 +47,10 @@ interface InterfaceInfo {
 }
 
 /** The sos file names of the commands whose output stands in for sysfs and procfs. */
-const LSPCI_FILES = ['lspci_-nnvv', 'lspci_-nvv', 'lspci_-vvnn', 'lspci_-vvv', 'lspci_-vv'];
-const IP_ADDRESS_FILES = ['ip_-d_address', 'ip_address', 'ip_addr', 'ip_-o_addr', 'ip_link', 'ip_-d_link', 'ip_-s_-d_link'];
+const LSPCI_FILES = ['lspci_-nnvv', 'lspci_-nvv', 'lspci_-vvnn', 'lspci_-vvv', 'lspci_-vv', 'lspci_-nvvv'];
+const IP_ADDRESS_FILES = ['ip_-d_address', 'ip_-d_address_show', 'ip_address', 'ip_addr', 'ip_-o_addr', 'ip_link', 'ip_-d_link', 'ip_-s_-d_link', 'ip_-s_link'];
+/** `uname -a`: sos's top-level `uname` (a link into sos_commands/kernel) or the command file. */
+const UNAME_FILES = ['uname', 'uname_-a'];
 /** A command whose whole output is one of these lines failed: sos keeps stderr in the same file. */
 const FAILURE_OUTPUT = /^(?:Cannot get .*|.*: Operation not supported|netlink error: .*|no stats available|Cannot .*: No such device.*|.*Operation not permitted.*)$/i;
 
@@ -50,22 +60,20 @@ export class SosreportHostIO implements HostIO {
 
   private constructor(
     readonly root: string,
-    /** Command output files by sos name (`ethtool_-S_eth0`), first plugin directory wins. */
+    private readonly reader: ContainedReader,
+    /** Command output files (relative to the root) by sos name (`ethtool_-S_eth0`), first plugin directory wins. */
     private readonly commands: Map<string, string>,
     private readonly interfaces: Map<string, InterfaceInfo>,
     private readonly sysctl: Map<string, string>,
   ) {}
 
   static async open(dir: string): Promise<SosreportHostIO> {
-    const root = await realpath(path.resolve(dir)).catch(() => path.resolve(dir));
-    if (!(await isSosreport(root))) throw new SnapshotError(`${dir}: not an extracted sosreport (no sos_commands/ with sos_reports/ or version.txt)`);
+    if (!(await isSosreport(dir))) throw new SnapshotError(`${dir}: not an extracted sosreport: it has no sos_commands/ directory`);
+    const reader = await ContainedReader.open(dir);
+    const root = reader.root;
     const commands = new Map<string, string>();
-    for (const plugin of (await readdir(path.join(root, 'sos_commands'))).sort()) {
-      const pluginDir = path.join(root, 'sos_commands', plugin);
-      const names = await readdir(pluginDir).catch(() => []);
-      for (const name of names.sort()) if (!commands.has(name)) commands.set(name, path.join(pluginDir, name));
-    }
-    const read = (name: string) => (commands.has(name) ? readFile(commands.get(name)!, 'utf8').catch(() => undefined) : Promise.resolve(undefined));
+    for (const plugin of (await reader.readDir('sos_commands')).sort()) await collectCommandFiles(reader, path.join('sos_commands', plugin), 0, commands);
+    const read = (name: string) => (commands.has(name) ? reader.readText(commands.get(name)!).catch(() => undefined) : Promise.resolve(undefined));
     const sysctl = parseSysctlA((await read('sysctl_-a')) ?? '');
     const ipText = (await Promise.all(IP_ADDRESS_FILES.map(read))).find((text) => text?.trim());
     const links = parseIpLinks(ipText ?? '');
@@ -75,13 +83,16 @@ export class SosreportHostIO implements HostIO {
       if (match && !match[1]!.startsWith('-')) names.add(match[1]!);
     }
     for (const name of links.keys()) names.add(name);
+    // sos mangles a file name's odd characters to "_" (as commandKey does): "ethtool_-S___touch__IFS_P_"
+    // is the output of the interface `ip address` lists as "$(touch${IFS}P)", not another interface.
+    for (const name of links.keys()) if (commandKey([name]) !== name) names.delete(commandKey([name]));
     // A capture with only /proc/interrupts still names its NICs: "eth0-TxRx-3", "i40e-eth0-TxRx-3", a bare "eth2" MSI vector.
-    const interruptsText = await readFile(path.join(root, 'proc', 'interrupts'), 'utf8').catch(() => '');
+    const interruptsText = await reader.readText('proc/interrupts').catch(() => '');
     for (const name of interfacesInInterrupts(interruptsText)) names.add(name);
     names.delete('lo');
     const interfaces = new Map<string, InterfaceInfo>();
     for (const name of [...names].sort()) {
-      const [info, settings] = await Promise.all([read(`ethtool_-i_${name}`), read(`ethtool_${name}`)]);
+      const [info, settings] = await Promise.all([read(commandKey(['ethtool', '-i', name])), read(commandKey(['ethtool', name]))]);
       const field = (text: string | undefined, label: string) => {
         const value = new RegExp(`^\\s*${label}:[ \\t]*(.*?)\\s*$`, 'mi').exec(text ?? '')?.[1];
         return value ? value : null;
@@ -100,7 +111,7 @@ export class SosreportHostIO implements HostIO {
         operstate: links.get(name)?.state ?? null,
       });
     }
-    return new SosreportHostIO(root, commands, interfaces, sysctl);
+    return new SosreportHostIO(root, reader, commands, interfaces, sysctl);
   }
 
   async exec(argv: string[]): Promise<ExecResult> {
@@ -115,7 +126,7 @@ export class SosreportHostIO implements HostIO {
 
   private async commandOutput(argv: string[]): Promise<string> {
     const file = this.commands.get(commandKey(argv));
-    if (file) return readFile(file, 'utf8');
+    if (file) return this.reader.readText(file, 'capture', `the sosreport's ${file}`);
     if (argv[0] === 'lspci' && argv.includes('-s')) {
       const address = argv[argv.indexOf('-s') + 1];
       const block = address ? await this.lspciBlock(address) : undefined;
@@ -129,7 +140,7 @@ export class SosreportHostIO implements HostIO {
     const file = LSPCI_FILES.map((name) => this.commands.get(name)).find(Boolean);
     if (!file) return undefined;
     const short = address.toLowerCase().replace(/^0000:/, '');
-    const blocks = (await readFile(file, 'utf8')).split(/\n\s*\n/);
+    const blocks = (await this.reader.readText(file)).split(/\n\s*\n/);
     const block = blocks.find((candidate) => {
       const header = candidate.trimStart().split(' ', 1)[0]?.toLowerCase() ?? '';
       return header === short || header === `0000:${short}` || header === address.toLowerCase();
@@ -140,13 +151,7 @@ export class SosreportHostIO implements HostIO {
 
   async readFile(hostPath: string): Promise<string> {
     const file = await this.resolve(hostPath);
-    if (file) {
-      try {
-        return await readFile(file, 'utf8');
-      } catch (error) {
-        throw fsErrorToHostIOError(error, hostPath);
-      }
-    }
+    if (file) return this.reader.readText(file, 'capture', hostPath);
     const derived = this.derivedFile(hostPath);
     if (derived !== undefined) return derived;
     throw await this.missing(hostPath);
@@ -155,13 +160,7 @@ export class SosreportHostIO implements HostIO {
   async readDir(hostPath: string): Promise<string[]> {
     const dir = await this.resolve(hostPath);
     let entries: string[] | undefined;
-    if (dir) {
-      try {
-        entries = await readdir(dir);
-      } catch (error) {
-        throw fsErrorToHostIOError(error, hostPath);
-      }
-    }
+    if (dir) entries = await this.reader.readDir(dir, hostPath);
     if (path.normalize(hostPath) === '/sys/class/net') entries = [...new Set([...(entries ?? []), ...this.interfaces.keys()])];
     if (!entries) throw await this.missing(hostPath);
     return entries.sort();
@@ -170,7 +169,7 @@ export class SosreportHostIO implements HostIO {
   async readLink(hostPath: string): Promise<string> {
     const parent = await this.resolve(path.dirname(hostPath));
     if (parent) {
-      const target = await readlink(path.join(parent, path.basename(hostPath))).catch(() => undefined);
+      const target = await this.reader.readLink(path.join(parent, path.basename(hostPath)), hostPath).catch(() => undefined);
       if (target !== undefined) return target;
     }
     const derived = this.derivedLink(hostPath);
@@ -182,30 +181,29 @@ export class SosreportHostIO implements HostIO {
   async inventory(): Promise<HostInventory> {
     const text = async (...names: string[]) => {
       for (const name of names) {
-        const file = name.includes('/') ? path.join(this.root, name) : this.commands.get(name);
-        const content = file ? await readFile(file, 'utf8').catch(() => undefined) : undefined;
+        const file = name.includes('/') ? name : this.commands.get(name);
+        const content = file ? await this.reader.readText(file, 'metadata').catch(() => undefined) : undefined;
         if (content?.trim()) return content;
       }
       return undefined;
     };
     const [hostname, uname, osRelease, redhatRelease, lscpu, cpuinfo] = await Promise.all([
       text('./hostname', 'hostname', 'etc/hostname'),
-      text('./uname', 'uname_-a'),
+      text(...UNAME_FILES.map((name) => (name === 'uname' ? './uname' : name))),
       text('etc/os-release'),
       text('etc/redhat-release'),
       text('lscpu'),
       text('proc/cpuinfo'),
     ]);
-    const unameParts = uname?.trim().split(/\s+/) ?? [];
+    const unamed = parseUname(uname ?? '');
     const lscpuField = (label: string) => new RegExp(`^${label}:\\s*(.+?)\\s*$`, 'm').exec(lscpu ?? '')?.[1];
     const logical = Number(lscpuField('CPU\\(s\\)')) || (cpuinfo?.match(/^processor\s*:/gm)?.length ?? 0) || (await this.cpusFromCounters());
     const cores = Number(lscpuField('Core\\(s\\) per socket')) * Number(lscpuField('Socket\\(s\\)'));
-    const machine = unameParts.at(-2) === 'GNU/Linux' ? unameParts.at(-3) : unameParts.at(-1);
     return {
       hostname: hostname?.trim().split('\n')[0] ?? 'unknown',
-      kernel: unameParts[2] ?? 'unknown',
+      kernel: unamed.kernel ?? 'unknown',
       os: /^PRETTY_NAME="?([^"\n]+)"?/m.exec(osRelease ?? '')?.[1] ?? redhatRelease?.trim() ?? 'unknown',
-      arch: nodeArch(machine ?? lscpuField('Architecture') ?? 'unknown'),
+      arch: nodeArch(unamed.machine ?? lscpuField('Architecture') ?? 'unknown'),
       cpuModel: lscpuField('Model name') ?? /^model name\s*:\s*(.+)$/m.exec(cpuinfo ?? '')?.[1] ?? 'unknown',
       logicalCpus: logical,
       physicalCores: Number.isFinite(cores) && cores > 0 ? cores : logical,
@@ -217,19 +215,18 @@ export class SosreportHostIO implements HostIO {
 
   /** CPUs counted where a capture without lscpu still shows them: the /proc/interrupts header, softnet_stat rows. */
   private async cpusFromCounters(): Promise<number> {
-    const read = (file: string) => readFile(path.join(this.root, file), 'utf8').catch(() => '');
+    const read = (file: string) => this.reader.readText(file).catch(() => '');
     const header = (await read('proc/interrupts')).split('\n').find((line) => /^\s*CPU\d+/.test(line));
     if (header) return header.trim().split(/\s+/).length;
     return (await read('proc/net/softnet_stat')).split('\n').filter((line) => /^[0-9a-f]{8}\s/i.test(line.trim())).length;
   }
 
-  /** The real path of hostPath inside the tree, or undefined; never a path outside it. */
+  /** hostPath relative to the root when the tree holds it, or undefined; never a path outside it. */
   private async resolve(hostPath: string): Promise<string | undefined> {
     if (!path.isAbsolute(hostPath)) throw new HostIOError('io', `host paths must be absolute: ${hostPath}`);
-    const real = await realpath(path.join(this.root, path.normalize(hostPath))).catch(() => undefined);
-    if (!real) return undefined;
-    if (real !== this.root && !real.startsWith(this.root + path.sep)) throw new HostIOError('io', `${hostPath}: the sosreport links outside itself`);
-    return real;
+    const relative = path.normalize(hostPath).slice(1);
+    const real = await this.reader.resolve(relative, hostPath);
+    return real === undefined ? undefined : path.relative(this.root, real);
   }
 
   private derivedFile(hostPath: string): string | undefined {
@@ -282,6 +279,40 @@ export class SosreportHostIO implements HostIO {
   }
 }
 
+/**
+ * Registers every file below a plugin directory by its name; files nearer the plugin's top win
+ * (sos 3.x kept them there), then sub-folders in name order (per-device folders of newer sos).
+ */
+async function collectCommandFiles(reader: ContainedReader, dir: string, depth: number, commands: Map<string, string>): Promise<void> {
+  const names = (await reader.readDir(dir).catch(() => [] as string[])).sort();
+  const subdirs: string[] = [];
+  for (const name of names) {
+    if (commands.size >= MAX_COMMAND_FILES) return;
+    const relative = path.join(dir, name);
+    const info = await stat(path.join(reader.root, relative)).catch(() => undefined);
+    if (info?.isDirectory()) {
+      if (depth < MAX_PLUGIN_DEPTH && !FOREIGN_SUBDIRS.has(name)) subdirs.push(relative);
+    } else if (!commands.has(name)) {
+      commands.set(name, relative);
+    }
+  }
+  for (const subdir of subdirs) await collectCommandFiles(reader, subdir, depth + 1, commands);
+}
+
+/**
+ * `uname -a`: "Linux host 5.14.0-70.el9.x86_64 #1 SMP PREEMPT_DYNAMIC Thu ... x86_64 x86_64 x86_64 GNU/Linux".
+ * The version field has spaces and processor/platform are left out when unknown, so the machine
+ * is the last token that names an architecture, never the OS ("GNU/Linux").
+ */
+export function parseUname(text: string): { kernel: string | null; machine: string | null } {
+  const tokens = text.trim().split('\n', 1)[0]!.trim().split(/\s+/).filter(Boolean);
+  if (tokens.length < 3) return { kernel: null, machine: null };
+  const machine = [...tokens.slice(3)].reverse().find((token) => ARCH_NAME.test(token)) ?? null;
+  return { kernel: tokens[2]!, machine };
+}
+
+const ARCH_NAME = /^(?:x86_64|amd64|i[3-6]86|aarch64|arm64|armv\d+\w*|ppc64(?:le)?|ppc|s390x?|riscv(?:32|64)|mips\w*|loongarch64|sparc64|ia64)$/;
+
 /** Directories sos copies whole when its plugin ran (processor, numa, networking). */
 const AREAS = [/^\/sys\/devices\/system\/cpu(?=\/)/, /^\/sys\/devices\/system\/node(?=\/)/, /^\/proc\/irq(?=\/)/];
 
@@ -325,6 +356,6 @@ export function parseIpLinks(text: string): Map<string, { mtu: string | null; st
 }
 
 function nodeArch(machine: string): string {
-  const map: Record<string, string> = { x86_64: 'x64', aarch64: 'arm64', ppc64le: 'ppc64', i686: 'ia32', i386: 'ia32', s390x: 's390x' };
+  const map: Record<string, string> = { x86_64: 'x64', amd64: 'x64', aarch64: 'arm64', arm64: 'arm64', i586: 'ia32', ppc64le: 'ppc64', i686: 'ia32', i386: 'ia32', s390x: 's390x' };
   return map[machine] ?? machine;
 }

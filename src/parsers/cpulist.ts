@@ -1,4 +1,5 @@
 import { ParseError } from '../engine/facts.js';
+import { excerpt } from './text.js';
 
 /**
  * Kernel CPU sets in their two text forms:
@@ -8,21 +9,33 @@ import { ParseError } from '../engine/facts.js';
  *   ("00000000,0000ffff" = CPUs 0-15), as in /proc/irq/N/smp_affinity and IRQBALANCE_BANNED_CPUS.
  */
 
-const RANGE = /^(\d+)(?:-(\d+)(?::(\d+)\/(\d+))?)?$/;
+const RANGE = /^(\d{1,10})(?:-(\d{1,10})(?::(\d{1,10})\/(\d{1,10}))?)?$/;
+
+/**
+ * CPU numbers are below NR_CPUS, at most 8192 in any mainline kernel configuration
+ * (CONFIG_NR_CPUS_RANGE_END with MAXSMP); 65536 leaves room for what comes. A number above it
+ * is not a CPU list: refusing it keeps the loops below bounded ("0-2000000", "2^53").
+ */
+export const MAX_CPUS = 65_536;
 
 /** Parses a cpulist into sorted, distinct CPU numbers. */
 export function parseCpuList(text: string): number[] {
   const trimmed = text.trim();
   if (trimmed === '') return [];
   const cpus = new Set<number>();
+  // Overlapping ranges repeated ("0-65535,0-65535,...") must not multiply the work either.
+  let work = 0;
   for (const part of trimmed.split(',')) {
     const match = RANGE.exec(part.trim());
-    if (!match) throw new ParseError(`not a CPU list: "${trimmed}" (at "${part}")`);
+    if (!match) throw new ParseError(`not a CPU list: ${excerpt(trimmed)} (at ${excerpt(part)})`);
     const first = Number(match[1]);
     const last = match[2] === undefined ? first : Number(match[2]);
     const used = match[3] === undefined ? 1 : Number(match[3]);
     const group = match[4] === undefined ? 1 : Number(match[4]);
-    if (last < first || used < 1 || group < 1 || used > group) throw new ParseError(`not a CPU list: "${trimmed}" (bad range "${part}")`);
+    if (last < first || used < 1 || group < 1 || used > group) throw new ParseError(`not a CPU list: ${excerpt(trimmed)} (bad range ${excerpt(part)})`);
+    if (last >= MAX_CPUS) throw new ParseError(`not a CPU list: ${excerpt(trimmed)} (CPU ${excerpt(String(last))} is beyond ${MAX_CPUS - 1})`);
+    work += last - first + 1;
+    if (work > 16 * MAX_CPUS) throw new ParseError(`not a CPU list: ${excerpt(trimmed)} (ranges cover more than ${16 * MAX_CPUS} CPUs)`);
     for (let start = first; start <= last; start += group) {
       for (let cpu = start; cpu < start + used && cpu <= last; cpu += 1) cpus.add(cpu);
     }
@@ -50,9 +63,11 @@ export function formatCpuList(cpus: Iterable<number>): string {
 /** Parses a hex cpumask ("ff", "00000000,0000ffff", "0x3") into sorted CPU numbers. */
 export function parseCpuMask(text: string): number[] {
   const trimmed = text.trim().replace(/^0x/i, '');
-  if (!/^[0-9a-f]+(,[0-9a-f]+)*$/i.test(trimmed)) throw new ParseError(`not a CPU mask: "${text.trim()}"`);
+  if (!/^[0-9a-f]+(,[0-9a-f]+)*$/i.test(trimmed)) throw new ParseError(`not a CPU mask: ${excerpt(text.trim())}`);
   // Commas only separate 32-bit words for readability; the digits form one big hex number.
-  const digits = trimmed.replace(/,/g, '');
+  // Leading zeros are padding; a set bit beyond MAX_CPUS is not a CPU.
+  const digits = trimmed.replace(/,/g, '').replace(/^0+(?=[0-9a-f])/i, '');
+  if (digits.length * 4 > MAX_CPUS) throw new ParseError(`not a CPU mask: ${excerpt(text.trim())} (more than ${MAX_CPUS} CPUs)`);
   const cpus: number[] = [];
   for (let position = 0; position < digits.length; position += 1) {
     const nibble = Number.parseInt(digits[digits.length - 1 - position]!, 16);

@@ -24,6 +24,8 @@ type Section = 'table' | 'key' | 'function' | 'transform';
 const TABLE_HEADER = /^RX flow hash indirection table for (\S+) with (\d+) RX ring\(s\):$/;
 const TABLE_ROW = /^(\d+):((?:\s+\d+)*)$/;
 const NOT_SUPPORTED = /^Operation not supported$/i;
+/** The largest indirection tables are a few thousand entries (ice 2048); 65536 bounds the work. */
+const MAX_INDIRECTION_ENTRIES = 65_536;
 
 /** Parses `ethtool -x <if>`: indirection table, hash key and hash functions. */
 export function parseEthtoolRxfh(text: string): EthtoolRxfh {
@@ -77,7 +79,9 @@ export function parseEthtoolRxfh(text: string): EthtoolRxfh {
         if (index !== entries.length) complete = false;
         const values = row[2]!.trim().split(/\s+/).filter(Boolean).map((value) => Number.parseInt(value, 10));
         if (values.length === 0) throw new ParseError(`ethtool -x: empty indirection table row ${index}`);
-        entries.push(...values);
+        // One by one: spreading a 1 MB row into push() overflows the stack.
+        for (const value of values) entries.push(value);
+        if (entries.length > MAX_INDIRECTION_ENTRIES) throw new ParseError(`ethtool -x: more than ${MAX_INDIRECTION_ENTRIES} indirection table entries`);
         break;
       }
       case 'key': {

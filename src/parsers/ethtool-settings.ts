@@ -78,7 +78,8 @@ export function parseEthtoolSettings(text: string): EthtoolSettings {
     // A line without a colon continues the previous key: more link modes, or the names of
     // the message-level bits ("drv probe link"), which are not needed.
     if (currentKey === null) throw new ParseError(`ethtool settings: unexpected line "${line}" after "Settings for ${name}:"`);
-    if (LIST_KEYS.has(currentKey)) lists.get(currentKey)!.push(...modeTokens(line));
+    // One by one: spreading a 1 MB line into push() overflows the stack.
+    if (LIST_KEYS.has(currentKey)) for (const token of modeTokens(line)) lists.get(currentKey)!.push(token);
   }
 
   if (name === null) throw new ParseError('ethtool settings: no "Settings for <if>:" line; not `ethtool <if>` output');

@@ -169,12 +169,15 @@ export function parseIperf3JsonStream(text: string): Iperf3Result {
   let events = 0;
   for (const [index, line] of text.split('\n').entries()) {
     if (!line.trim()) continue;
-    let event: { event?: string; data?: unknown };
+    let parsed: unknown;
     try {
-      event = JSON.parse(line) as { event?: string; data?: unknown };
+      parsed = JSON.parse(line);
     } catch {
       throw new ParseError(`iperf3 --json-stream line ${index + 1} is not JSON`);
     }
+    // `null`, a number or an array is JSON but not an event.
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ParseError(`iperf3 --json-stream line ${index + 1} is not an event object`);
+    const event = parsed as { event?: string; data?: unknown };
     events += 1;
     if (event.event === 'start') doc.start = event.data;
     else if (event.event === 'interval') (doc.intervals as unknown[]).push(event.data);

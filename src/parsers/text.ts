@@ -76,3 +76,13 @@ export function parseJsonOutput(command: string, text: string): unknown {
     throw new ParseError(`${command}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
 }
+
+/**
+ * A short, quoted, printable excerpt of input for an error message: a crafted capture must not
+ * put pages of text (or a file's secrets) or terminal control sequences into a report.
+ */
+export function excerpt(text: string, max = 60): string {
+  const short = text.length > max ? `${text.slice(0, max)}…` : text;
+  // eslint-disable-next-line no-control-regex
+  return JSON.stringify(short).replace(/[\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

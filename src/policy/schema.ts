@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { READ_LIMITS, readRegularFile } from '../hostio/contained.js';
+import { HostIOError } from '../hostio/types.js';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { embeddedPolicy } from '../util/embedded.js';
@@ -113,11 +115,13 @@ export function parsePolicy(text: string, file: string, knownChecks?: readonly s
 export async function loadPolicy(file: string, knownChecks?: readonly string[]): Promise<Policy> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // A user's own link to a policy is fine; a FIFO, a device or a 50 MB file is not read.
+    text = await readRegularFile(await realpath(file), READ_LIMITS.policy, file);
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
     // The single executable has no policies/ beside it: "25g" or "policies/25g.yaml" is the shipped one.
-    const shipped = (error as NodeJS.ErrnoException).code === 'ENOENT' ? embeddedPolicy(file) : undefined;
-    if (!shipped) throw new PolicyLoadError(file, null, `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const shipped = code === 'ENOENT' ? embeddedPolicy(file) : undefined;
+    if (!shipped) throw new PolicyLoadError(file, null, `cannot read: ${error instanceof HostIOError ? error.message.replace(`${file}: `, '') : (code ?? (error as Error).message)}`);
     text = shipped.text;
   }
   return parsePolicy(text, file, knownChecks);

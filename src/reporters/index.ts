@@ -4,6 +4,7 @@ import { renderJunit } from './junit.js';
 import { renderPrometheus } from './prometheus.js';
 import { renderMarkdown } from './markdown.js';
 import { renderTerminal } from './terminal.js';
+import { escapeStrings, visibleControls } from './escape.js';
 
 export const FORMATS = ['terminal', 'json', 'markdown', 'html', 'junit', 'prometheus'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -18,10 +19,11 @@ export function render(report: Report, format: Format, options: RenderOptions): 
   switch (format) {
     case 'json':
       return JSON.stringify(report, null, 2) + '\n';
+    // Text from the evidence reaches a terminal or a ticket: its control characters are shown, not obeyed.
     case 'markdown':
-      return renderMarkdown(report);
+      return renderMarkdown(escapeStrings(report, visibleControls));
     case 'terminal':
-      return renderTerminal(report, options);
+      return renderTerminal(escapeStrings(report, visibleControls), options);
     case 'html':
       return renderHtml(report);
     case 'junit':

@@ -1,5 +1,6 @@
 import type { Report } from '../report/schema.js';
 import { reportVerdict } from '../report/verdict.js';
+import { codeFence, codeSpan } from './escape.js';
 import { renderTicketReply } from './text-input.js';
 import { STATUS_LABEL, benchTable, diagnosisModeLabel, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
 
@@ -17,45 +18,45 @@ export function renderMarkdown(report: Report): string {
   out.push(`# nicdoctor report: ${report.host.hostname}`);
   out.push('');
   out.push(`- **Host:** ${hostLine(report)}`);
-  out.push(`- **nicdoctor:** ${report.tool.version}, profile \`${report.profile}\`, ${report.source.mode === 'snapshot' ? `offline analysis of \`${report.source.path ?? 'snapshot'}\`` : 'live scan'}, ${report.generatedAt}`);
+  out.push(`- **nicdoctor:** ${report.tool.version}, profile \`${report.profile}\`, ${report.source.mode === 'snapshot' ? `offline analysis of ${codeSpan(report.source.path ?? 'snapshot')}` : 'live scan'}, ${report.generatedAt}`);
   out.push(`- **Result:** ${summaryLine(report)}`);
   out.push('');
   const verdict = report.verdict ?? reportVerdict(report);
   out.push(`## ${verdict.headline}`, '');
   for (const line of verdict.examined) out.push(`- Examined: ${line}`);
   for (const line of verdict.notExamined) out.push(`- Not examined: ${line}`);
-  if (report.skippedInterfaces?.length) out.push(`- Skipped: ${report.skippedInterfaces.map((entry) => `\`${entry.name}\` (${entry.reason})`).join(', ')}`);
+  if (report.skippedInterfaces?.length) out.push(`- Skipped: ${report.skippedInterfaces.map((entry) => `${codeSpan(entry.name)} (${entry.reason})`).join(', ')}`);
   out.push('');
   if (report.diagnoses.length) {
     out.push('## Diagnoses (most likely first)');
     report.diagnoses.forEach((diagnosis, index) => {
       out.push('', `### ${index + 1}. ${diagnosis.title}`, '');
-      out.push(`\`${diagnosis.subject}\` · cause ${diagnosis.cause} · ${diagnosis.confidence} confidence · ${diagnosisModeLabel(diagnosis)} · rule \`${diagnosis.ruleId}\``, '');
+      out.push(`${codeSpan(diagnosis.subject)} · cause ${diagnosis.cause} · ${diagnosis.confidence} confidence · ${diagnosisModeLabel(diagnosis)} · rule \`${diagnosis.ruleId}\``, '');
       out.push(diagnosis.explanation, '');
       if (diagnosis.verdict) out.push(`*${diagnosis.verdict}*`, '');
       if (diagnosis.ruledOut.length) out.push('Ruled out:', ...diagnosis.ruledOut.map((line) => `- ${line}`), '');
       for (const fix of diagnosis.fixes) {
         out.push(`**Fix${fix.disruptive ? ' (disruptive)' : ''}:** ${fix.text}`, '');
-        if (fix.commands.length) out.push('```sh', ...fix.commands, '```', '');
-        if (fix.persistent) out.push(`Persistent, in \`${fix.persistent.file}\`:`, '', '```', fix.persistent.content.trimEnd(), '```', '');
+        if (fix.commands.length) out.push(`${codeFence(fix.commands)}sh`, ...fix.commands, codeFence(fix.commands), '');
+        if (fix.persistent) out.push(`Persistent, in ${codeSpan(fix.persistent.file)}:`, '', codeFence([fix.persistent.content]), fix.persistent.content.trimEnd(), codeFence([fix.persistent.content]), '');
       }
     });
     out.push('');
   }
   if (report.notes.length) {
     out.push('## Notes (low confidence, not a bottleneck by themselves)', '');
-    for (const note of report.notes) out.push(`- **${note.title}** (\`${note.subject}\`, rule \`${note.ruleId}\`): ${note.explanation}`);
+    for (const note of report.notes) out.push(`- **${note.title}** (${codeSpan(note.subject)}, rule \`${note.ruleId}\`): ${note.explanation}`);
     out.push('');
   }
   if (report.refuted.length) {
     out.push('## Ruled out by the measurement', '');
-    for (const diagnosis of report.refuted) out.push(`- **${diagnosis.title}** (\`${diagnosis.subject}\`): ${diagnosis.verdict}`);
+    for (const diagnosis of report.refuted) out.push(`- **${diagnosis.title}** (${codeSpan(diagnosis.subject)}): ${diagnosis.verdict}`);
     out.push('');
   }
   out.push('## Interfaces');
   out.push('');
   if (report.interfaces.length === 0) out.push('No network interfaces were found.');
-  for (const iface of report.interfaces) out.push(`- \`${iface.name}\` ${interfaceLine(iface).slice(iface.name.length + 1)}`);
+  for (const iface of report.interfaces) out.push(`- ${codeSpan(iface.name)} ${interfaceLine(iface).slice(iface.name.length + 1)}`);
   out.push('');
   out.push('## Checks');
   out.push('');
@@ -82,14 +83,14 @@ export function renderMarkdown(report: Report): string {
       out.push('');
       out.push(`### ${finding.severity.toUpperCase()}: ${finding.message}`);
       out.push('');
-      out.push(`\`${finding.check}/${finding.symptom}\` on \`${finding.subject}\``);
+      out.push(`\`${finding.check}/${finding.symptom}\` on ${codeSpan(finding.subject)}`);
       out.push('');
       if (finding.evidence.length) {
         out.push('| Evidence | Observed | Expected | Source |');
         out.push('|---|---|---|---|');
         for (const evidence of finding.evidence) {
           const expected = evidence.expected === undefined ? '' : formatValue(evidence.expected, evidence.unit);
-          const source = evidence.source ? `\`${cell(formatSource(evidence.source))}\`` : '';
+          const source = evidence.source ? cell(codeSpan(formatSource(evidence.source))) : '';
           out.push(`| ${cell(evidence.label)} | ${cell(formatValue(evidence.observed, evidence.unit))} | ${cell(expected)} | ${source} |`);
         }
         out.push('');

@@ -1,21 +1,25 @@
 import { UsageError } from '../engine/errors.js';
 
 /**
- * Interface names are used in paths (/sys/class/net/<if>) and argv, so only names the kernel
- * could have created, in the conservative set that udev and ip use, are accepted:
- * at most 15 bytes (IFNAMSIZ - 1), no "/", no whitespace, no shell or path metacharacters,
- * and never "." or "..".
+ * An interface name the kernel could have created (dev_valid_name in net/core/dev.c): 1 to 15
+ * bytes (IFNAMSIZ - 1), not "." or "..", no "/", ":", NUL or whitespace (the kernel's isspace,
+ * which also counts 0xa0). The one check for names from every source: --iface, a live host,
+ * a snapshot, a bundle, a sosreport. Such a name is safe as one path component and as one
+ * argv word; it can still hold shell characters (`e$(x)`), so anything printed for a shell
+ * quotes it (fix/shell.ts).
  */
-const INTERFACE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,14}$/;
-
 export function isValidInterfaceName(name: string): boolean {
-  return INTERFACE_NAME.test(name) && name !== '.' && name !== '..';
+  if (typeof name !== 'string' || name === '' || name === '.' || name === '..') return false;
+  const bytes = Buffer.from(name, 'utf8');
+  if (bytes.length > 15) return false;
+  // isspace in the kernel's ctype: \t \n \v \f \r, space, and 0xa0.
+  return !bytes.some((byte) => byte === 0 || byte === 0x2f || byte === 0x3a || byte === 0x20 || (byte >= 0x09 && byte <= 0x0d) || byte === 0xa0);
 }
 
 export function validateInterfaceNames(names: readonly string[], flag = '--iface'): string[] {
   for (const name of names) {
     if (!isValidInterfaceName(name)) {
-      throw new UsageError(`${flag}: "${name}" is not a valid interface name (1-15 characters: letters, digits, _ . @ + -)`);
+      throw new UsageError(`${flag}: ${JSON.stringify(name)} is not a valid interface name (1-15 bytes, not . or .., no /, : or whitespace)`);
     }
   }
   return [...new Set(names)];
@@ -24,6 +28,13 @@ export function validateInterfaceNames(names: readonly string[], flag = '--iface
 /** Splits repeatable, comma-separated list options (`--only a,b --only c`). */
 export function splitList(values: readonly string[] | undefined): string[] {
   return (values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+}
+
+/** --iface values: like splitList, but an empty name (`--iface ''`, `--iface eth0,`) is an error, never "all". */
+export function interfaceList(values: readonly string[] | undefined, flag = '--iface'): string[] {
+  const names = (values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim());
+  if (names.some((name) => name === '')) throw new UsageError(`${flag}: an empty interface name; leave ${flag} out to examine every interface`);
+  return validateInterfaceNames(names, flag);
 }
 
 /** "10000", "10000m", "10g", "2.5g" → Mb/s. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeArgv, parseCommand } from '../../src/fix/vocabulary.js';
+import { changeArgv, changeText, parseCommand } from '../../src/fix/vocabulary.js';
 import { shellQuote, splitSimpleCommand } from '../../src/fix/shell.js';
 
 describe('the vocabulary --apply may run', () => {
@@ -63,7 +63,10 @@ describe('the vocabulary --apply may run', () => {
 
   it('checks argv (a state file) the same way as text', () => {
     expect(parseCommand(['ethtool', '-K', 'eth0', 'tso', 'on']).ok).toBe(true);
-    expect(parseCommand(['ethtool', '-K', 'eth0;reboot', 'tso', 'on']).ok).toBe(false);
+    expect(parseCommand(['ethtool', '-K', 'eth0/../x', 'tso', 'on']).ok).toBe(false);
+    // The kernel allows ";" in a name; as argv it is one word, and printed it is quoted.
+    const hostile = parseCommand(['ethtool', '-K', 'eth0;reboot', 'tso', 'on']);
+    expect(hostile.ok && changeText(hostile.changes[0]!)).toBe("ethtool -K 'eth0;reboot' tso on");
     expect(parseCommand(['sh', '-c', 'reboot']).ok).toBe(false);
   });
 
