@@ -31,6 +31,7 @@ export async function runChecks(options: CheckRunOptions): Promise<CheckResult[]
 async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<CheckResult> {
   const started = performance.now();
   const subjects = check.scope === 'interface' ? options.interfaces.map((iface) => iface.name) : [HOST_SUBJECT];
+  const interfaceByName = new Map(options.interfaces.map((iface) => [iface.name, iface]));
   const findings: Finding[] = [];
   const subjectResults: SubjectResult[] = [];
   let firstError: CheckResult['error'];
@@ -50,7 +51,7 @@ async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<Chec
   await Promise.all(
     subjects.map(async (subject) => {
       const factSubject = check.scope === 'interface' ? subject : undefined;
-      const summary = options.interfaces.find((iface) => iface.name === subject);
+      const summary = interfaceByName.get(subject);
       const notApplicable = check.scope === 'interface' && summary && check.appliesTo ? check.appliesTo(summary) : null;
       if (notApplicable) {
         subjectResults.push({ subject, status: 'not-applicable', reason: notApplicable });
@@ -92,8 +93,9 @@ async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<Chec
   );
 
   // Subjects finish in any order; the report lists them in the order they were given.
-  subjectResults.sort((a, b) => subjects.indexOf(a.subject) - subjects.indexOf(b.subject));
-  findings.sort((a, b) => subjects.indexOf(a.subject) - subjects.indexOf(b.subject));
+  const order = new Map(subjects.map((subject, index) => [subject, index]));
+  subjectResults.sort((a, b) => order.get(a.subject)! - order.get(b.subject)!);
+  findings.sort((a, b) => (order.get(a.subject) ?? -1) - (order.get(b.subject) ?? -1));
   const status = combineStatus(subjectResults);
   const explained = subjectResults.find((result) => result.status === status && result.reason);
   return {

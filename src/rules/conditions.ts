@@ -9,6 +9,11 @@ export interface EvalContext {
   /** The interface under evaluation, or "host". */
   subject: string;
   findings: readonly Finding[];
+  /**
+   * Findings of one symptom ("check/symptom"), on this subject and the host or on any subject:
+   * an index, so that evaluating every rule on thousands of interfaces stays linear.
+   */
+  findingsOf?(symptom: string, subject: string | 'any'): readonly Finding[];
   checkStatus(check: string, subject: string): CheckStatus | undefined;
   /** A collected fact's value, undefined when it was not collected or failed. */
   fact(id: string, subject: string | undefined): unknown;
@@ -129,7 +134,8 @@ export function evaluate(condition: Condition, ctx: EvalContext, bindings: Bindi
   }
   if ('symptom' in condition) {
     const expected = resolveValue(condition.value, bindings);
-    const matched = ctx.findings.filter((finding) => {
+    const candidates = ctx.findingsOf ? ctx.findingsOf(condition.symptom, condition.subject === 'any' ? 'any' : ctx.subject) : ctx.findings;
+    const matched = candidates.filter((finding) => {
       if (`${finding.check}/${finding.symptom}` !== condition.symptom) return false;
       const onSubject = condition.subject === 'any' || finding.subject === ctx.subject || finding.subject === HOST;
       if (!onSubject) return false;

@@ -80,9 +80,21 @@ const INTERFACE_FACTS = new Set<string>(collectors.filter((collector) => collect
 
 const gbps = (bps: number | null | undefined): number | null => (bps === null || bps === undefined ? null : Number((bps / 1e9).toFixed(2)));
 
+const interfaceIndex = new WeakMap<Report, Map<string, Report['interfaces'][number]>>();
+
+/** The report's interfaces by name, built once per report (rules × subjects look them up). */
+function interfaceNamed(report: Report, name: string): Report['interfaces'][number] | undefined {
+  let index = interfaceIndex.get(report);
+  if (!index) {
+    index = new Map(report.interfaces.map((iface) => [iface.name, iface]));
+    interfaceIndex.set(report, index);
+  }
+  return index.get(name);
+}
+
 /** Built-in template values: the subject's interface, the host, the bench. */
 function builtins(report: Report, subject: string): Bindings {
-  const iface = report.interfaces.find((candidate) => candidate.name === subject);
+  const iface = interfaceNamed(report, subject);
   const bench = report.bench;
   const values: Record<string, Scalar | undefined> = {
     subject,
@@ -215,7 +227,9 @@ function dedupeEvidence(evidence: readonly DiagnosisEvidence[]): DiagnosisEviden
 function refutedByMeasurement(report: Report, subject: string, measuredTrigger: boolean, rule: Rule): boolean {
   const bench = report.bench;
   if (!bench || measuredTrigger || INFORMATIONAL_CAUSES.has(rule.cause)) return false;
-  const atCeiling = allFindings(report).some((finding) => finding.check === BENCH_CHECK && finding.symptom === 'at-link-ceiling');
+  const atCeiling = [...report.checks.filter((check) => check.id === BENCH_CHECK).flatMap((check) => check.findings), ...bench.findings].some(
+    (finding) => finding.check === BENCH_CHECK && finding.symptom === 'at-link-ceiling',
+  );
   if (!atCeiling) return false;
   const onPath = subject === HOST || subject === bench.interface || report.interfaces.some((iface) => iface.name === bench.interface && iface.master === subject);
   return onPath || !bench.interface;
@@ -323,15 +337,31 @@ export function diagnose({ report, facts, rules }: DiagnoseInput): Diagnosis[] {
     if (value === undefined && id === 'bench.result') return report.bench;
     return value;
   };
+  const statuses = new Map(report.checks.map((result) => [result.id, { result, bySubject: new Map(result.subjects.map((entry) => [entry.subject, entry.status])) }]));
   const checkStatus = (check: string, subject: string) => {
-    const result = report.checks.find((candidate) => candidate.id === check);
-    if (!result) return undefined;
-    const own = result.subjects.find((entry) => entry.subject === subject) ?? result.subjects.find((entry) => entry.subject === HOST);
-    return own?.status ?? (result.subjects.length === 0 ? result.status : undefined);
+    const entry = statuses.get(check);
+    if (!entry) return undefined;
+    const own = entry.bySubject.get(subject) ?? entry.bySubject.get(HOST);
+    return own ?? (entry.result.subjects.length === 0 ? entry.result.status : undefined);
+  };
+  // Findings by symptom and by "symptom@subject": each condition looks at its own few.
+  const bySymptom = new Map<string, Finding[]>();
+  const bySymptomSubject = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const symptom = `${finding.check}/${finding.symptom}`;
+    (bySymptom.get(symptom) ?? bySymptom.set(symptom, []).get(symptom)!).push(finding);
+    const key = `${symptom}@${finding.subject}`;
+    (bySymptomSubject.get(key) ?? bySymptomSubject.set(key, []).get(key)!).push(finding);
+  }
+  const findingsOf = (symptom: string, subject: string | 'any'): readonly Finding[] => {
+    if (subject === 'any') return bySymptom.get(symptom) ?? [];
+    const own = bySymptomSubject.get(`${symptom}@${subject}`) ?? [];
+    const host = subject === HOST ? [] : (bySymptomSubject.get(`${symptom}@${HOST}`) ?? []);
+    return host.length ? [...own, ...host] : own;
   };
   const diagnoses: Diagnosis[] = [];
   for (const subject of subjects) {
-    const ctx: EvalContext = { subject, findings, checkStatus, fact: lookup, isInterfaceFact: (id) => INTERFACE_FACTS.has(id) };
+    const ctx: EvalContext = { subject, findings, findingsOf, checkStatus, fact: lookup, isInterfaceFact: (id) => INTERFACE_FACTS.has(id) };
     for (const rule of rules) {
       const diagnosis = diagnoseRule(rule, ctx, report, findings);
       if (diagnosis) diagnoses.push(diagnosis);
@@ -363,10 +393,12 @@ export function referencedFacts(rules: readonly Rule[]): string[] {
  */
 export async function collectRuleFacts(store: Pick<FactStore, 'get' | 'runs'>, rules: readonly Rule[], subjects: readonly string[]): Promise<FactLookup> {
   const values = new Map<string, unknown>();
+  // Which facts were collected, once: a lookup per fact and subject stays linear in interfaces.
+  const collectedRuns = new Set(store.runs.filter((run) => run.ok).map((run) => `${run.fact}@${run.subject ?? ''}`));
   for (const id of referencedFacts(rules)) {
     const perInterface = INTERFACE_FACTS.has(id);
     for (const subject of perInterface ? subjects : ['']) {
-      const collected = store.runs.some((run) => run.fact === id && (run.subject ?? '') === subject && run.ok);
+      const collected = collectedRuns.has(`${id}@${subject}`);
       if (!collected) continue;
       const result = await store.get(id as FactId, subject || undefined);
       if (result.ok) values.set(`${id}@${subject}`, result.value);
