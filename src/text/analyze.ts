@@ -68,7 +68,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
         }
         const speed = device?.ok ? device.value.speedMbps : null;
         const mtu = device?.ok ? device.value.mtu : null;
-        const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu: mtu ?? 1500, pcieBitsPerSecond });
+        const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu, pcieBitsPerSecond });
         if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');
         if (bench) {
           store.provide('bench.result', bench);

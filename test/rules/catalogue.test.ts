@@ -70,6 +70,7 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'mtu-mismatch': { fires: { findings: [x.bondMismatch] }, quiet: { findings: [x.standardMtu] } },
   'unpaced-streams-retransmits': { fires: { findings: [x.retransmits, x.qdiscNotFq], bench: {} }, quiet: { findings: [x.retransmits, x.qdiscNotFq, x.nicDrops], bench: {} } },
   'retransmits-path-loss': { fires: { findings: [x.retransmits], bench: {} }, quiet: { findings: [x.retransmits, x.pauseOff], bench: {} } },
+  'link-speed-nominal': { fires: { findings: [x.exceedsLinkSpeed], bench: {} }, quiet: { findings: [x.atCeiling], bench: {} } },
   'not-the-network': { fires: { findings: [x.atCeiling], bench: {} }, quiet: { findings: [x.below(8.9)], bench: {} } },
   'chronic-6-7-on-10g': { fires: { findings: [x.below(6.5)], bench: { resultGbps: 6.5 } }, quiet: { findings: [x.below(6.5), x.offloadOff()], bench: { resultGbps: 6.5 } } },
   'plateau-near-3-5-on-10g': { fires: { findings: [x.below(3.5)], bench: { resultGbps: 3.5 } }, quiet: { findings: [x.below(3.5), x.pcieBelow], bench: { resultGbps: 3.5 } } },

@@ -90,3 +90,4 @@ export const tcpRetransmits = host('protocol-counters/tcp-retransmits', { retran
 export const socketBacklog = host('protocol-counters/socket-backlog-drops', { backlogDrops: 1200, pruned: 14, pruneCalled: 30 });
 export const listenDrops = host('protocol-counters/listen-drops', { listenDrops: 7, overflows: 7 });
 export const aspm = f('pcie-link/aspm-enabled', { address: '0000:03:00.0', aspm: 'L1' });
+export const exceedsLinkSpeed = host('throughput/exceeds-link-speed', { resultGbps: 21.4, ceilingGbps: 9.41, percent: 227, interface: 'enp65s0f0', linkGbps: 10, mtu: 1500, processes: 8 });
