@@ -36,7 +36,8 @@ const FOREIGN_SUBDIRS = new Set(['namespaces']);
 const MAX_PLUGIN_DEPTH = 4;
 const MAX_COMMAND_FILES = 200_000;
 
-interface InterfaceInfo {
+/** What a capture says about an interface where sysfs is missing (ethtool -i, ethtool, ip link). */
+export interface InterfaceInfo {
   driver: string | null;
   busInfo: string | null;
   speed: string | null;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { isPciAddress } from '../collectors/sysfs-read.js';
 import type { Segment } from '../text/segment.js';
-import { parseIpLinks, parseSysctlA } from './sosreport.js';
+import { parseIpLinks, parseSysctlA, type InterfaceInfo as SosInterfaceInfo } from './sosreport.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from './types.js';
 
 /**
@@ -13,15 +13,9 @@ import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInvento
  * 'not-captured', which the report turns into a command to ask the customer for.
  */
 
-interface InterfaceInfo {
+/** A pasted interface: what sos would say of it, and whether the text shows a physical port. */
+interface InterfaceInfo extends SosInterfaceInfo {
   physical: boolean;
-  driver: string | null;
-  busInfo: string | null;
-  speed: string | null;
-  duplex: string | null;
-  carrier: string | null;
-  mtu: string | null;
-  operstate: string | null;
 }
 
 const ETHTOOL_FLAGS: Partial<Record<Segment['kind'], string[]>> = {

@@ -4,13 +4,13 @@
  *   always valid and `--revert` (taking over the dead process's lock) restores every value;
  * - a live veth whose name is a shell command: the script quotes it and nothing runs.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readState } from '../../src/fix/state.js';
 import { CLI, runCli, toolPath } from './cli.js';
-import { createLab, labAvailable, type Lab } from './lab.js';
+import { useFixLab, LOW_RMEM } from './fix-lab.js';
+import { labAvailable } from './lab.js';
 
 const skipReason = labAvailable(['ip', 'ethtool']);
 if (skipReason) console.warn(`fix hostile lab tests skipped: ${skipReason}`);
@@ -20,41 +20,16 @@ const HOSTILE = '$(touch${IFS}P)';
 const KILL_AFTER_MS = [0, 3, 8, 15, 30, 50, 80, 120, 200, 350];
 
 describe.skipIf(skipReason)('nicdoctor fix: crashes and hostile names', () => {
-  let lab: Lab;
-  let dir: string;
-  const LOW_RMEM = '4096 8192 16384';
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-lab-fix-hostile-'));
-    lab = await createLab();
-    await lab.offloads('a', { tso: false, gso: false });
-    await lab.channels('a', 1);
-    await lab.exec('a', ['sysctl', '-w', `net.ipv4.tcp_rmem=${LOW_RMEM}`]);
-  });
-  afterAll(async () => {
-    await lab?.destroy();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function observe() {
-    const features = (await lab.exec('a', ['ethtool', '-k', lab.a.iface])).stdout;
-    const channels = (await lab.exec('a', ['ethtool', '-l', lab.a.iface])).stdout;
-    const current = channels.slice(channels.indexOf('Current hardware settings'));
-    return {
-      tso: /^tcp-segmentation-offload: (on|off)/m.exec(features)?.[1],
-      gso: /^generic-segmentation-offload: (on|off)/m.exec(features)?.[1],
-      rx: /^RX:\s+(\S+)/m.exec(current)?.[1],
-      tcpRmem: (await lab.exec('a', ['cat', '/proc/sys/net/ipv4/tcp_rmem'])).stdout.trim().split(/\s+/).join(' '),
-    };
-  }
+  const fixLab = useFixLab('nicdoctor-lab-fix-hostile-');
+  const { observe } = fixLab;
 
   it('kill -9 at every moment of --apply: the state file stays valid and --revert restores everything', async () => {
     const before = await observe();
-    expect(before).toEqual({ tso: 'off', gso: 'off', rx: '1', tcpRmem: LOW_RMEM });
+    expect(before).toEqual({ tso: 'off', gso: 'off', rx: '1', tx: '1', tcpRmem: LOW_RMEM });
     let statesSeen = 0;
     for (const [index, delay] of KILL_AFTER_MS.entries()) {
-      const state = path.join(dir, `state-${index}`, 'fix-state.json');
-      const apply = lab.spawn('a', [process.execPath, CLI, 'fix', '--apply', '--yes', '--iface', lab.a.iface, '--state', state], { env: { PATH: toolPath() } });
+      const state = path.join(fixLab.dir, `state-${index}`, 'fix-state.json');
+      const apply = fixLab.lab.spawn('a', [process.execPath, CLI, 'fix', '--apply', '--yes', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], { env: { PATH: toolPath() } });
       let exited = false;
       void apply.finally(() => (exited = true));
       while (!exited && !existsSync(state)) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -66,7 +41,7 @@ describe.skipIf(skipReason)('nicdoctor fix: crashes and hostile names', () => {
         statesSeen += 1;
         expect(await readState(state), `after ${delay} ms`).not.toBeNull();
       }
-      const reverted = await runCli(['fix', '--revert', '--yes', '--state', state], { lab, ns: 'a' });
+      const reverted = await runCli(['fix', '--revert', '--yes', '--state', state], { lab: fixLab.lab, ns: 'a' });
       expect([0, 2], `${delay} ms: ${reverted.stdout}${reverted.stderr}`).toContain(reverted.exitCode);
       if (reverted.exitCode === 2) expect(reverted.stderr).toMatch(/nothing to revert/);
       expect(await observe(), `after a kill ${delay} ms in, then --revert`).toEqual(before);
@@ -77,14 +52,14 @@ describe.skipIf(skipReason)('nicdoctor fix: crashes and hostile names', () => {
   });
 
   it('a live veth named like a shell command is quoted in the script, and nothing runs', async () => {
-    await lab.exec('a', ['ip', 'link', 'add', HOSTILE, 'type', 'veth', 'peer', 'name', 'nd-peer0']);
-    const cwd = mkdtempSync(path.join(dir, 'cwd-'));
-    const printed = await runCli(['fix', '--iface', HOSTILE], { lab, ns: 'a', cwd });
+    await fixLab.lab.exec('a', ['ip', 'link', 'add', HOSTILE, 'type', 'veth', 'peer', 'name', 'nd-peer0']);
+    const cwd = mkdtempSync(path.join(fixLab.dir, 'cwd-'));
+    const printed = await runCli(['fix', '--iface', HOSTILE], { lab: fixLab.lab, ns: 'a', cwd });
     expect(printed.exitCode, printed.stderr).toBe(0);
     for (const line of printed.stdout.split('\n').filter((candidate) => !candidate.startsWith('#') && candidate.includes(HOSTILE))) {
       expect(line.split(`'${HOSTILE}'`).join('')).not.toContain(HOSTILE);
     }
-    const scanned = await runCli(['scan', '--iface', HOSTILE, '--format', 'json'], { lab, ns: 'a', cwd });
+    const scanned = await runCli(['scan', '--iface', HOSTILE, '--format', 'json'], { lab: fixLab.lab, ns: 'a', cwd });
     expect([0, 1]).toContain(scanned.exitCode);
     expect(JSON.parse(scanned.stdout).interfaces.map((iface: { name: string }) => iface.name)).toEqual([HOSTILE]);
     expect(readdirSync(cwd)).toEqual([]);

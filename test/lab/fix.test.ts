@@ -4,76 +4,50 @@
  * tools), --revert restores every value. net.core.* sysctls are global (read-only inside a
  * namespace): --apply must report them as failed changes, not crash.
  */
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasStackTrace, runCli } from './cli.js';
-import { createLab, labAvailable, type Lab } from './lab.js';
+import { useFixLab, LOW_RMEM } from './fix-lab.js';
+import { labAvailable } from './lab.js';
 
 const skipReason = labAvailable(['ip', 'ethtool']);
 if (skipReason) console.warn(`fix lab tests skipped: ${skipReason}`);
 
 describe.skipIf(skipReason)('nicdoctor fix in a lab namespace', () => {
-  let lab: Lab;
-  let dir: string;
-  const LOW_RMEM = '4096 8192 16384';
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-lab-fix-'));
-    lab = await createLab();
-    await lab.offloads('a', { tso: false, gso: false });
-    await lab.channels('a', 1);
-    await lab.exec('a', ['sysctl', '-w', `net.ipv4.tcp_rmem=${LOW_RMEM}`]);
-  });
-  afterAll(async () => {
-    await lab?.destroy();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function observe() {
-    const features = (await lab.exec('a', ['ethtool', '-k', lab.a.iface])).stdout;
-    const channels = (await lab.exec('a', ['ethtool', '-l', lab.a.iface])).stdout;
-    const current = channels.slice(channels.indexOf('Current hardware settings'));
-    return {
-      tso: /^tcp-segmentation-offload: (on|off)/m.exec(features)?.[1],
-      gso: /^generic-segmentation-offload: (on|off)/m.exec(features)?.[1],
-      rx: /^RX:\s+(\S+)/m.exec(current)?.[1],
-      tx: /^TX:\s+(\S+)/m.exec(current)?.[1],
-      tcpRmem: (await lab.exec('a', ['cat', '/proc/sys/net/ipv4/tcp_rmem'])).stdout.trim().split(/\s+/).join(' '),
-    };
-  }
+  const fixLab = useFixLab('nicdoctor-lab-fix-');
+  const { observe } = fixLab;
 
   it('prints a script and changes nothing; --apply changes offloads, channels and tcp_rmem; --revert restores them', async () => {
     const before = await observe();
     expect(before).toEqual({ tso: 'off', gso: 'off', rx: '1', tx: '1', tcpRmem: LOW_RMEM });
 
     // The veth's 10000 Mb/s is nominal: --link-speed makes it the 10G link whose tier and queues are judged.
-    const printed = await runCli(['fix', '--iface', lab.a.iface, '--link-speed', '10000'], { lab, ns: 'a' });
+    const printed = await runCli(['fix', '--iface', fixLab.lab.a.iface, '--link-speed', '10000'], { lab: fixLab.lab, ns: 'a' });
     expect(printed.exitCode, printed.stderr).toBe(0);
     expect(printed.stdout).toMatch(/^#!\/usr\/bin\/env bash\n/);
     expect(printed.stdout).toContain('set -euo pipefail');
-    expect(printed.stdout).toContain(`ethtool -K ${lab.a.iface} tso on gso on`);
-    expect(printed.stdout).toContain(`ethtool -L ${lab.a.iface} rx 2 tx 2`);
+    expect(printed.stdout).toContain(`ethtool -K ${fixLab.lab.a.iface} tso on gso on`);
+    expect(printed.stdout).toContain(`ethtool -L ${fixLab.lab.a.iface} rx 2 tx 2`);
     expect(printed.stdout).toMatch(/^sysctl -w 'net\.ipv4\.tcp_rmem=\d+ \d+ \d+'$/m);
     expect(printed.stdout).toContain("cat > /etc/sysctl.d/90-nicdoctor.conf <<'NICDOCTOR_EOF'");
-    expect(printed.stdout).toContain(`cat > /etc/systemd/network/10-nicdoctor-${lab.a.iface}.link`);
+    expect(printed.stdout).toContain(`cat > /etc/systemd/network/10-nicdoctor-${fixLab.lab.a.iface}.link`);
     expect(await observe()).toEqual(before);
 
-    const state = path.join(dir, 'state', 'fix-state.json');
-    const refused = await runCli(['fix', '--apply', '--iface', lab.a.iface, '--link-speed', '10000', '--state', state], { lab, ns: 'a' });
+    const state = path.join(fixLab.dir, 'state', 'fix-state.json');
+    const refused = await runCli(['fix', '--apply', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], { lab: fixLab.lab, ns: 'a' });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('--yes');
     expect(await observe()).toEqual(before);
 
-    const applied = await runCli(['fix', '--apply', '--yes', '--iface', lab.a.iface, '--link-speed', '10000', '--state', state], { lab, ns: 'a' });
+    const applied = await runCli(['fix', '--apply', '--yes', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], { lab: fixLab.lab, ns: 'a' });
     expect(hasStackTrace(applied.stderr), applied.stderr).toBe(false);
     // Global net.core.* sysctls cannot change inside a namespace: those, and only those, fail.
     const failed = applied.stdout.split('\n').filter((line) => line.startsWith('FAILED'));
     for (const line of failed) expect(line).toMatch(/^FAILED\s+sysctl -w net\.core\./);
     expect(applied.exitCode, applied.stdout + applied.stderr).toBe(failed.length ? 1 : 0);
-    expect(applied.stdout).toMatch(new RegExp(`^applied\\s+ethtool -K ${lab.a.iface} tso on gso on$`, 'm'));
-    expect(applied.stdout).toMatch(new RegExp(`^applied\\s+ethtool -L ${lab.a.iface} rx 2 tx 2$`, 'm'));
+    expect(applied.stdout).toMatch(new RegExp(`^applied\\s+ethtool -K ${fixLab.lab.a.iface} tso on gso on$`, 'm'));
+    expect(applied.stdout).toMatch(new RegExp(`^applied\\s+ethtool -L ${fixLab.lab.a.iface} rx 2 tx 2$`, 'm'));
     expect(existsSync(state)).toBe(true);
 
     const after = await observe();
@@ -81,21 +55,21 @@ describe.skipIf(skipReason)('nicdoctor fix in a lab namespace', () => {
     expect(after.tcpRmem).not.toBe(LOW_RMEM);
     expect(Number(after.tcpRmem.split(' ')[2])).toBeGreaterThan(16384);
 
-    const again = await runCli(['fix', '--apply', '--yes', '--iface', lab.a.iface, '--link-speed', '10000', '--state', state], { lab, ns: 'a' });
+    const again = await runCli(['fix', '--apply', '--yes', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], { lab: fixLab.lab, ns: 'a' });
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('--revert');
 
-    const reverted = await runCli(['fix', '--revert', '--yes', '--state', state], { lab, ns: 'a' });
+    const reverted = await runCli(['fix', '--revert', '--yes', '--state', state], { lab: fixLab.lab, ns: 'a' });
     expect(reverted.exitCode, reverted.stdout + reverted.stderr).toBe(0);
     expect(await observe()).toEqual(before);
     expect(existsSync(state)).toBe(false);
 
-    const nothing = await runCli(['fix', '--revert', '--yes', '--state', state], { lab, ns: 'a' });
+    const nothing = await runCli(['fix', '--revert', '--yes', '--state', state], { lab: fixLab.lab, ns: 'a' });
     expect(nothing.exitCode).toBe(2);
   });
 
   it('refuses --apply with --from (exit 2)', async () => {
-    const run = await runCli(['fix', '--apply', '--yes', '--from', dir]);
+    const run = await runCli(['fix', '--apply', '--yes', '--from', fixLab.dir]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('--from');
   });
