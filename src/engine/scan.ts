@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { collectors as allCollectors } from '../collectors/index.js';
-import { summarize, type NetDevice } from '../collectors/net-device.js';
+import { SYS_CLASS_NET, summarize, type NetDevice } from '../collectors/net-device.js';
 import type { HostIO } from '../hostio/types.js';
 import { SCHEMA_VERSION, reportSchema, type CheckResult, type Profile, type Report } from '../report/schema.js';
 import { VERSION } from '../version.js';
@@ -62,6 +62,7 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   const started = performance.now();
   const checks = selectChecks(options.checks, options.only, options.skip);
   const store = new FactStore(options.io, options.collectors ?? allCollectors, options.log);
+  await refuseMissingInterfaces(options.io, options.ifaces);
   const [inventory, interfacesResult] = await Promise.all([options.io.inventory(), store.get('interfaces')]);
   const all: NetDevice[] = interfacesResult.ok ? interfacesResult.value : [];
   let selected = all;
@@ -142,6 +143,21 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   for (const check of report.checks) check.durationMs = round(check.durationMs);
   // The report is the contract: validate what we emit, so a bug fails here and not in a user's jq.
   return { report: reportSchema.parse(report), store };
+}
+
+/**
+ * A named interface that is not there is bad usage: said before any tool runs (collecting the
+ * interfaces runs `ip`, `ethtool` on captures), from the same listing the collectors read.
+ */
+async function refuseMissingInterfaces(io: HostIO, ifaces: readonly string[] | undefined): Promise<void> {
+  if (!ifaces?.length) return;
+  const present = await io.readDir(SYS_CLASS_NET).catch(() => null);
+  if (!present) return;
+  const missing = ifaces.filter((name) => !present.includes(name));
+  if (missing.length) {
+    const listed = present.filter((name) => name !== 'lo' && !name.startsWith('.') && name !== 'bonding_masters');
+    throw new UsageError(`--iface: no interface named ${missing.join(', ')} on this host (present: ${listed.join(', ') || 'none'})`);
+  }
 }
 
 /** The user's --link-speed stands in for the speed an interface does not report, in every fact that carries it. */

@@ -235,6 +235,21 @@ function refutedByMeasurement(report: Report, subject: string, measuredTrigger: 
   return onPath || !bench.interface;
 }
 
+/** Causes of the measuring tool itself (CAUSES.md 2, 3). */
+const TOOL_CAUSES: ReadonlySet<number> = new Set([2, 3]);
+
+/**
+ * Among measured diagnoses, a fault of the network or the host ranks before the measuring tool's
+ * own one-process limit: the multi-process bench already worked around that limit, so when loss
+ * or a plateau was measured too, that is what the path suffers from. Alone, the tool limit still
+ * ranks first (a bench whose throughput scaled with processes). 0 measured, 1 measured tool limit, 2 the rest.
+ */
+function measuredGroup(diagnosis: Diagnosis): number {
+  // The lowest score a measured diagnosis can have; confirmed ones stay below it (50 + at most 61).
+  if (diagnosis.score < SCORE.measured + SCORE.severity + SCORE.source + SCORE.confidence) return 2;
+  return TOOL_CAUSES.has(diagnosis.cause) ? 1 : 0;
+}
+
 /** Where each diagnosis belongs in a report: ranked diagnoses, low-confidence notes, or refuted by the bench. */
 export function partitionDiagnoses(all: readonly Diagnosis[]): { diagnoses: Diagnosis[]; notes: Diagnosis[]; refuted: Diagnosis[] } {
   const refuted = all.filter((diagnosis) => diagnosis.mode === 'refuted');
@@ -370,6 +385,7 @@ export function diagnose({ report, facts, rules }: DiagnoseInput): Diagnosis[] {
   return diagnoses.sort(
     (a, b) =>
       Number(isInformational(a)) - Number(isInformational(b)) ||
+      measuredGroup(a) - measuredGroup(b) ||
       b.score - a.score ||
       CONFIDENCE_WEIGHT[b.confidence] - CONFIDENCE_WEIGHT[a.confidence] ||
       a.cause - b.cause ||
