@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 bash scripts/install-system-deps.sh --tests
 npm ci --no-audit --no-fund
 npm run build
+# The tests are TypeScript too: a renamed field in a fixture or helper fails here, not at run time.
+npx tsc -p tsconfig.test.json --noEmit
 npx vitest run --project unit
 # The single executable and the .deb: built, checked, and the CLI tests run again with the
 # executable and no node on PATH; the lab's Ansible fleet test ships this executable.
