@@ -4,6 +4,8 @@ import type { Scalar } from '../src/report/schema.js';
 import { formatCpuList } from '../src/parsers/cpulist.js';
 
 const options = z.object({
+  /** From this physical port speed a governor other than performance is a warning (one flow needs ~3 GHz per 30 Gb/s). */
+  governorWarningMbps: z.number().positive().default(40_000),
   /** ESnet and the vendors' tuning guides: the `performance` governor (CAUSES.md 12). */
   governor: z.string().default('performance'),
   /** Median current frequency below this share of the hardware maximum is "far below". */
@@ -44,7 +46,7 @@ export default defineCheck({
       fix: 'Run at most one test process per physical core (taskset -c {firstThreads}); on a measurement host turn SMT off: echo off > /sys/devices/system/cpu/smt/control',
     },
   },
-  run({ facts, optional, options: opts, profile, report, notApplicable, source }) {
+  run({ facts, optional, interfaces, options: opts, profile, report, notApplicable, source }) {
     const freq = facts.cpufreq;
     let reported = false;
 
@@ -84,9 +86,12 @@ export default defineCheck({
     if (notWanted.length > 0) {
       const perGovernor: Record<string, Scalar> = {};
       for (const [governor, cpus] of byGovernor) perGovernor[`cpus_${governor}`] = cpus.length;
+      // A measurement host needs a fixed clock even more; only a latency profile may trade it for
+      // power. Below 40G one flow does not need the top clock (CAUSES.md: 3 GHz per 30 Gb/s flow):
+      // there a power-saving governor is a note, not a cause.
+      const fastestMbps = Math.max(0, ...interfaces.map((iface) => iface.speedMbps ?? 0));
       report('governor-not-performance', {
-        // A measurement host needs a fixed clock even more; only a latency profile may trade it for power.
-        ...(profile === 'latency' ? { severity: 'info' as const } : {}),
+        ...(profile === 'latency' || fastestMbps < opts.governorWarningMbps ? { severity: 'info' as const } : {}),
         evidence: [...byGovernor].map(([governor, cpus]) => ({
           label: `scaling_governor (CPUs ${formatCpuList(cpus)})`,
           observed: governor,

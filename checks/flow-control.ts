@@ -55,8 +55,9 @@ export default defineCheck({
     const offByDefault = device.driver !== null && opts.offByDefaultDrivers.includes(device.driver);
     const evidence: Evidence[] = [withSource({ label: 'pause RX', observed: onOff(rx), expected: 'on' }), withSource({ label: 'pause TX', observed: onOff(tx), expected: 'on' })];
     if (pause.autonegotiate !== null) evidence.push(withSource({ label: 'pause autonegotiate', observed: onOff(pause.autonegotiate) }));
+    // Pause frames off is a setting many fabrics choose; it becomes a cause only with drops at the
+    // NIC (rule flow-control-off, which the drops then make a warning).
     report('pause-off', {
-      ...(offByDefault ? { severity: 'warning' as const } : {}),
       evidence,
       data: {
         rx: onOff(rx),

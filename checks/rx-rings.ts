@@ -50,12 +50,14 @@ export default defineCheck({
     const rings = result.value;
     const commandSource = source('ethtool.rings', '-g');
     const fast = device.speedMbps !== null && device.speedMbps >= opts.fastLinkMbps;
-    const severity: Severity = fast && profile !== 'latency' ? 'warning' : 'info';
+    // A ring below its maximum is a setting, not a symptom: without drops it limits nothing, so it
+    // is a note; with drops, rule rings-small-with-drops makes it a cause.
+    const severity: Severity = 'info';
     const note =
       profile === 'latency'
         ? 'for a latency host deeper rings add queueing delay, so this is a trade-off, not a fault'
         : fast
-          ? `for a ${profile} host on a ${device.speedMbps! / 1000} Gb/s port, bursts beyond the ring are dropped and retransmitted`
+          ? `on a ${device.speedMbps! / 1000} Gb/s port bursts beyond the ring are dropped and retransmitted, which matters once ethtool -S shows drops`
           : `on a ${device.speedMbps === null ? 'port of unknown speed' : `${device.speedMbps / 1000} Gb/s port`} this matters only if drops show in ethtool -S`;
 
     // The fix sets every direction the driver reports to its real maximum; 0 means no such ring.
