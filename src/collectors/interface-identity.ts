@@ -1,4 +1,5 @@
 import type { InterfaceSummary } from '../report/schema.js';
+import { isPciAddress } from './sysfs-read.js';
 
 /**
  * What kind of interface this is, from every signal a host or a capture holds. sysfs (the
@@ -111,7 +112,7 @@ export function identify(signals: IdentitySignals): Identity {
   if (typed) return { kind: typed[0], softwareType: typed[1], basis: [signals.ipKind ? `ip -d link: ${signals.ipKind}` : `ethtool -i driver: ${signals.ethtoolDriver}`] };
   const basis: string[] = [];
   if (signals.hasDevice) basis.push('device link');
-  if (signals.busInfo && /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i.test(signals.busInfo)) basis.push(`ethtool -i bus-info ${signals.busInfo}`);
+  if (signals.busInfo && isPciAddress(signals.busInfo)) basis.push(`ethtool -i bus-info ${signals.busInfo}`);
   if (signals.parentBus === 'pci' || signals.parentBus === 'virtio') basis.push(`ip -d link parentbus ${signals.parentBus}`);
   if (signals.lspciDriver) basis.push(`lspci: Kernel driver in use: ${signals.lspciDriver}`);
   else if (signals.ethtoolDriver && signals.busInfo && signals.busInfo !== 'N/A' && !basis.length) basis.push(`ethtool -i bus-info ${signals.busInfo}`);

@@ -5,7 +5,7 @@ import { nicInterruptRows } from '../parsers/proc-interrupts.js';
 import { driverFromCounters, identify, type IdentitySignals } from './interface-identity.js';
 import type { CollectContext } from '../engine/collector.js';
 import type { FactId, FactTypes } from '../engine/facts.js';
-import { nearestPciDevice, parseIntOrNull, readAttribute, resolveLink } from './sysfs-read.js';
+import { isPciAddress, nearestPciDevice, parseIntOrNull, readAttribute, resolveLink } from './sysfs-read.js';
 
 export interface NetDevice {
   name: string;
@@ -91,7 +91,7 @@ export const netDeviceCollector = defineCollector({
     };
     const identified = identify(signals);
     const identity = { ...identified, basis: [...identified.basis, ...(signals.nameAddressBasis ?? [])] };
-    const derivedAddress = !pci && signals.busInfo && isPci(signals.busInfo) ? signals.busInfo.toLowerCase() : null;
+    const derivedAddress = !pci && signals.busInfo && isPciAddress(signals.busInfo) ? signals.busInfo.toLowerCase() : null;
     const driver = sysfsDriver ?? signals.ethtoolDriver ?? signals.lspciDriver ?? (identity.kind === 'physical' ? driverFromCounters(signals.counterNames ?? []) : null);
     const bondSlaves = slaves ? slaves.split(/\s+/).filter(Boolean) : [];
     const reported = parseIntOrNull(speed);
@@ -105,7 +105,7 @@ export const netDeviceCollector = defineCollector({
       softwareType: identity.softwareType,
       identity: identity.basis,
       driver,
-      pciAddress: pci?.address ?? (signals.busInfo && isPci(signals.busInfo) ? signals.busInfo.toLowerCase() : null),
+      pciAddress: pci?.address ?? (signals.busInfo && isPciAddress(signals.busInfo) ? signals.busInfo.toLowerCase() : null),
       pciPath: pci?.path ?? (derivedAddress ? `/sys/bus/pci/devices/${derivedAddress}` : null),
       netPath,
       speedMbps: isLinkSpeed ? speedMbps : null,
@@ -135,7 +135,6 @@ function pciAddressFromName(name: string): string | null {
   return `${hex(domain, 4)}:${hex(bus, 2)}:${hex(slot, 2)}.${fn}`;
 }
 
-const isPci = (text: string) => /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i.test(text);
 
 /** A fact's value, or undefined when it could not be had: identity uses whatever is there. */
 async function maybe<K extends FactId>(ctx: CollectContext, id: K, subject?: string): Promise<FactTypes[K] | undefined> {
@@ -176,7 +175,7 @@ async function otherSignals(
     busInfo = fromName;
     nameAddressBasis = [`name ${name} = PCI ${fromName}, present in lspci`];
   }
-  const pciAddress = busInfo && isPci(busInfo) ? busInfo.toLowerCase() : null;
+  const pciAddress = busInfo && isPciAddress(busInfo) ? busInfo.toLowerCase() : null;
   const vectors = interrupts
     ? nicInterruptRows(interrupts, { name, driver: driverInfo?.driver ?? null, pciAddress, virtioDevice: null }).map(({ row, name: action }) => ({ name: action ?? row.actions[0] ?? '', chip: row.chip }))
     : [];

@@ -179,7 +179,15 @@ export class SosreportHostIO implements HostIO {
     throw new HostIOError('not-found', `${hostPath}: not a symbolic link in the sosreport`);
   }
 
-  async inventory(): Promise<HostInventory> {
+  private inventoryPromise: Promise<HostInventory> | undefined;
+
+  /** Read once: every interface's identity asks for it (whether the host is virtualized). */
+  inventory(): Promise<HostInventory> {
+    this.inventoryPromise ??= this.readInventory();
+    return this.inventoryPromise;
+  }
+
+  private async readInventory(): Promise<HostInventory> {
     const text = async (...names: string[]) => {
       for (const name of names) {
         const file = name.includes('/') ? name : this.commands.get(name);
