@@ -7,7 +7,7 @@ import { collectors } from '../collectors/index.js';
 import { scan, type ScanOutcome } from '../engine/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import { RecordingHostIO } from '../hostio/recording.js';
-import { SnapshotError, SnapshotHostIO } from '../hostio/snapshot.js';
+import { SnapshotHostIO } from '../hostio/snapshot.js';
 import type { HostIO } from '../hostio/types.js';
 import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
@@ -137,21 +137,19 @@ export async function withBundle(options: ReportOptions, log: Logger, run: (io: 
 
 /**
  * Opens what `analyze` (and `fix --from`) accept: a snapshot directory, an evidence bundle
- * (.tar.gz) or an extracted sosreport; runs `use` on it, then cleans up. Unreadable input is a
- * usage error (exit 2).
+ * (.tar.gz) or an extracted sosreport; runs `use` on it, then cleans up. Unreadable input
+ * (SnapshotError, BundleError, SnapshotArchiveError) is exit 2 (errors.ts).
  */
 export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Promise<T>): Promise<T> {
-  const { BundleError, looksLikeBundle, openBundle } = await import('../bundle/index.js');
+  const { looksLikeBundle, openBundle } = await import('../bundle/index.js');
   const { SosreportHostIO, isSosreport } = await import('../hostio/sosreport.js');
   let cleanup: (() => Promise<void>) | undefined;
   try {
     let io: HostIO;
-    const { isSnapshotArchive, openSnapshotArchive, SnapshotArchiveError } = await import('../collect-script/archive.js');
+    const { isSnapshotArchive, openSnapshotArchive } = await import('../collect-script/archive.js');
     if (looksLikeBundle(input) && (await isSnapshotArchive(input))) {
       // The archive of `collect --script` (collect.sh): a snapshot directory in a tar.gz.
-      const opened = await openSnapshotArchive(input).catch((error: unknown) => {
-        throw error instanceof SnapshotArchiveError ? new UsageError(error.message) : error;
-      });
+      const opened = await openSnapshotArchive(input);
       cleanup = opened.cleanup;
       io = await SnapshotHostIO.open(opened.snapshotDir);
     } else if (looksLikeBundle(input)) {
@@ -164,9 +162,6 @@ export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Pr
       io = await SnapshotHostIO.open(input);
     }
     return await use(io);
-  } catch (error) {
-    if (error instanceof SnapshotError || error instanceof BundleError) throw new UsageError(error.message);
-    throw error;
   } finally {
     await cleanup?.();
   }

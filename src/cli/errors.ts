@@ -3,7 +3,8 @@
  * prints it. Every command's failure reaches `reportError` in cli.ts:
  * - commander's own errors (unknown option, bad value from an argParser, missing argument): 2,
  *   help and --version: 0;
- * - UsageError (bad usage or unreadable input): 2;
+ * - UsageError (bad usage or unreadable input), and the lower layers' errors about an input
+ *   (INPUT_ERRORS): 2;
  * - RunError and anything unexpected (nicdoctor could not do what was asked): 3.
  * UsageError and RunError are contracts of src/engine that every layer may throw; the CLI's own
  * errors (below) add only what commander needs to name the option.
@@ -23,10 +24,21 @@ export class OptionValueError extends InvalidArgumentError {
   override name = 'OptionValueError';
 }
 
+/**
+ * Errors of lower layers that mean "this input cannot be used": a snapshot, bundle or
+ * collect-script archive that is missing or corrupt, a fix state file that is corrupt or locked.
+ * Matched by name (each class sets it) so that their modules still load only when used.
+ */
+const INPUT_ERRORS = new Set(['SnapshotError', 'BundleError', 'SnapshotArchiveError', 'StateFileError', 'StateLockedError']);
+
+function isInputError(error: unknown): boolean {
+  return error instanceof UsageError || (error instanceof Error && INPUT_ERRORS.has(error.name));
+}
+
 export function exitCodeOf(error: unknown): number {
   // Help and version are not errors; everything else commander rejects is bad usage.
   if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  if (error instanceof UsageError) return EXIT.usage;
+  if (isInputError(error)) return EXIT.usage;
   return EXIT.couldNotRun;
 }
 
@@ -36,7 +48,7 @@ export function exitCodeOf(error: unknown): number {
  */
 export function reportError(error: unknown, verbose: boolean): number {
   if (error instanceof CommanderError) return exitCodeOf(error);
-  const expected = error instanceof UsageError || error instanceof RunError;
+  const expected = isInputError(error) || error instanceof RunError;
   const text = error instanceof Error ? (verbose && !expected ? (error.stack ?? error.message) : error.message) : String(error);
   process.stderr.write(`nicdoctor: ${expected ? '' : 'could not run: '}${text}\n`);
   return exitCodeOf(error);

@@ -178,7 +178,8 @@ export async function fixCommand(options: FixOptions, log: Logger): Promise<numb
       }
     }
   } catch (error) {
-    if (error instanceof StateFileError || error instanceof StateLockedError) throw new UsageError(error.message);
+    // A corrupt or locked state file is exit 2 (errors.ts); a state file that cannot be written is exit 3.
+    if (error instanceof StateFileError || error instanceof StateLockedError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new RunError(`cannot write the state file ${stateFile}: ${(error as Error).message}`);
     throw error;

@@ -8,6 +8,11 @@ import { RunError as EngineRunError, UsageError as EngineUsageError } from '../.
 import type { ScanOutcome } from '../../src/engine/scan.js';
 import { exitCodeOf, failureOf, OptionValueError, RunError, UsageError } from '../../src/cli/errors.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
+import { BundleError } from '../../src/bundle/open.js';
+import { SnapshotArchiveError } from '../../src/collect-script/archive.js';
+import { StateLockedError } from '../../src/fix/lock.js';
+import { StateFileError } from '../../src/fix/state.js';
+import { SnapshotError } from '../../src/hostio/snapshot.js';
 import { interfaceNames, linkSpeed, parsedBy, portList, required, seconds } from '../../src/cli/options.js';
 import { checkHost, checkInterfaceList, checkLinkSpeed, checkPortList, checkRate, checkWholeNumber } from '../../src/util/validate.js';
 
@@ -21,6 +26,12 @@ describe('exitCodeOf: one mapping', () => {
     expect(exitCodeOf(new RunError('peer unreachable'))).toBe(EXIT.couldNotRun);
     expect(exitCodeOf(new Error('boom'))).toBe(EXIT.couldNotRun);
     expect(exitCodeOf('a string')).toBe(EXIT.couldNotRun);
+  });
+
+  it("the lower layers' errors about an input are exit 2, whoever throws them", () => {
+    for (const error of [new SnapshotError('x'), new BundleError('x'), new SnapshotArchiveError('x'), new StateFileError('x'), new StateLockedError('x')]) {
+      expect(exitCodeOf(error), error.name).toBe(EXIT.usage);
+    }
   });
 
   it('the CLI throws the same classes the lower layers throw', () => {

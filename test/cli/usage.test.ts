@@ -74,6 +74,12 @@ describe('a bad option value is exit 2 naming the option, before anything runs',
     [['--log-level', 'loud', 'checks'], /'--log-level <level>' argument 'loud' is invalid\. Allowed choices are/],
     [['checks', '--log-level', 'loud'], /'--log-level <level>' argument 'loud'/],
     [['scan', '--unknown-option'], /unknown option '--unknown-option'/],
+    // Options that go together, checked before anything runs.
+    [['bench'], /give --peer HOST .* or --loopback/],
+    [['scan', '--loopback', '--peer', '10.0.0.2'], /--peer and --loopback: choose one/],
+    [['bench', '--loopback', '--udp'], /--udp needs --rate/],
+    [['serve', '--ports', '5301'], /give --bind ADDRESS/],
+    [['serve', '--bind', '127.0.0.1', '--ports', '5100-5101'], /--control-port: 5100 is also in --ports/],
   ];
   it.each(cases)('%j', async (args, names) => {
     expectUsageError(await runCli(args, withFakeTools), names);
