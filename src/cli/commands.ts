@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
 import { collectors } from '../collectors/index.js';
 import { UsageError } from '../engine/errors.js';
-import { scan, type ScanOutcome } from '../engine/scan.js';
+import { scan, type ScanOutcome } from '../pipeline/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import { RecordingHostIO } from '../hostio/recording.js';
 import { SnapshotError, SnapshotHostIO } from '../hostio/snapshot.js';
@@ -14,7 +14,7 @@ import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
 import { planOutput, writeOutput } from '../util/safe-output.js';
 import { interfaceList, parseLinkSpeed, splitList } from '../util/validate.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
 import type { Policy } from '../policy/schema.js';
 
