@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
-import type { ScanOutcome } from '../engine/scan.js';
+import type { ScanOutcome } from '../pipeline/scan.js';
 import { render } from '../reporters/index.js';
 import { analyzeText } from '../text/analyze.js';
 import { readRegularFile } from '../hostio/contained.js';

@@ -11,7 +11,7 @@
  */
 import { CommanderError, InvalidArgumentError } from 'commander';
 import { RunError, UsageError } from '../engine/errors.js';
-import type { ScanOutcome } from '../engine/scan.js';
+import type { ScanOutcome } from '../pipeline/scan.js';
 import { EXIT } from './exit-codes.js';
 
 export { RunError, UsageError };

@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
-import { scan, type ScanOutcome } from '../engine/scan.js';
+import { scan, type ScanOutcome } from '../pipeline/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import type { HostIO } from '../hostio/types.js';
 import type { Profile, Report } from '../report/schema.js';

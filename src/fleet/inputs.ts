@@ -4,7 +4,7 @@ import { checks as registry } from '../../checks/index.js';
 import { BundleError, looksLikeBundle, openBundle } from '../bundle/index.js';
 import { UsageError } from '../engine/errors.js';
 import type { FactStore } from '../engine/collector.js';
-import { scan } from '../engine/scan.js';
+import { scan } from '../pipeline/scan.js';
 import { SnapshotError, SnapshotHostIO } from '../hostio/snapshot.js';
 import { reportSchema, type Report } from '../report/schema.js';
 import { silentLogger } from '../util/log.js';

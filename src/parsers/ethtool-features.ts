@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 import { isJsonOutput, lines, parseJsonOutput } from './text.js';
 
 /** One line of `ethtool -k`, or one key of `ethtool --json -k`. */

@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 
 /** Small helpers shared by the text parsers. Parsers are pure: text in, typed value out. */
 

@@ -1,6 +1,6 @@
 import { compareVersions, parseVersionTriple, type VersionTriple } from '../parsers/iperf3-version.js';
 import type { CheckResult, Finding, InterfaceSummary, Report, Scalar } from '../report/schema.js';
-import { formatGbps, tcpGoodputMbps } from '../util/goodput.js';
+import { formatGbps, tcpGoodputMbps } from '../domain/goodput.js';
 import type { PolicyFacts } from './facts.js';
 import { TIER_MINIMUMS, type Policy, type SocketBufferTier } from './schema.js';
 

@@ -5,7 +5,7 @@
 import { CommanderError, InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { RunError as EngineRunError, UsageError as EngineUsageError } from '../../src/engine/errors.js';
-import type { ScanOutcome } from '../../src/engine/scan.js';
+import type { ScanOutcome } from '../../src/pipeline/scan.js';
 import { exitCodeOf, failureOf, OptionValueError, RunError, UsageError } from '../../src/cli/errors.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { BundleError } from '../../src/bundle/open.js';

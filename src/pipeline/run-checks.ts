@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { CheckResult, Evidence, Finding, InterfaceSummary, Profile, Scalar, Source, SubjectResult } from '../report/schema.js';
-import type { AnyCheck, CheckContext, FindingInput, Skip } from './check.js';
-import type { FactStore } from './collector.js';
-import type { FactId, FactResult } from './facts.js';
+import type { AnyCheck, CheckContext, FindingInput, Skip } from '../engine/check.js';
+import type { FactStore } from '../engine/collector.js';
+import type { FactId, FactResult } from '../engine/facts.js';
 
 export const HOST_SUBJECT = 'host';
 
