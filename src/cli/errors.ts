@@ -5,7 +5,8 @@
  *   help and --version: 0;
  * - UsageError (bad usage or unreadable input), and the lower layers' errors about an input
  *   (INPUT_ERRORS): 2;
- * - RunError and anything unexpected (nicdoctor could not do what was asked): 3.
+ * - RunError and the lower layers' errors about a failed run (RUN_ERRORS), and anything
+ *   unexpected (nicdoctor could not do what was asked): 3.
  * UsageError and RunError are contracts of src/engine that every layer may throw; the CLI's own
  * errors (below) add only what commander needs to name the option.
  */
@@ -26,13 +27,20 @@ export class OptionValueError extends InvalidArgumentError {
 
 /**
  * Errors of lower layers that mean "this input cannot be used": a snapshot, bundle or
- * collect-script archive that is missing or corrupt, a fix state file that is corrupt or locked.
- * Matched by name (each class sets it) so that their modules still load only when used.
+ * collect-script archive that is missing or corrupt, a fix state file that is corrupt or locked,
+ * an output path that cannot be written as asked. Matched by name (each class sets it) so that
+ * their modules still load only when used.
  */
-const INPUT_ERRORS = new Set(['SnapshotError', 'BundleError', 'SnapshotArchiveError', 'StateFileError', 'StateLockedError']);
+const INPUT_ERRORS = new Set(['SnapshotError', 'BundleError', 'SnapshotArchiveError', 'StateFileError', 'StateLockedError', 'OutputTargetError']);
+/** Errors of lower layers that mean "could not do it", with a message made for the user. */
+const RUN_ERRORS = new Set(['OutputWriteError']);
 
 function isInputError(error: unknown): boolean {
   return error instanceof UsageError || (error instanceof Error && INPUT_ERRORS.has(error.name));
+}
+
+function isRunError(error: unknown): boolean {
+  return error instanceof RunError || (error instanceof Error && RUN_ERRORS.has(error.name));
 }
 
 export function exitCodeOf(error: unknown): number {
@@ -48,7 +56,7 @@ export function exitCodeOf(error: unknown): number {
  */
 export function reportError(error: unknown, verbose: boolean): number {
   if (error instanceof CommanderError) return exitCodeOf(error);
-  const expected = isInputError(error) || error instanceof RunError;
+  const expected = isInputError(error) || isRunError(error);
   const text = error instanceof Error ? (verbose && !expected ? (error.stack ?? error.message) : error.message) : String(error);
   process.stderr.write(`nicdoctor: ${expected ? '' : 'could not run: '}${text}\n`);
   return exitCodeOf(error);

@@ -13,6 +13,7 @@ import { SnapshotArchiveError } from '../../src/collect-script/archive.js';
 import { StateLockedError } from '../../src/fix/lock.js';
 import { StateFileError } from '../../src/fix/state.js';
 import { SnapshotError } from '../../src/hostio/snapshot.js';
+import { OutputTargetError, OutputWriteError } from '../../src/util/safe-output.js';
 import { interfaceNames, linkSpeed, parsedBy, portList, required, seconds } from '../../src/cli/options.js';
 import { checkHost, checkInterfaceList, checkLinkSpeed, checkPortList, checkRate, checkWholeNumber } from '../../src/util/validate.js';
 
@@ -29,9 +30,10 @@ describe('exitCodeOf: one mapping', () => {
   });
 
   it("the lower layers' errors about an input are exit 2, whoever throws them", () => {
-    for (const error of [new SnapshotError('x'), new BundleError('x'), new SnapshotArchiveError('x'), new StateFileError('x'), new StateLockedError('x')]) {
+    for (const error of [new SnapshotError('x'), new BundleError('x'), new SnapshotArchiveError('x'), new StateFileError('x'), new StateLockedError('x'), new OutputTargetError('x')]) {
       expect(exitCodeOf(error), error.name).toBe(EXIT.usage);
     }
+    expect(exitCodeOf(new OutputWriteError('--output: cannot write /dev/full: no space left'))).toBe(EXIT.couldNotRun);
   });
 
   it('the CLI throws the same classes the lower layers throw', () => {
