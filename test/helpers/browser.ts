@@ -171,7 +171,7 @@ function benchProcess(label: string, port: number, cpu: number, rates: number[])
 export function sampleHtmlReport(options: { withBench?: boolean } = {}): Report {
   const step1 = [benchProcess('p1', 5201, 2, [5.8, 6.1, 6.2, 6.0, 6.1])];
   const step2 = [benchProcess('p1', 5201, 2, [3.7, 3.9, 3.8, 3.6, 3.9]), benchProcess('p2', 5202, 3, [3.6, 3.5, 3.9, 3.8, 3.7])];
-  const sum = (ps: typeof step2) => ps.reduce((total, p) => total + p.bitsPerSecond!, 0);
+  const sum = (ps: typeof step2) => ps.reduce((total, p) => total + p.bitsPerSecond, 0);
   const bench = {
     mode: 'peer', peer: '10.0.0.2', direction: 'forward', protocol: 'tcp',
     iperf3: { client: '3.16', server: '3.16' },
