@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { reportSchema, type Report } from '../../src/report/schema.js';
+import { forbidSkipOnCi } from './no-skip-on-ci.js';
 
 /**
  * A real headless browser for the HTML report tests: Debian's chromium driven by playwright-core.
@@ -13,7 +14,8 @@ import { reportSchema, type Report } from '../../src/report/schema.js';
  */
 export const CHROMIUM_PATH = process.env.NICDOCTOR_CHROMIUM ?? '/usr/bin/chromium';
 
-export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH);
+export const chromiumAvailable = (): boolean =>
+  existsSync(CHROMIUM_PATH) || !forbidSkipOnCi('the headless-browser test', `no chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
 
 const CHROMIUM_ARGS = [
   '--headless',

@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import { forbidSkipOnCi } from '../helpers/no-skip-on-ci.js';
 
 export type Side = 'a' | 'b';
 
@@ -206,7 +207,7 @@ export function labAvailable(tools: readonly string[] = LAB_TOOLS): string | und
   if (availability?.tools === key) return availability.reason;
   const reason = probe(tools);
   availability = { tools: key, reason };
-  return reason;
+  return forbidSkipOnCi('the network-namespace lab', reason);
 }
 
 function probe(tools: readonly string[]): string | undefined {
