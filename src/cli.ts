@@ -6,7 +6,7 @@ import { EXIT, FAIL_ON } from './cli/exit-codes.js';
 import { analyzeCommand, checksCommand, collectCommand, scanCommand, type ReportOptions } from './cli/commands.js';
 // The bench code (and execa) loads only for the commands that use it: start-up time matters for scan.
 import type { BenchCliOptions, ServeCliOptions } from './cli/bench-commands.js';
-import { RunError, UsageError } from './engine/errors.js';
+import { RunError, UsageError } from './util/errors.js';
 import { PROFILES } from './report/schema.js';
 import { FORMATS } from './reporters/index.js';
 import { createLogger } from './util/log.js';

@@ -4,7 +4,7 @@ import { checks as registry } from '../../checks/index.js';
 import { collectors } from '../collectors/index.js';
 import { parseCpuList } from '../parsers/cpulist.js';
 import { FactStore } from '../engine/collector.js';
-import { UsageError } from '../engine/errors.js';
+import { UsageError } from '../util/errors.js';
 import { scan } from '../pipeline/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import { closeInfoEndpoint, fetchServerInfo, startInfoEndpoint } from '../bench/info-endpoint.js';

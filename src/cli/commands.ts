@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
 import { collectors } from '../collectors/index.js';
-import { UsageError } from '../engine/errors.js';
+import { UsageError } from '../util/errors.js';
 import { scan, type ScanOutcome } from '../pipeline/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import { RecordingHostIO } from '../hostio/recording.js';

@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
-import { RunError, UsageError } from '../engine/errors.js';
+import { RunError, UsageError } from '../util/errors.js';
 import { scan } from '../pipeline/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import type { HostIO } from '../hostio/types.js';
