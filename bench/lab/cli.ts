@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { reportSchema, type Report } from '../../src/report/schema.js';
 import { reportJsonSchemaErrors } from './report-json-schema.js';
 import { cliArgv, cliPath } from './executable.js';
-import { findTool, type Lab, type Side } from './lab.js';
+import { findTool, type Lab } from './lab.js';
 import { REPO_ROOT } from './repo-root.js';
 
 export { REPO_ROOT };
@@ -17,7 +17,8 @@ export const CLI = path.join(REPO_ROOT, 'dist', 'src', 'cli.js');
 export interface CliOptions {
   /** Run inside this lab namespace (`ip netns exec`). */
   lab?: Lab;
-  ns?: Side | string;
+  /** A side ('a', 'b') or a namespace name. */
+  ns?: string;
   /** Run as this uid and gid with no supplementary groups (`setpriv`), e.g. 65534 (nobody). */
   user?: number;
   /** Use this CLI file instead of dist/src/cli.js (a copy readable by another user). */

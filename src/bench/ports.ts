@@ -1,4 +1,4 @@
-import { UsageError } from '../engine/errors.js';
+import { UsageError } from '../util/errors.js';
 import { checkHost, checkPortList, MAX_PORTS, type Checked } from '../util/validate.js';
 
 export { MAX_PORTS };

@@ -7,11 +7,11 @@
  *   (INPUT_ERRORS): 2;
  * - RunError and the lower layers' errors about a failed run (RUN_ERRORS), and anything
  *   unexpected (nicdoctor could not do what was asked): 3.
- * UsageError and RunError are contracts of src/engine that every layer may throw; the CLI's own
- * errors (below) add only what commander needs to name the option.
+ * UsageError and RunError live in src/util so that every layer may throw them; the CLI's own
+ * error (below) adds only what commander needs to name the option.
  */
 import { CommanderError, InvalidArgumentError } from 'commander';
-import { RunError, UsageError } from '../engine/errors.js';
+import { RunError, UsageError } from '../util/errors.js';
 import type { ScanOutcome } from '../pipeline/scan.js';
 import { EXIT } from './exit-codes.js';
 
@@ -27,20 +27,13 @@ export class OptionValueError extends InvalidArgumentError {
 
 /**
  * Errors of lower layers that mean "this input cannot be used": a snapshot, bundle or
- * collect-script archive that is missing or corrupt, a fix state file that is corrupt or locked,
- * an output path that cannot be written as asked. Matched by name (each class sets it) so that
- * their modules still load only when used.
+ * collect-script archive that is missing or corrupt, a fix state file that is corrupt or locked.
+ * Matched by name (each class sets it) so that their modules still load only when used.
  */
-const INPUT_ERRORS = new Set(['SnapshotError', 'BundleError', 'SnapshotArchiveError', 'StateFileError', 'StateLockedError', 'OutputTargetError']);
-/** Errors of lower layers that mean "could not do it", with a message made for the user. */
-const RUN_ERRORS = new Set(['OutputWriteError']);
+const INPUT_ERRORS = new Set(['SnapshotError', 'BundleError', 'SnapshotArchiveError', 'StateFileError', 'StateLockedError']);
 
 function isInputError(error: unknown): boolean {
   return error instanceof UsageError || (error instanceof Error && INPUT_ERRORS.has(error.name));
-}
-
-function isRunError(error: unknown): boolean {
-  return error instanceof RunError || (error instanceof Error && RUN_ERRORS.has(error.name));
 }
 
 export function exitCodeOf(error: unknown): number {
@@ -56,7 +49,7 @@ export function exitCodeOf(error: unknown): number {
  */
 export function reportError(error: unknown, verbose: boolean): number {
   if (error instanceof CommanderError) return exitCodeOf(error);
-  const expected = isInputError(error) || isRunError(error);
+  const expected = isInputError(error) || error instanceof RunError;
   const text = error instanceof Error ? (verbose && !expected ? (error.stack ?? error.message) : error.message) : String(error);
   process.stderr.write(`nicdoctor: ${expected ? '' : 'could not run: '}${text}\n`);
   return exitCodeOf(error);

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { checks as registry } from '../../checks/index.js';
 import { BundleError, looksLikeBundle, openBundle } from '../bundle/index.js';
-import { UsageError } from '../engine/errors.js';
+import { UsageError } from '../util/errors.js';
 import type { FactStore } from '../engine/collector.js';
 import { scan } from '../pipeline/scan.js';
 import { SnapshotError, SnapshotHostIO } from '../hostio/snapshot.js';

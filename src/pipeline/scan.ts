@@ -6,7 +6,7 @@ import { SCHEMA_VERSION, reportSchema, type CheckResult, type Profile, type Repo
 import { VERSION } from '../util/version.js';
 import type { AnyCheck } from '../engine/check.js';
 import { FactStore, type Collector } from '../engine/collector.js';
-import { UsageError } from '../engine/errors.js';
+import { UsageError } from '../util/errors.js';
 import { runChecks } from './run-checks.js';
 import { loadRules, type LoadedRule } from '../rules/loader.js';
 import { evaluatePolicy } from '../policy/evaluate.js';

@@ -172,8 +172,8 @@ function pcieItem(report: Report, iface: InterfaceSummary): Judged {
     const expected = data.maxLink ?? data.minimumLink ?? (data.maxGts !== undefined && data.maxGts !== null ? `${data.maxGts} GT/s x${data.maxWidth}` : 'full link');
     return {
       status: 'fail',
-      observed: (data.ceilingLink ?? data.limitingLink ?? data.currentLink ?? null) as Scalar,
-      expected: expected as Scalar,
+      observed: data.ceilingLink ?? data.limitingLink ?? data.currentLink ?? null,
+      expected,
       reason: downgrades.map((finding) => `${finding.symptom}: ${finding.message}`).join('; '),
     };
   }

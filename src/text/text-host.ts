@@ -302,7 +302,7 @@ export function parseIpStatistics(text: string): Map<string, Map<string, string>
     const names = labels[2]!.trim().split(/\s+/);
     names.forEach((name, position) => {
       const counter = IP_COUNTERS[`${labels[1]}:${name}`];
-      if (counter && values[position] !== undefined) current!.set(counter, values[position]!);
+      if (counter && values[position] !== undefined) current!.set(counter, values[position]);
     });
   }
   return result;

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { RunError, UsageError } from './errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { shutdownSignal } from './shutdown.js';
 
@@ -15,18 +16,7 @@ import { shutdownSignal } from './shutdown.js';
  * - a target that is one of the command's inputs, or inside one, is refused (exit 2), so that
  *   `analyze ev.tar.gz -o ev.tar.gz` cannot destroy the evidence;
  * - a write that fails (/dev/full, disk full) is exit 3 with the reason.
- * The exit codes are the CLI's (src/cli/errors.ts maps these two errors); this module only says which.
  */
-/** The target cannot be written to as asked (a directory, a missing directory, an input): bad usage. */
-export class OutputTargetError extends Error {
-  override name = 'OutputTargetError';
-}
-
-/** Writing failed (/dev/full, disk full, no reader on a FIFO before Ctrl-C): nicdoctor could not run. */
-export class OutputWriteError extends Error {
-  override name = 'OutputWriteError';
-}
-
 export interface OutputTarget {
   /** The option, for messages ("--output"). */
   flag: string;
@@ -39,44 +29,44 @@ const FIFO_POLL_MS = 100;
 
 export async function writeOutput(target: string, content: string | Uint8Array, options: OutputTarget): Promise<void> {
   const { flag } = options;
-  if (target === '') throw new OutputTargetError(`${flag}: empty file name`);
+  if (target === '') throw new UsageError(`${flag}: empty file name`);
   if (target === '-') return writeStream(process.stdout, content, flag, 'standard output');
   const plan = await planOutput(target, options);
   if (plan.kind === 'stream') return writeDevice(plan.path, content, flag, plan.fifo);
   try {
     await writeFileAtomic(plan.path, content, plan.keep);
   } catch (error) {
-    throw new OutputWriteError(`${flag}: cannot write ${target}: ${reason(error)}`);
+    throw new RunError(`${flag}: cannot write ${target}: ${reason(error)}`);
   }
 }
 
 type Plan = { kind: 'stream'; path: string; fifo: boolean } | { kind: 'replace'; path: string; keep?: { mode: number; uid: number; gid: number } };
 
-/** Decides how to write target, or throws an OutputTargetError that says why it cannot be written. */
+/** Decides how to write target, or throws a UsageError that says why it cannot be written. */
 export async function planOutput(target: string, options: OutputTarget): Promise<Plan> {
   const { flag } = options;
   const absolute = path.resolve(target);
   const own = await lstat(absolute).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
-    throw new OutputTargetError(`${flag}: ${target}: ${reason(error)}`);
+    throw new UsageError(`${flag}: ${target}: ${reason(error)}`);
   });
   let real = absolute;
   if (own?.isSymbolicLink()) {
     real = await realpath(absolute).catch(() => {
-      throw new OutputTargetError(`${flag}: ${target} is a symbolic link to nothing (dangling)`);
+      throw new UsageError(`${flag}: ${target} is a symbolic link to nothing (dangling)`);
     });
   }
   const info = own === null ? null : own.isSymbolicLink() ? await stat(real) : own;
   if (info === null) {
     const dir = path.dirname(absolute);
     const dirInfo = await stat(dir).catch(() => null);
-    if (!dirInfo) throw new OutputTargetError(`${flag}: ${target}: the directory ${dir} does not exist`);
-    if (!dirInfo.isDirectory()) throw new OutputTargetError(`${flag}: ${target}: ${dir} is not a directory`);
+    if (!dirInfo) throw new UsageError(`${flag}: ${target}: the directory ${dir} does not exist`);
+    if (!dirInfo.isDirectory()) throw new UsageError(`${flag}: ${target}: ${dir} is not a directory`);
     real = path.join(await realpath(dir), path.basename(absolute));
   } else if (info.isDirectory()) {
-    throw new OutputTargetError(`${flag}: ${target} is a directory; give a file name`);
+    throw new UsageError(`${flag}: ${target} is a directory; give a file name`);
   } else if (info.isSocket() || info.isBlockDevice()) {
-    throw new OutputTargetError(`${flag}: ${target} is a ${info.isSocket() ? 'socket' : 'block device'}; give a file name`);
+    throw new UsageError(`${flag}: ${target} is a ${info.isSocket() ? 'socket' : 'block device'}; give a file name`);
   }
   await refuseInputs(real, info ? { dev: info.dev, ino: info.ino } : null, options);
   if (info && (info.isCharacterDevice() || info.isFIFO())) return { kind: 'stream', path: real, fifo: info.isFIFO() };
@@ -91,7 +81,7 @@ async function refuseInputs(real: string, identity: { dev: number; ino: number }
     const sameFile = identity !== null && inputInfo !== null && inputInfo.dev === identity.dev && inputInfo.ino === identity.ino;
     if (inside || sameFile) {
       const where = real !== inputReal && inside ? 'inside the input' : 'the input';
-      throw new OutputTargetError(`${options.flag}: ${real} is ${where} ${input}; it would be overwritten. Write the output elsewhere`);
+      throw new UsageError(`${options.flag}: ${real} is ${where} ${input}; it would be overwritten. Write the output elsewhere`);
     }
   }
 }
@@ -104,14 +94,14 @@ async function writeDevice(file: string, content: string | Uint8Array, flag: str
   try {
     handle = await open(file, constants.O_WRONLY | constants.O_NOCTTY);
   } catch (error) {
-    throw new OutputWriteError(`${flag}: cannot open ${file}: ${reason(error)}`);
+    throw new RunError(`${flag}: cannot open ${file}: ${reason(error)}`);
   } finally {
     await probe?.close().catch(() => undefined);
   }
   try {
     await handle.writeFile(content);
   } catch (error) {
-    throw new OutputWriteError(`${flag}: cannot write ${file}: ${reason(error)}`);
+    throw new RunError(`${flag}: cannot write ${file}: ${reason(error)}`);
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -123,11 +113,11 @@ async function writeDevice(file: string, content: string | Uint8Array, flag: str
  */
 async function waitForFifoReader(file: string, flag: string): Promise<FileHandle> {
   for (;;) {
-    if (shutdownSignal.aborted) throw new OutputWriteError(`${flag}: interrupted while waiting for a reader on ${file}`);
+    if (shutdownSignal.aborted) throw new RunError(`${flag}: interrupted while waiting for a reader on ${file}`);
     try {
       return await open(file, constants.O_WRONLY | constants.O_NONBLOCK);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw new OutputWriteError(`${flag}: cannot open ${file}: ${reason(error)}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw new RunError(`${flag}: cannot open ${file}: ${reason(error)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, FIFO_POLL_MS));
   }
@@ -135,7 +125,7 @@ async function waitForFifoReader(file: string, flag: string): Promise<FileHandle
 
 function writeStream(stream: NodeJS.WriteStream, content: string | Uint8Array, flag: string, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    stream.write(content, (error) => (error ? reject(new OutputWriteError(`${flag}: cannot write ${name}: ${reason(error)}`)) : resolve()));
+    stream.write(content, (error) => (error ? reject(new RunError(`${flag}: cannot write ${name}: ${reason(error)}`)) : resolve()));
   });
 }
 

@@ -4,7 +4,7 @@
  */
 import { CommanderError, InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { RunError as EngineRunError, UsageError as EngineUsageError } from '../../src/engine/errors.js';
+import { RunError as UtilRunError, UsageError as UtilUsageError } from '../../src/util/errors.js';
 import type { ScanOutcome } from '../../src/pipeline/scan.js';
 import { exitCodeOf, failureOf, OptionValueError, RunError, UsageError } from '../../src/cli/errors.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
@@ -13,7 +13,6 @@ import { SnapshotArchiveError } from '../../src/collect-script/archive.js';
 import { StateLockedError } from '../../src/fix/lock.js';
 import { StateFileError } from '../../src/fix/state.js';
 import { SnapshotError } from '../../src/hostio/snapshot.js';
-import { OutputTargetError, OutputWriteError } from '../../src/util/safe-output.js';
 import { interfaceNames, linkSpeed, parsedBy, portList, required, seconds } from '../../src/cli/options.js';
 import { checkHost, checkInterfaceList, checkLinkSpeed, checkPortList, checkRate, checkWholeNumber } from '../../src/util/validate.js';
 
@@ -30,15 +29,14 @@ describe('exitCodeOf: one mapping', () => {
   });
 
   it("the lower layers' errors about an input are exit 2, whoever throws them", () => {
-    for (const error of [new SnapshotError('x'), new BundleError('x'), new SnapshotArchiveError('x'), new StateFileError('x'), new StateLockedError('x'), new OutputTargetError('x')]) {
+    for (const error of [new SnapshotError('x'), new BundleError('x'), new SnapshotArchiveError('x'), new StateFileError('x'), new StateLockedError('x')]) {
       expect(exitCodeOf(error), error.name).toBe(EXIT.usage);
     }
-    expect(exitCodeOf(new OutputWriteError('--output: cannot write /dev/full: no space left'))).toBe(EXIT.couldNotRun);
   });
 
   it('the CLI throws the same classes the lower layers throw', () => {
-    expect(UsageError).toBe(EngineUsageError);
-    expect(RunError).toBe(EngineRunError);
+    expect(UsageError).toBe(UtilUsageError);
+    expect(RunError).toBe(UtilRunError);
   });
 });
 

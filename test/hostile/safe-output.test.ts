@@ -3,7 +3,8 @@ import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, sy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OutputTargetError, OutputWriteError, writeOutput } from '../../src/util/safe-output.js';
+import { RunError, UsageError } from '../../src/util/errors.js';
+import { writeOutput } from '../../src/util/safe-output.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -23,7 +24,7 @@ describe('writeOutput: special files are written, never replaced', () => {
 
   it('/dev/full is a run error (exit 3) that names the reason', async () => {
     const error = await writeOutput('/dev/full', 'report\n', out).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OutputWriteError);
+    expect(error).toBeInstanceOf(RunError);
     expect(String((error as Error).message)).toMatch(/no space left.*ENOSPC/);
     expect((await stat('/dev/full')).isCharacterDevice()).toBe(true);
   });
@@ -74,7 +75,7 @@ describe('writeOutput: special files are written, never replaced', () => {
 
 describe('writeOutput: bad targets are usage errors (exit 2) that say why', () => {
   it('a directory', async () => {
-    await expect(writeOutput(dir, 'x', out)).rejects.toThrow(OutputTargetError);
+    await expect(writeOutput(dir, 'x', out)).rejects.toThrow(UsageError);
     await expect(writeOutput(dir, 'x', out)).rejects.toThrow(/is a directory/);
   });
 
@@ -91,7 +92,7 @@ describe('writeOutput: bad targets are usage errors (exit 2) that say why', () =
     await expect(writeOutput(path.join(snapshot, 'report.txt'), 'x', { flag: '--output', inputs: [snapshot] })).rejects.toThrow(/inside the input/);
     // through a symbolic link to the input, too
     await symlink(evidence, path.join(dir, 'alias'));
-    await expect(writeOutput(path.join(dir, 'alias'), 'x', { flag: '--output', inputs: [evidence] })).rejects.toThrow(OutputTargetError);
+    await expect(writeOutput(path.join(dir, 'alias'), 'x', { flag: '--output', inputs: [evidence] })).rejects.toThrow(UsageError);
     expect(await readFile(evidence, 'utf8')).toBe('evidence');
   });
 });

@@ -11,8 +11,8 @@ export interface FixLab {
   readonly lab: Lab;
   /** A temporary directory of the test's own, removed afterwards. */
   readonly dir: string;
-  /** What fix changes on side a, read back with the real tools. */
-  observe(): Promise<{ tso?: string; gso?: string; rx?: string; tx?: string; tcpRmem: string }>;
+  /** What fix changes on side a, read back with the real tools (a closure: safe to destructure). */
+  observe: () => Promise<{ tso?: string; gso?: string; rx?: string; tx?: string; tcpRmem: string }>;
 }
 
 /**

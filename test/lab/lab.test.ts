@@ -76,7 +76,7 @@ describe.skipIf(skipReason)('createLab: two namespaces joined by a veth pair', (
   });
 
   it('carries real TCP traffic between the namespaces, and a tbf cap lowers it', async () => {
-    lab.spawn('b', ['iperf3', '-s', '-B', lab.b.address]);
+    void lab.spawn('b', ['iperf3', '-s', '-B', lab.b.address]); // reject: false, killed by destroy()
     // The server needs a moment to listen; bounded retries.
     let free = 0;
     for (let attempt = 0; attempt < 20 && free === 0; attempt++) {
