@@ -154,7 +154,7 @@ export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Pr
       io = await SnapshotHostIO.open(opened.snapshotDir);
     } else if (looksLikeBundle(input)) {
       const opened = await openBundle(input);
-      cleanup = opened.cleanup;
+      cleanup = () => opened.cleanup();
       io = await SnapshotHostIO.open(opened.snapshotDir);
     } else if (await isSosreport(input)) {
       io = await SosreportHostIO.open(input);

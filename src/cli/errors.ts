@@ -65,7 +65,9 @@ export function failureOf(outcome: ScanOutcome, sourcePath?: string): UsageError
   const interfaces = outcome.store.runs.find((run) => run.fact === 'interfaces');
   if (interfaces && !interfaces.ok) {
     const why = interfaces.error?.message ?? 'unknown error';
-    return sourcePath ? new UsageError(`${sourcePath}: the interface list cannot be read: ${why}`) : new RunError(`could not list the network interfaces: ${why}`);
+    return sourcePath
+      ? new UsageError(`${sourcePath}: the interface list cannot be read: ${why}`)
+      : new RunError(`could not list the network interfaces: ${why}`);
   }
   const bench = outcome.report.bench;
   if (bench && !bench.complete) return new RunError(`the bench did not finish: ${bench.error ?? 'unknown error'}`);

@@ -29,7 +29,13 @@ describe('exitCodeOf: one mapping', () => {
   });
 
   it("the lower layers' errors about an input are exit 2, whoever throws them", () => {
-    for (const error of [new SnapshotError('x'), new BundleError('x'), new SnapshotArchiveError('x'), new StateFileError('x'), new StateLockedError('x')]) {
+    for (const error of [
+      new SnapshotError('x'),
+      new BundleError('x'),
+      new SnapshotArchiveError('x'),
+      new StateFileError('x'),
+      new StateLockedError('x'),
+    ]) {
       expect(exitCodeOf(error), error.name).toBe(EXIT.usage);
     }
   });
@@ -41,7 +47,9 @@ describe('exitCodeOf: one mapping', () => {
 });
 
 function outcome(interfaces: { ok: boolean; message?: string } | null, bench?: { complete: boolean; error: string | null }): ScanOutcome {
-  const runs = interfaces ? [{ fact: 'interfaces', ok: interfaces.ok, ...(interfaces.message ? { error: { message: interfaces.message } } : {}) }] : [];
+  const runs = interfaces
+    ? [{ fact: 'interfaces', ok: interfaces.ok, ...(interfaces.message ? { error: { message: interfaces.message } } : {}) }]
+    : [];
   return { report: { ...(bench ? { bench } : {}) }, store: { runs } } as unknown as ScanOutcome;
 }
 
@@ -69,7 +77,12 @@ describe('argParsers over the validators', () => {
     expect(portList('5101-5103,5101')).toEqual([5101, 5102, 5103]);
     expect(linkSpeed('25g')).toBe(25_000);
     expect(interfaceNames('eth1,eth0', ['eth0'])).toEqual(['eth0', 'eth1']);
-    for (const [parse, value] of [[seconds(1, 3600), '3601'], [portList, '0'], [linkSpeed, 'fast'], [interfaceNames, 'a/b']] as const) {
+    for (const [parse, value] of [
+      [seconds(1, 3600), '3601'],
+      [portList, '0'],
+      [linkSpeed, 'fast'],
+      [interfaceNames, 'a/b'],
+    ] as const) {
       expect(() => parse(value)).toThrow(InvalidArgumentError);
     }
     expect(() => parsedBy(checkRate)('5X')).toThrow(/Expected a rate like 5G/);

@@ -25,7 +25,18 @@ const QUICK = { timeoutMs: 20_000 };
 const fakeBin = path.join(work, 'fakebin');
 const marks = path.join(fakeBin, 'marks');
 mkdirSync(fakeBin);
-for (const tool of new Set([...Object.keys(TOOL_PACKAGES), 'ethtool', 'lspci', 'ip', 'tc', 'sysctl', 'iperf3', 'dmidecode', 'lscpu', 'udevadm'])) {
+for (const tool of new Set([
+  ...Object.keys(TOOL_PACKAGES),
+  'ethtool',
+  'lspci',
+  'ip',
+  'tc',
+  'sysctl',
+  'iperf3',
+  'dmidecode',
+  'lscpu',
+  'udevadm',
+])) {
   writeFileSync(path.join(fakeBin, tool), `#!/bin/sh\necho "${tool} $*" >> '${marks}'\n`);
   chmodSync(path.join(fakeBin, tool), 0o755);
 }
@@ -43,8 +54,21 @@ function expectUsageError(run: CliRun, names: RegExp): void {
 /** The CLI with text on stdin (runCli gives none). */
 async function withStdin(args: string[], input: string): Promise<CliRun> {
   const [file, ...rest] = cliArgv(CLI, args);
-  const result = await execa(file!, rest, { input, reject: false, timeout: 20_000, cwd: REPO_ROOT, extendEnv: false, env: { PATH: toolPath(), LANG: 'C', NO_COLOR: '1' } });
-  return { argv: [file!, ...rest], exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr), durationMs: 0 };
+  const result = await execa(file!, rest, {
+    input,
+    reject: false,
+    timeout: 20_000,
+    cwd: REPO_ROOT,
+    extendEnv: false,
+    env: { PATH: toolPath(), LANG: 'C', NO_COLOR: '1' },
+  });
+  return {
+    argv: [file!, ...rest],
+    exitCode: result.exitCode ?? -1,
+    stdout: String(result.stdout),
+    stderr: String(result.stderr),
+    durationMs: 0,
+  };
 }
 
 describe('a bad option value is exit 2 naming the option, before anything runs', () => {
@@ -122,18 +146,25 @@ describe('fix takes its input like analyze', () => {
   writeFileSync(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2]));
   mkdirSync(neither);
 
-  it.each([['/nonexistent'], [binary], [neither], [path.join(work, 'missing.tar.gz')]])('%s: the same exit 2 and the same message as analyze', async (input) => {
-    const analyze = await runCli(['analyze', input], QUICK);
-    const fix = await runCli(['fix', input], QUICK);
-    const fromOption = await runCli(['fix', '--from', input], QUICK);
-    expectUsageError(analyze, /./);
-    expect(fix.exitCode).toBe(2);
-    expect(fix.stderr).toBe(analyze.stderr);
-    expect(fromOption.stderr).toBe(analyze.stderr);
-  });
+  it.each([['/nonexistent'], [binary], [neither], [path.join(work, 'missing.tar.gz')]])(
+    '%s: the same exit 2 and the same message as analyze',
+    async (input) => {
+      const analyze = await runCli(['analyze', input], QUICK);
+      const fix = await runCli(['fix', input], QUICK);
+      const fromOption = await runCli(['fix', '--from', input], QUICK);
+      expectUsageError(analyze, /./);
+      expect(fix.exitCode).toBe(2);
+      expect(fix.stderr).toBe(analyze.stderr);
+      expect(fromOption.stderr).toBe(analyze.stderr);
+    },
+  );
 
   it('a snapshot directory, a text file and stdin each give a script', async () => {
-    for (const run of [await runCli(['fix', SNAPSHOT], QUICK), await runCli(['fix', ONE_HOST_TEXT], QUICK), await withStdin(['fix', '-'], readFileSync(ONE_HOST_TEXT, 'utf8'))]) {
+    for (const run of [
+      await runCli(['fix', SNAPSHOT], QUICK),
+      await runCli(['fix', ONE_HOST_TEXT], QUICK),
+      await withStdin(['fix', '-'], readFileSync(ONE_HOST_TEXT, 'utf8')),
+    ]) {
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^#!\/usr\/bin\/env bash\n/);
     }
@@ -161,7 +192,10 @@ describe('collect fails like scan', () => {
     expectUsageError(await runCli(['collect', '--output', path.join(full, 'file')], QUICK), /--output: .*file: not a directory/);
     expectUsageError(await runCli(['scan', '--output', path.join(full, 'nodir', 'report')], QUICK), /--output: .*does not exist/);
     const fresh = path.join(work, 'fresh');
-    expectUsageError(await runCli(['collect', '--output', fresh, '--iface', 'doesnotexist0'], QUICK), /--iface: no interface named doesnotexist0/);
+    expectUsageError(
+      await runCli(['collect', '--output', fresh, '--iface', 'doesnotexist0'], QUICK),
+      /--iface: no interface named doesnotexist0/,
+    );
     expectUsageError(await runCli(['scan', '--iface', 'doesnotexist0'], QUICK), /--iface: no interface named doesnotexist0/);
     expect(existsSync(fresh)).toBe(false);
   });
