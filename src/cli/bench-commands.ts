@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
-import { collectors } from '../collectors/index.js';
 import { parseCpuList } from '../parsers/cpulist.js';
-import { FactStore } from '../engine/collector.js';
+import { hostFactStore } from '../pipeline/host-facts.js';
 import { scan } from '../pipeline/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import { closeInfoEndpoint, fetchServerInfo, startInfoEndpoint } from '../bench/info-endpoint.js';
@@ -38,7 +37,7 @@ export interface BenchCliOptions {
 }
 
 /** Validates every bench option before anything runs. */
-export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger): Omit<BenchOptions, 'store'> {
+export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger): Omit<BenchOptions, 'store' | 'freshStore'> {
   if (options.peer && options.loopback) throw new UsageError('--peer and --loopback: choose one');
   if (!options.peer && !options.loopback) throw new UsageError('give --peer HOST (nicdoctor serve on the far end) or --loopback');
   if (options.reverse && options.bidir) throw new UsageError('--reverse and --bidir: choose one');
@@ -95,7 +94,7 @@ async function benchScan(options: ReportOptions & BenchCliOptions, io: LiveHostI
     only,
     beforeChecks: async (store) => {
       try {
-        const measurement = await runBench({ ...plan, store, onProgress: (text) => progress.step(text) });
+        const measurement = await runBench({ ...plan, store, freshStore: () => hostFactStore(io, log), onProgress: (text) => progress.step(text) });
         store.provide('bench.result', measurement);
       } finally {
         progress.done();
@@ -173,7 +172,7 @@ export async function serveCommand(options: ServeCliOptions, log: Logger): Promi
     if (!address) throw new UsageError(`--iface: ${options.iface} has no address to listen on; give --bind ADDRESS`);
     bind = address;
   } else throw new UsageError('give --bind ADDRESS (or --iface NAME, to listen on its address); serve does not listen on every address unless told to (--bind 0.0.0.0)');
-  const store = new FactStore(io, collectors, log);
+  const store = hostFactStore(io, log);
   const iface = bind ? await interfaceOfAddress(io, bind) : null;
   const [topology, device, version] = await Promise.all([store.get('cpu.topology'), iface ? store.get('net.device', iface) : null, store.get('iperf3.version')]);
   const local = device?.ok && device.value.localCpuList ? parseCpuList(device.value.localCpuList) : null;
