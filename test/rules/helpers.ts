@@ -96,5 +96,5 @@ export function lookup(facts: Facts = {}): FactLookup {
 }
 
 export function run(input: ScenarioInput & { facts?: Facts; rules?: readonly Rule[] } = {}): Diagnosis[] {
-  return diagnose({ report: report(input), facts: lookup(input.facts), rules: input.rules ?? catalogue });
+  return diagnose({ report: report(input), facts: lookup(input.facts), rules: input.rules ?? catalogue, checks });
 }
