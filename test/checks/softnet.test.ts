@@ -42,7 +42,8 @@ describe('softnet check', () => {
     const result = await runCheckOn(softnet, { softnet: softnetFrom('softnet/nodeexporter-1.txt'), 'sysctl.net': ubuntuSysctl() });
     expect(result.status).toBe('fail');
     const drops = result.findings.find((finding) => finding.symptom === 'backlog-drops')!;
-    expect(drops).toMatchObject({ severity: 'warning', data: { totalDropped: 41, cpuCount: 1, cpuList: 'softnet row 1', backlog: 1000, suggestedBacklog: 2000 } });
+    expect(drops).toMatchObject({ severity: 'warning', data: { totalDropped: 41, cpuCount: 1, cpus: '1', cpuIds: 'row', backlog: 1000, suggestedBacklog: 2000 } });
+    expect(drops.message).toContain('on softnet row 1:');
     expect(drops.message).toContain('41 packets dropped since boot');
     expect(drops.message).toContain('netdev_max_backlog = 1000');
     expect(drops.fix).toContain('sysctl -w net.core.netdev_max_backlog=2000');
@@ -53,7 +54,8 @@ describe('softnet check', () => {
     ]);
     // Squeeze on every row, but at most 1.6e-5 per packet: info.
     const squeeze = result.findings.find((finding) => finding.symptom === 'budget-exhausted')!;
-    expect(squeeze).toMatchObject({ severity: 'info', data: expect.objectContaining({ totalSqueeze: 146, cpuCount: 4, worstCpu: 'softnet row 3' }) });
+    expect(squeeze).toMatchObject({ severity: 'info', data: expect.objectContaining({ totalSqueeze: 146, cpuCount: 4, worstCpu: 3, cpuIds: 'row' }) });
+    expect(squeeze.message).toContain('per packet on softnet row 3:');
   });
 
   it('fails on the RHEL 9 capture with drops on every CPU, named by the CPU column', async () => {
@@ -62,10 +64,12 @@ describe('softnet check', () => {
     expect(drops.data).toMatchObject({
       totalDropped: 0x6283 + 0x446 + 0x4bc7 + 0x7e2e + 0x2db94,
       cpuCount: 5,
-      cpuList: 'CPU 0, CPU 1, CPU 2, CPU 3, CPU 0',
-      backlog: 'not read, kernel default 1000',
+      cpus: '0,1,2,3,0',
+      cpuIds: 'cpu',
+      backlog: null,
       suggestedBacklog: 2000,
     });
+    expect(drops.message).toContain('(net.core.netdev_max_backlog = not read, kernel default 1000), on CPU 0, CPU 1, CPU 2, CPU 3, CPU 0:');
   });
 
   it('makes budget exhaustion a warning when squeezes are frequent per packet (rhel8 capture: 18 per 142307)', async () => {
