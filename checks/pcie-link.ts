@@ -23,7 +23,6 @@ type Options = z.infer<typeof options>;
 const MOVE_CARD =
   'move the card to an electrically x8/x16 slot wired to the CPU (not a chipset slot; the board manual lists which slots are CPU-attached), set that slot\'s width/generation in the BIOS (e.g. Supermicro "IIO ... PCIe Port" Auto → x16) and reseat the card; verify with: lspci -vv -s {address} | grep -E "LnkCap|LnkSta"';
 
-
 const gbps = z.number().nonnegative();
 /** "0000:41:00.0" (sysfs; VMD domains have 5 digits) or "41:00.0" (an lspci capture). */
 const pciAddress = z.string().regex(/^([0-9a-f]{4,8}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i);
@@ -176,7 +175,7 @@ export default defineCheck({
     const belowPort = portGbps !== null && path.ceiling < portGbps;
     if (belowPort) report('pcie-bandwidth-below-port', belowPortFinding(examined, path, { ...common, portGbps }, evidence, opts));
     // Below the port, the critical finding already names the capability; this is the milder case.
-    else if (isBelow(link)) report('pcie-link-downgraded', downgradedFinding(link, path, common, evidence));
+    if (!belowPort && isBelow(link)) report('pcie-link-downgraded', downgradedFinding(link, path, common, evidence));
     if (path.limiting) report('upstream-port-limits', upstreamFinding(path.limiting, common, evidence));
     if (!belowPort && portGbps !== null && optional.interfaces.ok) {
       const shared = sharedLinkFinding(optional.interfaces.value, path, common, evidence, opts);
