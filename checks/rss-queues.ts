@@ -66,8 +66,6 @@ function channelArgs(d: Targets): string {
 const rpsMaskOf = (mask: string | null) => mask ?? '<hex mask of the CPUs to use>';
 
 const singleQueueData = z.object({
-  /** The interface the commands name (the finding's subject). */
-  interface: z.string().min(1),
   current: z.literal(1),
   /** The receive (or combined) channels' driver maximum and suggestion; null without ethtool -l. */
   max: queueCount.nullable(),
@@ -110,10 +108,10 @@ export default defineCheck({
       data: singleQueueData,
       phrases: {
         maxText: (d) => (d.max === null ? 'unknown' : String(d.max)),
-        remedy: (d) =>
+        remedy: (d, { subject }) =>
           d.suggested !== null && d.suggested > 1
-            ? `ethtool -L ${d.interface} ${channelArgs(d)} (one queue per NIC-local CPU, up to the driver maximum ${d.max})`
-            : `the driver offers a single queue: enable multiqueue where the NIC comes from (virtio: queues=N on the host; a cloud instance type with more queues), or spread receive processing with RPS: echo ${rpsMaskOf(d.localCpuMask)} > /sys/class/net/${d.interface}/queues/rx-0/rps_cpus`,
+            ? `ethtool -L ${subject} ${channelArgs(d)} (one queue per NIC-local CPU, up to the driver maximum ${d.max})`
+            : `the driver offers a single queue: enable multiqueue where the NIC comes from (virtio: queues=N on the host; a cloud instance type with more queues), or spread receive processing with RPS: echo ${rpsMaskOf(d.localCpuMask)} > /sys/class/net/${subject}/queues/rx-0/rps_cpus`,
       },
       message: '{subject} receives on a single queue ({current} of max {maxText}) on a {linkGbps} Gb/s port: every flow is processed by one CPU, which caps throughput well below line rate',
       fix: '{remedy}',
@@ -203,7 +201,6 @@ export default defineCheck({
           withSource({ label: 'link speed', observed: speed, unit: 'Mb/s' }, source('net.device', '/speed')),
         ],
         data: {
-          interface: subject,
           current: 1,
           max: plan?.max ?? null,
           suggested: plan?.suggested ?? null,

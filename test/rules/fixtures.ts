@@ -52,7 +52,7 @@ export const numaNode = f('numa-locality/nic-numa-node', { node: 0, nodes: 2, lo
 
 export const allToOne = f('rss-indirection/all-to-one-queue', { queue: 0, entries: 128, rings: 8, complete: true, linkMbps: 10000 });
 export const singleQueue = f('rss-queues/single-queue-fast-port', {
-  interface: IF, current: 1, max: 16, suggested: 8, localCpus: 8, localCpuMask: 'ff', linkGbps: 10, targetCombined: 8, targetRx: null, targetTx: null,
+  current: 1, max: 16, suggested: 8, localCpus: 8, localCpuMask: 'ff', linkGbps: 10, targetCombined: 8, targetRx: null, targetTx: null,
 });
 export const queuesBelowMax = f('rss-queues/queues-below-max', {
   channel: 'combined', current: 2, max: 16, localCpus: 8, suggested: 8, cpuSource: 'nic-local', driver: 'ixgbe', driverRssCap: 16, targetCombined: 8, targetRx: null, targetTx: null,
