@@ -28,7 +28,7 @@ export const adaptiveOn = f('coalescing/adaptive-coalescing-on', { adaptiveRx: '
 
 export const offloadOff = (profile = 'throughput') => f('offloads/offload-off', { features: 'TSO, GSO', toggles: 'tso on gso on', count: 2, profile, note: `for a ${profile} host this raises CPU per Gb/s and lowers the throughput ceiling` });
 export const offloadFixed = f('offloads/offload-fixed-off', { features: 'TSO', count: 1 });
-export const pauseOff = f('flow-control/pause-off', { rx: 'off', tx: 'off', detail: 'configured off', driver: 'ice', speedMbps: 25000, driverNote: '; the ice driver turns it off by default' });
+export const pauseOff = f('flow-control/pause-off', { rx: 'off', tx: 'off', refused: false, driver: 'ice', speedMbps: 25000, offByDefault: true });
 
 export const belowCapability = f('link-speed/below-capability', { negotiatedMbps: 1000, bestMbps: 10000, bestMode: '10000baseT/Full', limit: 'the link partner advertises at most 1000baseT/Full', remedy: 'Configure the switch port to advertise 10000baseT/Full', firmware: 'ixgbe' });
 export const flapping = f('link-speed/carrier-flapping', { carrierChanges: 40, flaps: 20, threshold: 10 });
@@ -46,7 +46,7 @@ export const allToOne = f('rss-indirection/all-to-one-queue', { queue: 0, entrie
 export const singleQueue = f('rss-queues/single-queue-fast-port', { current: 1, max: 16, suggested: 8, localCpus: 8, linkGbps: 10, remedy: 'ethtool -L enp65s0f0 combined 8 (one queue per NIC-local CPU, up to the driver maximum 16)' });
 export const queuesBelowMax = f('rss-queues/queues-below-max', { channel: 'combined', current: 2, max: 16, localCpus: 8, suggested: 8, basis: 'one per NIC-local CPU', channelArgs: 'combined 8' });
 
-export const governor = host('cpu-frequency/governor-not-performance', { wanted: 'performance', notWanted: 16, cpus: 16, governors: 'powersave x16' });
+export const governor = host('cpu-frequency/governor-not-performance', { wanted: 'performance', notWanted: 16, cpus: 16, governorCounts: 'powersave=16', driver: 'intel_pstate' });
 export const freqBelowMax = host('cpu-frequency/frequency-below-max', { medianMHz: 1200, maxMHz: 3500, percent: 34, wanted: 'performance' });
 export const freqCapped = host('cpu-frequency/max-frequency-capped', { capped: 16, scalingMaxMHz: 2000, maxMHz: 3500, maxKHz: 3500000 });
 export const smt = host('cpu-frequency/smt-active', { threads: 16, cores: 8, firstThreads: '0-7', smtControl: 'on' });
@@ -59,7 +59,7 @@ export const rmemMax = host('socket-buffers/rmem-max-below-tier', { key: 'net.co
 export const windowScalingOff = host('socket-buffers/window-scaling-off', { observed: 0, expected: 1, rttMs: 10, dropIn: '/etc/sysctl.d/90-nicdoctor.conf', ceiling: '52 Mb/s' });
 export const qdiscNotFq = host('socket-buffers/default-qdisc-not-fq', { observed: 'fq_codel', expected: 'fq', dropIn: '/etc/sysctl.d/90-nicdoctor.conf' });
 
-export const standardMtu = f('mtu/standard-mtu-fast-link', { mtu: 1500, linkGbps: 10, ceiling: '9.41 Gb/s', jumboCeiling: '9.90 Gb/s', jumboMtu: 9000, probeSize: 8972 });
+export const standardMtu = f('mtu/standard-mtu-fast-link', { mtu: 1500, linkGbps: 10, jumboMtu: 9000, probeSize: 8972 });
 export const mtuBelowStandard = f('mtu/mtu-below-standard', { mtu: 1450, standardMtu: 1500 });
 export const bondMismatch = f('mtu/bond-member-mtu-mismatch', { mtu: 1500, master: 'bond0', masterMtu: 9000 });
 
