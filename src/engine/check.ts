@@ -9,8 +9,13 @@ import type { FactId, FactResult, FactTypes } from './facts.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SymptomDataSchema = z.ZodObject<any>;
 
+/** What a phrase may know besides the data: the finding's subject (an interface or "host"). */
+export interface PhraseContext {
+  subject: string;
+}
+
 /** Wording derived from typed data at render time; never stored in a finding's data. */
-export type Phrases<D> = Record<string, (data: D) => string>;
+export type Phrases<D> = Record<string, (data: D, finding: PhraseContext) => string>;
 
 export interface SymptomMeta<D extends SymptomDataSchema = SymptomDataSchema> {
   severity: Severity;
@@ -108,13 +113,13 @@ export type AnyCheck = CheckDefinition<any, any, any, any>;
  * report's data). A phrase that cannot be computed from this data (a report from an older
  * version, a field missing) is left out: templates then treat it as absent.
  */
-export function phrasesFor(meta: SymptomMeta | undefined, data: Record<string, Scalar>): Record<string, string> {
+export function phrasesFor(meta: SymptomMeta | undefined, data: Record<string, Scalar>, finding: PhraseContext): Record<string, string> {
   const phrases: Record<string, string> = {};
   if (!meta?.phrases) return phrases;
   const parsed = meta.data ? meta.data.safeParse(data) : { success: true as const, data };
   if (!parsed.success) return phrases;
   for (const [name, phrase] of Object.entries(meta.phrases)) {
-    const text = phrase(parsed.data);
+    const text = phrase(parsed.data, finding);
     if (typeof text === 'string') phrases[name] = text;
   }
   return phrases;

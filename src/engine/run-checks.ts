@@ -163,7 +163,7 @@ function makeContext(
       if (!meta) throw new Error(`check ${check.id} reported undeclared symptom "${symptom}"`);
       const findingSubject = input.subject ?? subject;
       const data = validData(check.id, symptom, meta, input.data ?? {}, options.log);
-      const bindings = { subject: findingSubject, ...data, ...phrasesFor(meta, data) };
+      const bindings = { subject: findingSubject, ...data, ...phrasesFor(meta, data, { subject: findingSubject }) };
       const text = (template: string, what: string) => {
         const filled = fill(template, bindings);
         if (filled.missing.length > 0) {

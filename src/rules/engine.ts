@@ -61,7 +61,7 @@ export function phraseLookup(checks: readonly AnyCheck[]): (finding: Finding) =>
   return (finding) => {
     let phrases = cache.get(finding);
     if (!phrases) {
-      phrases = phrasesFor(symptoms.get(`${finding.check}/${finding.symptom}`), finding.data);
+      phrases = phrasesFor(symptoms.get(`${finding.check}/${finding.symptom}`), finding.data, finding);
       cache.set(finding, phrases);
     }
     return phrases;
