@@ -226,9 +226,15 @@ function governorItem(wanted: string, report: Report, facts: PolicyFacts): Polic
   const finding = check?.findings.find((candidate) => candidate.symptom === 'governor-not-performance');
   if (finding) {
     const cpus = Number(finding.data.cpus);
-    const onWanted = Number(finding.data[`cpus_${wanted}`] ?? 0);
+    // governorCounts: "powersave=16,performance=2" (CPUs per governor).
+    const counts = String(finding.data.governorCounts ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((entry) => entry.split('=') as [string, string]);
+    const onWanted = Number(counts.find(([governor]) => governor === wanted)?.[1] ?? 0);
     const ok = onWanted === cpus;
-    return { ...base, status: ok ? 'pass' : 'fail', observed: finding.data.governors ?? null, reason: ok ? `all ${cpus} CPUs use ${wanted}` : `${cpus - onWanted} of ${cpus} CPUs use another governor (CAUSES.md 12)` };
+    const observed = counts.length ? counts.map(([governor, count]) => `${governor} x${count}`).join(', ') : null;
+    return { ...base, status: ok ? 'pass' : 'fail', observed, reason: ok ? `all ${cpus} CPUs use ${wanted}` : `${cpus - onWanted} of ${cpus} CPUs use another governor (CAUSES.md 12)` };
   }
   const skipped = unjudged(report, 'cpu-frequency', null);
   if (skipped) return { ...base, status: 'unknown', observed: null, reason: skipped.reason };

@@ -36,7 +36,7 @@ export const adaptiveOn = f('coalescing/adaptive-coalescing-on', { adaptiveRx: '
 
 export const offloadOff = (profile = 'throughput') => f('offloads/offload-off', { features: 'TSO, GSO', toggles: 'tso on gso on', count: 2, profile, note: `for a ${profile} host this raises CPU per Gb/s and lowers the throughput ceiling` });
 export const offloadFixed = f('offloads/offload-fixed-off', { features: 'TSO', count: 1 });
-export const pauseOff = f('flow-control/pause-off', { rx: 'off', tx: 'off', detail: 'configured off', driver: 'ice', speedMbps: 25000, driverNote: '; the ice driver turns it off by default' });
+export const pauseOff = f('flow-control/pause-off', { rx: 'off', tx: 'off', refused: false, driver: 'ice', speedMbps: 25000, offByDefault: true });
 
 export const belowCapability = f('link-speed/below-capability', { negotiatedMbps: 1000, bestMbps: 10000, bestMode: '10000baseT/Full', limit: 'the link partner advertises at most 1000baseT/Full', remedy: 'Configure the switch port to advertise 10000baseT/Full', firmware: 'ixgbe' });
 export const flapping = f('link-speed/carrier-flapping', { carrierChanges: 40, flaps: 20, threshold: 10 });
@@ -58,7 +58,7 @@ export const queuesBelowMax = f('rss-queues/queues-below-max', {
   channel: 'combined', current: 2, max: 16, localCpus: 8, suggested: 8, cpuSource: 'nic-local', driver: 'ixgbe', driverRssCap: 16, targetCombined: 8, targetRx: null, targetTx: null,
 });
 
-export const governor = host('cpu-frequency/governor-not-performance', { wanted: 'performance', notWanted: 16, cpus: 16, governors: 'powersave x16' });
+export const governor = host('cpu-frequency/governor-not-performance', { wanted: 'performance', notWanted: 16, cpus: 16, governorCounts: 'powersave=16', driver: 'intel_pstate' });
 export const freqBelowMax = host('cpu-frequency/frequency-below-max', { medianMHz: 1200, maxMHz: 3500, percent: 34, wanted: 'performance' });
 export const freqCapped = host('cpu-frequency/max-frequency-capped', { capped: 16, scalingMaxMHz: 2000, maxMHz: 3500, maxKHz: 3500000 });
 export const smt = host('cpu-frequency/smt-active', { threads: 16, cores: 8, firstThreads: '0-7', smtControl: 'on' });
@@ -77,7 +77,7 @@ export const rmemMax = host('socket-buffers/rmem-max-below-tier', {
 export const windowScalingOff = host('socket-buffers/window-scaling-off', { observed: 0, expected: 1, rttMs: 10, dropIn: '/etc/sysctl.d/90-nicdoctor.conf' });
 export const qdiscNotFq = host('socket-buffers/default-qdisc-not-fq', { observed: 'fq_codel', expected: 'fq', dropIn: '/etc/sysctl.d/90-nicdoctor.conf' });
 
-export const standardMtu = f('mtu/standard-mtu-fast-link', { mtu: 1500, linkGbps: 10, ceiling: '9.41 Gb/s', jumboCeiling: '9.90 Gb/s', jumboMtu: 9000, probeSize: 8972 });
+export const standardMtu = f('mtu/standard-mtu-fast-link', { mtu: 1500, linkGbps: 10, jumboMtu: 9000, probeSize: 8972 });
 export const mtuBelowStandard = f('mtu/mtu-below-standard', { mtu: 1450, standardMtu: 1500 });
 export const bondMismatch = f('mtu/bond-member-mtu-mismatch', { mtu: 1500, master: 'bond0', masterMtu: 9000 });
 
