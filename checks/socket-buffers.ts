@@ -60,7 +60,6 @@ const limitData = z.object({
   rttMs: z.number().positive(),
   dropIn,
 });
-const coreLimitData = limitData;
 /** tcp_rmem/tcp_wmem keep their first two fields, which the fix writes back unchanged. */
 const tcpLimitData = limitData.extend({ min: bytes, default: bytes });
 
@@ -82,7 +81,7 @@ export default defineCheck({
   symptoms: {
     'rmem-max-below-tier': symptom({
       severity: 'warning',
-      data: coreLimitData,
+      data: limitData,
       phrases: limitPhrases,
       message:
         'net.core.rmem_max is {observed} bytes, less than the {expected} recommended for links {tier} ({linkNote}): a receive buffer set by the application (iperf3 -w) is capped at {window}: {ceiling} at {rttMs} ms RTT',
@@ -90,7 +89,7 @@ export default defineCheck({
     }),
     'wmem-max-below-tier': symptom({
       severity: 'warning',
-      data: coreLimitData,
+      data: limitData,
       phrases: limitPhrases,
       message:
         'net.core.wmem_max is {observed} bytes, less than the {expected} recommended for links {tier} ({linkNote}): a send buffer set by the application (iperf3 -w) is capped at {window}: {ceiling} at {rttMs} ms RTT',
