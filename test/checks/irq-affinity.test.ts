@@ -53,6 +53,9 @@ describe('irq-affinity check', () => {
     // Concentration on the same CPU and irqbalance-absent would repeat the same fault.
     expect(result.findings.map((finding) => finding.symptom)).toEqual(['irqs-on-one-cpu']);
     expect(result.findings[0]).toMatchObject({ severity: 'warning', data: { queues: 8, cpu: 0, irqs: '66,67,68,69,70,71,72,73', localCpus: '0-11' } });
+    // The pinning loop and the node are wording derived from the typed irqs, localCpus and numaNode.
+    expect(result.findings[0]!.fix).toContain('for irq in 66 67 68 69 70 71 72 73; do echo ${cpus[i++ % 12]} > /proc/irq/$irq/smp_affinity_list; done');
+    expect(result.findings[0]!.fix).toMatch(/set_irq_affinity_bynode\.sh (\d+|<node>) /);
     expect(result.findings[0]!.fix).toContain('cpus=(0 1 2 3 4 5 6 7 8 9 10 11); i=0; for irq in 66 67 68 69 70 71 72 73; do echo ${cpus[i++ % 12]} > /proc/irq/$irq/smp_affinity_list; done');
     expect(result.findings[0]!.evidence).toHaveLength(8);
   });
@@ -100,7 +103,7 @@ describe('irq-affinity check', () => {
     const result = await tester.run({ 'nic.irqs': irqs, 'net.device': device, irqbalance: balancer });
     expect(result.status).toBe('fail');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'irqs-off-node', severity: 'warning', data: expect.objectContaining({ offNode: 2, entirelyRemote: 2, queues: 4, node: 0, localCpus: '0-7', remoteCpus: '8-15' }) }),
+      expect.objectContaining({ symptom: 'irqs-off-node', severity: 'warning', data: expect.objectContaining({ offNode: 2, entirelyRemote: 2, queues: 4, numaNode: 0, localCpus: '0-7', remoteCpus: '8-15' }) }),
     ]);
     expect(result.findings[0]!.evidence.map((item) => item.observed)).toEqual(['9', '10-11']);
     expect(result.findings[0]!.fix).toContain('cpus=(0 1 2 3 4 5 6 7)');
@@ -112,7 +115,7 @@ describe('irq-affinity check', () => {
     const at10g = await tester.run({ 'nic.irqs': irqs, 'net.device': netDevice('eth4', { localCpuList: '0-3' }), irqbalance: balancer }, { interfaces: [{ name: 'eth4' }] });
     expect(at10g.status).toBe('pass');
     expect(at10g.findings).toEqual([
-      expect.objectContaining({ symptom: 'irqbalance-overrides-pinning', severity: 'info', data: expect.objectContaining({ pid: 812, banArgs: '--banirq=34 --banirq=35 --banirq=36 --banirq=37' }) }),
+      expect.objectContaining({ symptom: 'irqbalance-overrides-pinning', severity: 'info', data: expect.objectContaining({ pid: 812, unbannedIrqs: '34,35,36,37' }) }),
     ]);
     expect(at10g.findings[0]!.fix).toContain('IRQBALANCE_ARGS="--banirq=34 --banirq=35 --banirq=36 --banirq=37" in /etc/default/irqbalance');
 

@@ -35,7 +35,8 @@ describe('offloads check', () => {
     expect(off.evidence[0]).toMatchObject({ observed: 'off', expected: 'on' });
     // TSO's sub-features are all [fixed] on this NIC: ethtool -K cannot help.
     const fixed = result.findings.find((finding) => finding.symptom === 'offload-fixed-off')!;
-    expect(fixed).toMatchObject({ severity: 'info', data: { features: 'TSO', count: 1 } });
+    expect(fixed).toMatchObject({ severity: 'info', data: { features: 'tso', count: 1 } });
+    expect(fixed.message).toBe('eth0: TSO off and fixed by the driver: ethtool -K cannot turn them on; the CPU does this work');
     expect(result.findings).toHaveLength(2);
   });
 
@@ -43,9 +44,9 @@ describe('offloads check', () => {
     const result = await tester.run({ 'net.device': eth0, 'ethtool.features': features('ethtool/gianfar-k-alloff-partial-1.txt') }, { profile: 'measurement' });
     expect(result.status).toBe('fail');
     const off = result.findings.filter((finding) => finding.symptom === 'offload-off');
-    expect(off.map((finding) => [finding.severity, finding.data.toggles])).toEqual([
-      ['warning', 'rx on tx on sg on'],
-      ['info', 'gso on gro on'],
+    expect(off.map((finding) => [finding.severity, finding.data.features, finding.fix])).toEqual([
+      ['warning', 'rx,tx,sg', 'ethtool -K eth0 rx on tx on sg on'],
+      ['info', 'gso,gro', 'ethtool -K eth0 gso on gro on'],
     ]);
     expect(off[1]!.message).toContain('measurement host');
     expect(off[1]!.message).toContain('perfSONAR');
@@ -72,8 +73,8 @@ describe('offloads check', () => {
     const result = await tester.run({ 'net.device': netDevice('eth1'), 'ethtool.features': features('ethtool/unknown-k-offloads-off-1.txt') }, { interfaces: [{ name: 'eth1' }] });
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => [finding.symptom, finding.severity, finding.data.features])).toEqual([
-      ['offload-requested-but-off', 'warning', 'GSO'],
-      ['offload-fixed-off', 'info', 'rx-checksumming, tx-checksumming, scatter-gather, TSO'],
+      ['offload-requested-but-off', 'warning', 'gso'],
+      ['offload-fixed-off', 'info', 'rx,tx,sg,tso'],
     ]);
     expect(result.findings[0]!.message).toContain('needs scatter-gather');
     expect(result.findings[0]!.fix).toContain('ethtool -K eth1 gso on');

@@ -27,24 +27,27 @@ export const affinityThreads = host('iperf3/affinity-with-threads', { version: '
 
 export const rxRingBelow = f('rx-rings/rx-ring-below-max', { rxCurrent: 512, rxMax: 8192, txCurrent: 512, txMax: 8192, speedMbps: 10000, fastLink: true, profile: 'throughput' });
 export const ringMaxSmall = f('rx-rings/ring-max-small', { rxMax: 256, smallRingMax: 1024 });
-export const nicDrops = f('nic-drops/nic-drops', { counter: 'rx_missed_errors', value: 18234, detail: '', meaning: 'the NIC had no free descriptor', remedy: 'rings', action: 'Raise the rings: ethtool -G enp65s0f0 rx 8192' });
-export const physicalErrors = f('nic-drops/physical-errors', { counter: 'rx_crc_errors', value: 77, detail: '', meaning: 'frames arrived damaged', remedy: 'cable', action: 'Replace the cable' });
-export const queueImbalance = f('nic-drops/rx-queue-imbalance', { queue: 3, sharePercent: 91, activeQueues: 2, queues: 8 });
+export const nicDrops = f('nic-drops/nic-drops', { counter: 'rx_missed_errors', value: 18234, queues: 0, rxPackets: null, negligible: false, remedy: 'rings', origin: 'ethtool.stats', driver: 'ixgbe' });
+export const physicalErrors = f('nic-drops/physical-errors', { counter: 'rx_crc_errors', value: 77, queues: 0, rxPackets: null, negligible: false, remedy: 'physical', origin: 'ethtool.stats', driver: 'ixgbe' });
+export const queueImbalance = f('nic-drops/rx-queue-imbalance', { queue: 3, packets: 910_000, totalPackets: 1_000_000, share: 0.91, sharePercent: 91, activeQueues: 2, queues: 8 });
 
-export const perPacket = f('coalescing/interrupt-per-packet', { rxUsecs: 0, rxFrames: 1, driver: 'ixgbe', profile: 'throughput', setting: 'rx-usecs 1', note: '' });
-export const adaptiveOn = f('coalescing/adaptive-coalescing-on', { adaptiveRx: 'on', adaptiveTx: 'on', dynamicMode: '', profile: 'measurement', why: 'a measurement host turns it off', setting: 'adaptive-rx off adaptive-tx off' });
+export const perPacket = f('coalescing/interrupt-per-packet', { rxUsecs: 0, rxFrames: 1, driver: 'ixgbe', profile: 'throughput', paravirtual: false, setRxUsecs: 1 });
+export const adaptiveOn = f('coalescing/adaptive-coalescing-on', { adaptiveRx: 'on', adaptiveTx: 'on', driver: 'ixgbe', rxUsecs: 50, dynamicItr: false, rxUsecsHigh: null, profile: 'measurement' });
 
-export const offloadOff = (profile = 'throughput') => f('offloads/offload-off', { features: 'TSO, GSO', toggles: 'tso on gso on', count: 2, profile, note: `for a ${profile} host this raises CPU per Gb/s and lowers the throughput ceiling` });
-export const offloadFixed = f('offloads/offload-fixed-off', { features: 'TSO', count: 1 });
+export const offloadOff = (profile = 'throughput') => f('offloads/offload-off', { features: 'tso,gso', count: 2, profile, onPurpose: false });
+export const offloadFixed = f('offloads/offload-fixed-off', { features: 'tso', count: 1 });
 export const pauseOff = f('flow-control/pause-off', { rx: 'off', tx: 'off', refused: false, driver: 'ice', speedMbps: 25000, offByDefault: true });
 
-export const belowCapability = f('link-speed/below-capability', { negotiatedMbps: 1000, bestMbps: 10000, bestMode: '10000baseT/Full', limit: 'the link partner advertises at most 1000baseT/Full', remedy: 'Configure the switch port to advertise 10000baseT/Full', firmware: 'ixgbe' });
+export const belowCapability = f('link-speed/below-capability', {
+  negotiatedMbps: 1000, bestMbps: 10000, bestMode: '10000baseT/Full', partnerShown: true, partnerBestMode: '1000baseT/Full', partnerBestMbps: 1000,
+  commonBestMode: '1000baseT/Full', commonBestMbps: 1000, driver: 'ixgbe', driverVersion: null, firmwareVersion: null, driverInfo: true,
+});
 export const flapping = f('link-speed/carrier-flapping', { carrierChanges: 40, flaps: 20, threshold: 10 });
 
-export const irqsOffNode = f('irq-affinity/irqs-off-node', { queues: 8, irqs: '40,41', localCpus: '0-7', node: 0, pinLoop: 'echo 0 > /proc/irq/40/smp_affinity_list', offNode: 8, entirelyRemote: 8, remoteCpus: '8-15' });
-export const irqsOneCpu = f('irq-affinity/irqs-on-one-cpu', { queues: 8, localCpus: '0-7', node: 0, pinLoop: 'echo 0 > /proc/irq/40/smp_affinity_list', cpu: 0 });
-export const concentration = f('irq-affinity/interrupt-concentration', { queues: 8, localCpus: '0-7', node: 0, pinLoop: 'echo 1 > /proc/irq/41/smp_affinity_list', cpu: 3, total: 1000, topCount: 950, share: 0.95, sharePercent: 95 });
-export const irqbalanceOverrides = f('irq-affinity/irqbalance-overrides-pinning', { queues: 8, localCpus: '0-7', node: 0, pinLoop: 'x', pid: 812, banArgs: '--banirq=40', configPath: '/etc/default/irqbalance' });
+export const irqsOffNode = f('irq-affinity/irqs-off-node', { queues: 8, irqs: '40,41', localCpus: '0-7', numaNode: 0, offNode: 8, entirelyRemote: 8, remoteCpus: '8-15' });
+export const irqsOneCpu = f('irq-affinity/irqs-on-one-cpu', { queues: 8, irqs: '40,41', localCpus: '0-7', numaNode: 0, cpu: 0 });
+export const concentration = f('irq-affinity/interrupt-concentration', { queues: 8, irqs: '40,41', localCpus: '0-7', numaNode: 0, cpu: 3, total: 1000, topCount: 950, share: 0.95, sharePercent: 95 });
+export const irqbalanceOverrides = f('irq-affinity/irqbalance-overrides-pinning', { queues: 8, irqs: '40,41', localCpus: '0-7', numaNode: 0, pid: 812, unbannedIrqs: '40', configPath: '/etc/default/irqbalance' });
 
 export const numaMemoryless = f('numa-locality/nic-node-memoryless', { node: 1, nodes: 2, localCpus: '8-15', memoryNode: 0, distance: 21 });
 export const numaUnknown = f('numa-locality/numa-node-unknown', { nodes: 2 });
