@@ -77,9 +77,9 @@ export interface CheckContext<R extends FactId, Opt extends FactId, Sy extends S
   unknown(reason: string, hint?: string): Skip;
 }
 
-export interface CheckDefinition<R extends FactId = FactId, Opt extends FactId = FactId, Sy extends SymptomTable = SymptomTable, O = unknown> {
+export interface CheckDefinition<R extends FactId = FactId, Opt extends FactId = FactId, Sy extends SymptomTable = SymptomTable, O = unknown, Id extends string = string> {
   /** Equals the file name in checks/ (conformance-tested). */
-  id: string;
+  id: Id;
   title: string;
   failureTitle: string;
   description: string;
@@ -98,15 +98,18 @@ export interface CheckDefinition<R extends FactId = FactId, Opt extends FactId =
   run(ctx: CheckContext<R, Opt, Sy, O>): void | Skip;
 }
 
-export function defineCheck<const R extends FactId, const Sy extends SymptomTable, O = Record<string, never>, const Opt extends FactId = never>(
-  definition: CheckDefinition<R, Opt, Sy, O>,
-): CheckDefinition<R, Opt, Sy, O> {
+export function defineCheck<const R extends FactId, const Sy extends SymptomTable, O = Record<string, never>, const Opt extends FactId = never, const Id extends string = string>(
+  definition: CheckDefinition<R, Opt, Sy, O, Id>,
+): CheckDefinition<R, Opt, Sy, O, Id> {
   return definition;
 }
 
 // Registry entries erase the fact/symptom generics: the engine only needs the shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyCheck = CheckDefinition<any, any, any, any>;
+export type AnyCheck = CheckDefinition<any, any, any, any, string>;
+
+/** `<check>/<symptom>` ids of a check type, e.g. "rx-rings/rx-ring-below-max". */
+export type SymptomIdOf<C> = C extends CheckDefinition<any, any, infer Sy, any, infer Id> ? `${Id}/${keyof Sy & string}` : never;
 
 /**
  * The phrases of a symptom for given finding data (rules and reporters render them from a saved

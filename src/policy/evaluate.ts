@@ -34,6 +34,8 @@ const HARDWARE_KINDS: ReadonlySet<InterfaceSummary['kind']> = new Set(['physical
 /** Default of the iperf3 check's `threadedSince` option: a passing iperf3 check proves at least this. */
 const IPERF3_CHECK_THRESHOLD = '3.16';
 const PCIE_DOWNGRADE_SYMPTOMS = new Set(['pcie-link-downgraded', 'pcie-bandwidth-below-port', 'upstream-port-limits']);
+const RING_SYMPTOMS = new Set(['rx-ring-below-max', 'tx-ring-below-max']);
+const IPERF3_SYMPTOMS = ['single-threaded-version', 'affinity-with-threads', 'missing-feature', 'authentication-before-fix'];
 
 /** Judges a report against a policy. Pure: the report (and optional raw facts) in, items out. */
 export function evaluatePolicy(policy: Policy, report: Report, facts: PolicyFacts = {}): PolicyResult {
@@ -147,8 +149,6 @@ function unjudged(report: Report, checkId: string, subject: string | null): { st
 function subjectFindings(report: Report, checkId: string, subject: string, symptoms: ReadonlySet<string>): Finding[] {
   return findCheck(report, checkId)?.findings.filter((finding) => finding.subject === subject && symptoms.has(finding.symptom)) ?? [];
 }
-
-const RING_SYMPTOMS = new Set(['rx-ring-below-max', 'tx-ring-below-max']);
 
 function ringsItem(report: Report, iface: InterfaceSummary, facts: PolicyFacts): Judged {
   const fromFacts = facts.rings?.[iface.name];
@@ -315,3 +315,16 @@ function checkItem(id: string, report: Report): PolicyItem {
       return { ...item, status: 'unknown', reason: `${check.reason ?? 'could not be judged'}${check.hint ? ` (${check.hint})` : ''}` };
   }
 }
+
+/**
+ * The finding data this module reads, by check and symptoms: the conformance test fails when a
+ * check stops declaring one of these (a field listed for several symptoms must be declared by at
+ * least one of them). Keep it in step with the items above.
+ */
+export const POLICY_FINDING_FIELDS: ReadonlyArray<{ check: string; symptoms: readonly string[]; fields: readonly string[] }> = [
+  { check: 'rx-rings', symptoms: [...RING_SYMPTOMS], fields: ['rxCurrent', 'rxMax', 'txCurrent', 'txMax'] },
+  { check: 'pcie-link', symptoms: [...PCIE_DOWNGRADE_SYMPTOMS], fields: ['maxLink', 'minimumLink', 'maxGts', 'maxWidth', 'ceilingLink', 'limitingLink', 'currentLink'] },
+  { check: 'iperf3', symptoms: IPERF3_SYMPTOMS, fields: ['version'] },
+  { check: 'cpu-frequency', symptoms: ['governor-not-performance'], fields: ['cpus', 'governorCounts'] },
+  { check: 'socket-buffers', symptoms: BUFFER_KEYS.map((entry) => entry.symptom), fields: ['observed'] },
+];

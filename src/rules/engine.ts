@@ -110,11 +110,17 @@ function interfaceNamed(report: Report, name: string): Report['interfaces'][numb
   return index.get(name);
 }
 
+/** The names every rule template may use besides what its conditions bind (conformance-tested). */
+export const BUILTIN_BINDINGS = [
+  'subject', 'interface', 'pciAddress', 'driver', 'speedMbps', 'linkGbps', 'mtu', 'numaNode', 'hostname', 'kernel', 'physicalCores', 'logicalCpus', 'profile',
+  'bench.interface', 'bench.peer', 'bench.client', 'bench.server', 'bench.resultGbps', 'bench.processes', 'bench.ceilingGbps', 'bench.pcieGbps', 'bench.linkGbps',
+] as const;
+
 /** Built-in template values: the subject's interface, the host, the bench. */
 function builtins(report: Report, subject: string): Bindings {
   const iface = interfaceNamed(report, subject);
   const bench = report.bench;
-  const values: Record<string, Scalar | undefined> = {
+  const values: Record<(typeof BUILTIN_BINDINGS)[number], Scalar | undefined> = {
     subject,
     interface: iface?.name,
     pciAddress: iface?.pciAddress,

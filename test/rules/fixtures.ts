@@ -1,9 +1,9 @@
 import type { Finding, Scalar } from '../../src/report/schema.js';
-import { IF, finding } from './helpers.js';
+import { IF, typedFinding, type FindingData, type SymptomId } from './helpers.js';
 
-/** Findings with the data their checks really report, for the rule tables. */
-const f = (symptom: string, data: Record<string, Scalar> = {}, subject = IF) => finding(symptom, subject, data);
-const host = (symptom: string, data: Record<string, Scalar> = {}) => finding(symptom, 'host', data);
+/** Findings with the data their checks really report, typed and validated by the checks' own schemas. */
+const f = <S extends SymptomId>(symptom: S, data: FindingData<S>, subject = IF) => typedFinding(symptom, subject, data);
+const host = <S extends SymptomId>(symptom: S, data: FindingData<S>) => typedFinding(symptom, 'host', data);
 
 export const pcieBelow = f('pcie-link/pcie-bandwidth-below-port', {
   address: '0000:41:00.0', currentGts: 5, currentWidth: 1, maxGts: 5, maxWidth: 8, currentLink: 'Gen2 x1', usableGbps: 3.56, ceilingGbps: 3.56,
@@ -22,7 +22,7 @@ export const shared = f('pcie-link/pcie-shared-link-below-ports', {
 });
 export const payload = f('pcie-link/pcie-max-payload-small', { address: '0000:41:00.0', configuredBytes: 128, supportedBytes: 512, maxReadRequestBytes: 512 });
 
-export const singleThreaded = host('iperf3/single-threaded-version', { version: '3.12', threadedSince: '3.16', authenticationFixedSince: '3.19.1', major: 3, minor: 12 });
+export const singleThreaded = host('iperf3/single-threaded-version', { version: '3.12', threadedSince: '3.16', authenticationFixedSince: '3.19.1', major: 3, minor: 12, fastestMbps: 40_000 });
 export const affinityThreads = host('iperf3/affinity-with-threads', { version: '3.17', threadedSince: '3.16', authenticationFixedSince: '3.19.1' });
 
 export const rxRingBelow = f('rx-rings/rx-ring-below-max', { rxCurrent: 512, rxMax: 8192, txCurrent: 512, txMax: 8192, speedMbps: 10000, fastLink: true, profile: 'throughput' });
@@ -34,7 +34,7 @@ export const queueImbalance = f('nic-drops/rx-queue-imbalance', { queue: 3, pack
 export const perPacket = f('coalescing/interrupt-per-packet', { rxUsecs: 0, rxFrames: 1, driver: 'ixgbe', profile: 'throughput', paravirtual: false, setRxUsecs: 1 });
 export const adaptiveOn = f('coalescing/adaptive-coalescing-on', { adaptiveRx: 'on', adaptiveTx: 'on', driver: 'ixgbe', rxUsecs: 50, dynamicItr: false, rxUsecsHigh: null, profile: 'measurement' });
 
-export const offloadOff = (profile = 'throughput') => f('offloads/offload-off', { features: 'tso,gso', count: 2, profile, onPurpose: false });
+export const offloadOff = (profile: 'throughput' | 'measurement' | 'latency' = 'throughput') => f('offloads/offload-off', { features: 'tso,gso', count: 2, profile, onPurpose: false });
 export const offloadFixed = f('offloads/offload-fixed-off', { features: 'tso', count: 1 });
 export const pauseOff = f('flow-control/pause-off', { rx: 'off', tx: 'off', refused: false, driver: 'ice', speedMbps: 25000, offByDefault: true });
 
