@@ -58,9 +58,7 @@ describe('conformance: collectors', () => {
  * Checks whose symptoms do not declare a data schema yet (issue 12: helper A2 types them on its
  * branch). Remove each as it is typed; once the list is empty, `data` becomes required in SymptomMeta.
  */
-const UNTYPED_PENDING: ReadonlySet<string> = new Set([
-  'pcie-link', 'protocol-counters', 'qdisc', 'rss-indirection', 'rss-queues', 'rx-rings', 'socket-buffers', 'softnet', 'throughput', 'tools',
-]);
+const UNTYPED_PENDING: ReadonlySet<string> = new Set([]);
 
 describe('conformance: typed symptom data (check → rule → policy → scenario)', () => {
   const declared = declaredSymptoms(checks);
