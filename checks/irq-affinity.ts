@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { NicIrq } from '../src/collectors/nic-irqs.js';
 import { defineCheck, symptom, type CheckContext } from '../src/engine/check.js';
 import type { FactTypes } from '../src/engine/facts.js';
-import { isSoftware } from '../src/engine/interface-kinds.js';
+import { isSoftware } from '../src/domain/interface-kinds.js';
 import { formatCpuList, parseCpuList } from '../src/parsers/cpulist.js';
 
 const options = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCheck, symptom, type PhraseContext } from '../src/engine/check.js';
-import { isSoftware } from '../src/engine/interface-kinds.js';
-import { bestLinkMode } from '../src/parsers/ethtool-settings.js';
+import { isSoftware } from '../src/domain/interface-kinds.js';
+import { bestLinkMode } from '../src/domain/link-modes.js';
 import type { Evidence } from '../src/report/schema.js';
 
 const options = z.object({

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { CheckResult, Evidence, Finding, InterfaceSummary, Profile, Scalar, Source, SubjectResult } from '../report/schema.js';
 import { fill } from '../rules/template.js';
-import { phrasesFor, type AnyCheck, type CheckContext, type FindingInput, type SymptomMeta, type SymptomTable, type Skip } from './check.js';
-import type { FactStore } from './collector.js';
-import type { FactId, FactResult } from './facts.js';
-import { isStrict } from './strict.js';
+import { phrasesFor, type AnyCheck, type CheckContext, type FindingInput, type SymptomMeta, type SymptomTable, type Skip } from '../engine/check.js';
+import type { FactStore } from '../engine/collector.js';
+import type { FactId, FactResult } from '../engine/facts.js';
+import { isStrict } from '../engine/strict.js';
 
 export const HOST_SUBJECT = 'host';
 
@@ -201,7 +201,7 @@ function validData(checkId: string, symptom: string, meta: SymptomMeta, given: R
   let data: Record<string, unknown> = given;
   if (meta.data) {
     const parsed = meta.data.safeParse(given);
-    if (parsed.success) data = parsed.data as Record<string, unknown>;
+    if (parsed.success) data = parsed.data;
     else {
       const problem = `${checkId}/${symptom} reported data that does not match its schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ')}`;
       if (isStrict()) throw new Error(problem);
