@@ -58,6 +58,7 @@ export type Skip =
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SymptomTable = Record<string, SymptomMeta<any>>;
 
+/** Function properties, not methods: checks destructure them (`run({ report, unknown })`). */
 export interface CheckContext<R extends FactId, Opt extends FactId, Sy extends SymptomTable, O> {
   /** The interface under examination (interface checks) or "host". */
   readonly subject: string;
@@ -70,11 +71,11 @@ export interface CheckContext<R extends FactId, Opt extends FactId, Sy extends S
   readonly options: O;
   readonly profile: Profile;
   /** Where a fact came from (files read, commands run), for evidence. */
-  source(id: R | Opt, match?: string): Source | undefined;
+  source: (id: R | Opt, match?: string) => Source | undefined;
   /** Records a finding; `data` is typed (and at run time validated) by the symptom's schema. */
-  report<K extends keyof Sy & string>(symptom: K, finding: FindingInput<SymptomInput<Sy[K]>>): void;
-  notApplicable(reason: string): Skip;
-  unknown(reason: string, hint?: string): Skip;
+  report: <K extends keyof Sy & string>(symptom: K, finding: FindingInput<SymptomInput<Sy[K]>>) => void;
+  notApplicable: (reason: string) => Skip;
+  unknown: (reason: string, hint?: string) => Skip;
 }
 
 export interface CheckDefinition<R extends FactId = FactId, Opt extends FactId = FactId, Sy extends SymptomTable = SymptomTable, O = unknown, Id extends string = string> {
@@ -109,6 +110,7 @@ export function defineCheck<const R extends FactId, const Sy extends SymptomTabl
 export type AnyCheck = CheckDefinition<any, any, any, any, string>;
 
 /** `<check>/<symptom>` ids of a check type, e.g. "rx-rings/rx-ring-below-max". */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SymptomIdOf<C> = C extends CheckDefinition<any, any, infer Sy, any, infer Id> ? `${Id}/${keyof Sy & string}` : never;
 
 /**
@@ -130,5 +132,5 @@ export function phrasesFor(meta: SymptomMeta | undefined, data: Record<string, S
 
 /** The declared fields of a symptom's data (conformance, rule fixtures). */
 export function dataFields(meta: SymptomMeta): string[] {
-  return meta.data ? Object.keys(meta.data.shape) : [];
+  return meta.data ? Object.keys(meta.data.shape as Record<string, unknown>) : [];
 }

@@ -201,7 +201,7 @@ function validData(checkId: string, symptom: string, meta: SymptomMeta, given: R
   let data: Record<string, unknown> = given;
   if (meta.data) {
     const parsed = meta.data.safeParse(given);
-    if (parsed.success) data = parsed.data as Record<string, unknown>;
+    if (parsed.success) data = parsed.data;
     else {
       const problem = `${checkId}/${symptom} reported data that does not match its schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ')}`;
       if (isStrict()) throw new Error(problem);
