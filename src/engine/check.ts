@@ -20,7 +20,7 @@ export type Phrases<D> = Record<string, (data: D, finding: PhraseContext) => str
 export interface SymptomMeta<D extends SymptomDataSchema = SymptomDataSchema> {
   severity: Severity;
   /** What `report()` must pass as `data`; validated at run time (a throw under tests, a warning otherwise). */
-  data?: D;
+  data: D;
   /** Named wording computed from the data: `{name}` in the message, the fix and rule templates. */
   phrases?: Phrases<z.output<D>>;
   /** Message template: `{subject}`, data fields and phrases are its placeholders. */

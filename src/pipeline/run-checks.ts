@@ -168,9 +168,7 @@ function makeContext(
         const filled = fill(template, bindings);
         if (filled.missing.length > 0) {
           const problem = `${check.id}/${symptom} ${what} has no value for {${filled.missing.join('}, {')}}`;
-          // A symptom without a data schema (not yet typed) keeps the old leniency: its placeholders
-          // were never checked against anything.
-          if (isStrict() && meta.data) throw new Error(problem);
+          if (isStrict()) throw new Error(problem);
           options.log.warn({ check: check.id, symptom, missing: filled.missing }, problem);
         }
         return filled.text;
