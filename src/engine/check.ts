@@ -121,7 +121,7 @@ export type SymptomIdOf<C> = C extends CheckDefinition<any, any, infer Sy, any, 
 export function phrasesFor(meta: SymptomMeta | undefined, data: Record<string, Scalar>, finding: PhraseContext): Record<string, string> {
   const phrases: Record<string, string> = {};
   if (!meta?.phrases) return phrases;
-  const parsed = meta.data ? meta.data.safeParse(data) : { success: true as const, data };
+  const parsed = meta.data.safeParse(data);
   if (!parsed.success) return phrases;
   for (const [name, phrase] of Object.entries(meta.phrases)) {
     const text = phrase(parsed.data, finding);
@@ -132,5 +132,5 @@ export function phrasesFor(meta: SymptomMeta | undefined, data: Record<string, S
 
 /** The declared fields of a symptom's data (conformance, rule fixtures). */
 export function dataFields(meta: SymptomMeta): string[] {
-  return meta.data ? Object.keys(meta.data.shape as Record<string, unknown>) : [];
+  return Object.keys(meta.data.shape as Record<string, unknown>);
 }

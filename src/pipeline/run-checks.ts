@@ -197,14 +197,12 @@ function makeContext(
  */
 function validData(checkId: string, symptom: string, meta: SymptomMeta, given: Record<string, Scalar | undefined>, log: Logger): Record<string, Scalar> {
   let data: Record<string, unknown> = given;
-  if (meta.data) {
-    const parsed = meta.data.safeParse(given);
-    if (parsed.success) data = parsed.data;
-    else {
-      const problem = `${checkId}/${symptom} reported data that does not match its schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ')}`;
-      if (isStrict()) throw new Error(problem);
-      log.warn({ check: checkId, symptom, issues: parsed.error.issues }, problem);
-    }
+  const parsed = meta.data.safeParse(given);
+  if (parsed.success) data = parsed.data;
+  else {
+    const problem = `${checkId}/${symptom} reported data that does not match its schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ')}`;
+    if (isStrict()) throw new Error(problem);
+    log.warn({ check: checkId, symptom, issues: parsed.error.issues }, problem);
   }
   const kept: Record<string, Scalar> = {};
   for (const [key, value] of Object.entries(data)) if (value !== undefined) kept[key] = value as Scalar;

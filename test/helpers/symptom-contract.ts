@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AnyCheck, SymptomMeta } from '../../src/engine/check.js';
 import { dataFields } from '../../src/engine/check.js';
 import { BUILTIN_BINDINGS } from '../../src/rules/engine.js';
@@ -26,7 +27,7 @@ export function declaredSymptoms(checks: readonly AnyCheck[]): Map<string, Decla
       const id = `${check.id}/${symptom}`;
       declared.set(id, {
         id,
-        typed: meta.data !== undefined,
+        typed: meta.data instanceof z.ZodObject,
         fields: new Set(dataFields(meta)),
         phrases: new Set(Object.keys(meta.phrases ?? {})),
         meta,
