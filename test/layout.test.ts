@@ -84,6 +84,11 @@ describe('layout: one-way imports between folders', () => {
     expect(violations).toEqual([]);
   });
 
+  it('compiles no test code into dist/', () => {
+    const config = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
+    expect(config.include.filter((entry) => entry === 'test' || entry.startsWith('test/'))).toEqual([]);
+  });
+
   it('finds the imports it checks (the scan is not vacuous)', () => {
     expect(sources.length).toBeGreaterThan(100);
     expect(importsOf('src/pipeline/scan.ts').some((target) => target.startsWith('src/collectors/'))).toBe(true);
