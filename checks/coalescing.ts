@@ -52,18 +52,18 @@ export default defineCheck({
       severity: 'warning',
       message:
         '{subject}: adaptive coalescing off and rx-usecs {rxUsecs} (rx-frames {rxFrames}): one interrupt per packet; for a throughput host that means a high interrupt rate and CPU load already at moderate rates{note}',
-      fix: 'ethtool -C {subject} {setting}',
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': '{targetAdaptiveRx}', 'adaptive-tx': '{targetAdaptiveTx}', 'rx-usecs': '{targetRxUsecs}' }] },
     },
     'adaptive-coalescing-on': {
       severity: 'info',
       message: '{subject}: adaptive interrupt coalescing is on (RX {adaptiveRx}, TX {adaptiveTx}{dynamicMode}); {why}',
-      fix: 'ethtool -C {subject} {setting}',
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': '{targetAdaptiveRx}', 'adaptive-tx': '{targetAdaptiveTx}', 'rx-usecs': '{targetRxUsecs}' }] },
     },
     'high-rx-usecs': {
       severity: 'warning',
       message:
         '{subject}: rx-usecs {rxUsecs} holds each received packet up to {rxUsecs} µs (about {interruptsPerSecond} interrupts/s per queue); for a latency host keep it at or below {latencyMaxRxUsecs} µs',
-      fix: 'ethtool -C {subject} adaptive-rx off rx-usecs {latencyMaxRxUsecs}',
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': 'off', 'rx-usecs': '{latencyMaxRxUsecs}' }] },
     },
   },
   run(ctx) {
@@ -104,6 +104,10 @@ export default defineCheck({
             driver: device.driver,
             profile,
             setting: dynamic ? `rx-usecs ${dynamic[0]}` : 'adaptive-rx on adaptive-tx on',
+            // What the fix sets (structured fixes): the driver's dynamic mode, or adaptive coalescing on.
+            targetRxUsecs: dynamic ? dynamic[0]! : null,
+            targetAdaptiveRx: dynamic ? null : 'on',
+            targetAdaptiveTx: dynamic ? null : 'on',
             note: paravirtual ? ' (a virtual NIC: the hypervisor may not offer coalescing to the guest)' : '',
           },
         });
@@ -131,6 +135,10 @@ export default defineCheck({
           profile,
           why,
           setting,
+          // What the fix sets (structured fixes): rx-usecs 0 for a dynamic-ITR driver, else adaptive off where it is on.
+          targetRxUsecs: itrDynamic ? 0 : null,
+          targetAdaptiveRx: !itrDynamic && coalesce.adaptiveRx === true ? 'off' : null,
+          targetAdaptiveTx: !itrDynamic && coalesce.adaptiveTx === true ? 'off' : null,
         },
       });
     }

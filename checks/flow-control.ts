@@ -29,7 +29,7 @@ export default defineCheck({
     'pause-off': {
       severity: 'info',
       message: '{subject}: flow control RX {rx}, TX {tx} ({detail}); without pause frames a burst the host cannot absorb is dropped at the NIC{driverNote}',
-      fix: 'ethtool -A {subject} rx on tx on, and turn flow control on at the switch port too (both ends must agree)',
+      fix: { text: '{commands}, and turn flow control on at the switch port too (both ends must agree)', ops: [{ kind: 'ethtool-pause', iface: '{subject}', rx: 'on', tx: 'on' }] },
     },
   },
   run(ctx) {

@@ -61,7 +61,7 @@ export default defineCheck({
     'offload-off': {
       severity: 'warning',
       message: '{subject}: {features} off although the driver lets them be turned on; {note}',
-      fix: 'ethtool -K {subject} {toggles}',
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-features', iface: '{subject}', on: '{features}' }] },
     },
     'offload-fixed-off': {
       severity: 'info',
@@ -71,7 +71,10 @@ export default defineCheck({
     'offload-requested-but-off': {
       severity: 'warning',
       message: '{subject}: {features} requested on but off: {why}',
-      fix: 'ethtool -K {subject} {toggles}, then ethtool -k {subject} | grep requested; if it stays off, look for the dependency or the bond/bridge member that refuses it (dmesg)',
+      fix: {
+        text: '{commands}, then ethtool -k {subject} | grep requested; if it stays off, look for the dependency or the bond/bridge member that refuses it (dmesg)',
+        ops: [{ kind: 'ethtool-features', iface: '{subject}', on: '{features}' }],
+      },
     },
   },
   run(ctx) {

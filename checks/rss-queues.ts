@@ -52,7 +52,7 @@ export default defineCheck({
     'queues-below-max': {
       severity: 'warning',
       message: '{subject} uses {current} {channel} queues where {suggested} are possible ({basis}): traffic is spread over fewer CPUs',
-      fix: 'ethtool -L {subject} {channelArgs}',
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-channels', iface: '{subject}', rx: '{targetRxQueues}', tx: '{targetTxQueues}', combined: '{targetCombinedQueues}' }] },
     },
     'single-queue-vector': {
       severity: 'warning',
@@ -143,6 +143,9 @@ export default defineCheck({
       return undefined;
     }
 
+    // The channel counts the fix sets, by channel type (typed, for the structured fix).
+    const targetOf = (channel: ChannelPlan['channel']) => plans.find((plan) => plan.channel === channel)?.suggested ?? null;
+    const targets = { targetRxQueues: targetOf('rx'), targetTxQueues: targetOf('tx'), targetCombinedQueues: targetOf('combined') };
     const rpsMask = localCpuSet && localCpuSet.length > 0 ? formatShortCpuMask(localCpuSet) : '<hex mask of the CPUs to use>';
     const speed = device.speedMbps;
     const singleOnFastPort = rxQueues === 1 && speed !== null && speed >= opts.fastLinkMbps;
@@ -164,6 +167,7 @@ export default defineCheck({
           localCpus,
           linkGbps: speed / 1000,
           remedy,
+          ...(plan && plan.suggested > 1 ? targets : { targetRxQueues: null, targetTxQueues: null, targetCombinedQueues: null }),
         },
       });
     }
@@ -182,7 +186,7 @@ export default defineCheck({
         // (64 on ice) says what the NIC could do, not what this host has cores for.
         ...(localCpus === null ? { severity: 'info' as const } : {}),
         evidence,
-        data: { channel: plan.channel, current: plan.current, max: plan.max, localCpus, suggested: plan.suggested, basis: basisFor(plan.max), channelArgs },
+        data: { channel: plan.channel, current: plan.current, max: plan.max, localCpus, suggested: plan.suggested, basis: basisFor(plan.max), channelArgs, ...targets },
       });
     }
 

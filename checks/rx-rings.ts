@@ -28,12 +28,12 @@ export default defineCheck({
     'rx-ring-below-max': {
       severity: 'warning',
       message: '{subject}: RX ring {rxCurrent} of a possible {rxMax} descriptors; {note}',
-      fix: 'ethtool -G {subject} {setting} (briefly resets the link; not persistent: add it to the interface configuration)',
+      fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxMax}', tx: '{txMax}' }] },
     },
     'tx-ring-below-max': {
       severity: 'warning',
       message: '{subject}: TX ring {txCurrent} of a possible {txMax} descriptors; {note}',
-      fix: 'ethtool -G {subject} {setting} (briefly resets the link; not persistent: add it to the interface configuration)',
+      fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxMax}', tx: '{txMax}' }] },
     },
     'ring-max-small': {
       severity: 'info',

@@ -1,13 +1,17 @@
 import type { z } from 'zod';
 import type { Evidence, InterfaceSummary, Profile, Scalar, Severity, Source } from '../report/schema.js';
 import type { FactId, FactResult, FactTypes } from './facts.js';
+import type { SymptomFixTemplate } from '../fix/operations.js';
 
 export interface SymptomMeta {
   severity: Severity;
   /** Message template: `{name}` is replaced by data.name. */
   message: string;
-  /** How to fix it, same templating; rules (rules/*.yaml) add ranked causes on top. */
-  fix?: string;
+  /**
+   * How to fix it, same templating; or a structured fix whose operations (src/fix/operations.ts)
+   * fill `{commands}`. Rules (rules/*.yaml) add ranked causes on top.
+   */
+  fix?: string | SymptomFixTemplate;
 }
 
 export interface FindingInput {

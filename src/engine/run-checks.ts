@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CheckResult, Evidence, Finding, InterfaceSummary, Profile, Scalar, Source, SubjectResult } from '../report/schema.js';
-import type { AnyCheck, CheckContext, FindingInput, Skip } from './check.js';
+import type { AnyCheck, CheckContext, FindingInput, Skip, SymptomMeta } from './check.js';
+import { findingFixTemplate } from '../rules/fix-render.js';
 import type { FactStore } from './collector.js';
 import type { FactId, FactResult } from './facts.js';
 
@@ -164,7 +165,7 @@ function makeContext(
       return sources.find((source) => (source.kind === 'file' ? source.path.includes(match) : source.kind === 'command' ? source.argv.join(' ').includes(match) : false));
     },
     report(symptom, input: FindingInput) {
-      const meta = (check.symptoms as Record<string, { severity: Finding['severity']; message: string; fix?: string }>)[symptom];
+      const meta = (check.symptoms as Record<string, { severity: Finding['severity']; message: string; fix?: SymptomMeta['fix'] }>)[symptom];
       if (!meta) throw new Error(`check ${check.id} reported undeclared symptom "${symptom}"`);
       const data = input.data ?? {};
       const findingSubject = input.subject ?? subject;
@@ -175,7 +176,7 @@ function makeContext(
         subject: findingSubject,
         severity: input.severity ?? meta.severity,
         message: renderTemplate(meta.message, templateData),
-        ...(meta.fix ? { fix: renderTemplate(meta.fix, templateData) } : {}),
+        ...(meta.fix ? { fix: renderTemplate(findingFixTemplate(meta.fix, templateData), templateData) } : {}),
         evidence: input.evidence.map((item: Evidence) => item),
         data,
       });

@@ -23,8 +23,8 @@ export const nicDrops = f('nic-drops/nic-drops', { counter: 'rx_missed_errors', 
 export const physicalErrors = f('nic-drops/physical-errors', { counter: 'rx_crc_errors', value: 77, detail: '', meaning: 'frames arrived damaged', remedy: 'cable', action: 'Replace the cable' });
 export const queueImbalance = f('nic-drops/rx-queue-imbalance', { queue: 3, sharePercent: 91, activeQueues: 2, queues: 8 });
 
-export const perPacket = f('coalescing/interrupt-per-packet', { rxUsecs: 0, rxFrames: 1, driver: 'ixgbe', profile: 'throughput', setting: 'rx-usecs 1', note: '' });
-export const adaptiveOn = f('coalescing/adaptive-coalescing-on', { adaptiveRx: 'on', adaptiveTx: 'on', dynamicMode: '', profile: 'measurement', why: 'a measurement host turns it off', setting: 'adaptive-rx off adaptive-tx off' });
+export const perPacket = f('coalescing/interrupt-per-packet', { rxUsecs: 0, rxFrames: 1, driver: 'ixgbe', profile: 'throughput', setting: 'rx-usecs 1', note: '', targetRxUsecs: 1, targetAdaptiveRx: null, targetAdaptiveTx: null });
+export const adaptiveOn = f('coalescing/adaptive-coalescing-on', { adaptiveRx: 'on', adaptiveTx: 'on', dynamicMode: '', profile: 'measurement', why: 'a measurement host turns it off', setting: 'adaptive-rx off adaptive-tx off', targetRxUsecs: null, targetAdaptiveRx: 'off', targetAdaptiveTx: 'off' });
 
 export const offloadOff = (profile = 'throughput') => f('offloads/offload-off', { features: 'TSO, GSO', toggles: 'tso on gso on', count: 2, profile, note: `for a ${profile} host this raises CPU per Gb/s and lowers the throughput ceiling` });
 export const offloadFixed = f('offloads/offload-fixed-off', { features: 'TSO', count: 1 });
@@ -34,17 +34,17 @@ export const belowCapability = f('link-speed/below-capability', { negotiatedMbps
 export const flapping = f('link-speed/carrier-flapping', { carrierChanges: 40, flaps: 20, threshold: 10 });
 
 export const irqsOffNode = f('irq-affinity/irqs-off-node', { queues: 8, irqs: '40,41', localCpus: '0-7', node: 0, pinLoop: 'echo 0 > /proc/irq/40/smp_affinity_list', offNode: 8, entirelyRemote: 8, remoteCpus: '8-15' });
-export const irqsOneCpu = f('irq-affinity/irqs-on-one-cpu', { queues: 8, localCpus: '0-7', node: 0, pinLoop: 'echo 0 > /proc/irq/40/smp_affinity_list', cpu: 0 });
-export const concentration = f('irq-affinity/interrupt-concentration', { queues: 8, localCpus: '0-7', node: 0, pinLoop: 'echo 1 > /proc/irq/41/smp_affinity_list', cpu: 3, total: 1000, topCount: 950, share: 0.95, sharePercent: 95 });
-export const irqbalanceOverrides = f('irq-affinity/irqbalance-overrides-pinning', { queues: 8, localCpus: '0-7', node: 0, pinLoop: 'x', pid: 812, banArgs: '--banirq=40', configPath: '/etc/default/irqbalance' });
+export const irqsOneCpu = f('irq-affinity/irqs-on-one-cpu', { queues: 8, irqs: '40,41', localCpus: '0-7', node: 0, pinLoop: 'echo 0 > /proc/irq/40/smp_affinity_list', cpu: 0 });
+export const concentration = f('irq-affinity/interrupt-concentration', { queues: 8, irqs: '40,41', localCpus: '0-7', node: 0, pinLoop: 'echo 1 > /proc/irq/41/smp_affinity_list', cpu: 3, total: 1000, topCount: 950, share: 0.95, sharePercent: 95 });
+export const irqbalanceOverrides = f('irq-affinity/irqbalance-overrides-pinning', { queues: 8, irqs: '40,41', localCpus: '0-7', node: 0, pinLoop: 'x', pid: 812, banArgs: '--banirq=40', configPath: '/etc/default/irqbalance' });
 
 export const numaMemoryless = f('numa-locality/nic-node-memoryless', { node: 1, nodes: 2, localCpus: '8-15', memoryNode: 0, distance: 21 });
 export const numaUnknown = f('numa-locality/numa-node-unknown', { nodes: 2 });
 export const numaNode = f('numa-locality/nic-numa-node', { node: 0, nodes: 2, localCpus: '0-7', memoryNode: 0, distance: 10 });
 
 export const allToOne = f('rss-indirection/all-to-one-queue', { queue: 0, entries: 128, rings: 8, complete: true, linkMbps: 10000 });
-export const singleQueue = f('rss-queues/single-queue-fast-port', { current: 1, max: 16, suggested: 8, localCpus: 8, linkGbps: 10, remedy: 'ethtool -L enp65s0f0 combined 8 (one queue per NIC-local CPU, up to the driver maximum 16)' });
-export const queuesBelowMax = f('rss-queues/queues-below-max', { channel: 'combined', current: 2, max: 16, localCpus: 8, suggested: 8, basis: 'one per NIC-local CPU', channelArgs: 'combined 8' });
+export const singleQueue = f('rss-queues/single-queue-fast-port', { current: 1, max: 16, suggested: 8, localCpus: 8, linkGbps: 10, remedy: 'ethtool -L enp65s0f0 combined 8 (one queue per NIC-local CPU, up to the driver maximum 16)', targetRxQueues: null, targetTxQueues: null, targetCombinedQueues: 8 });
+export const queuesBelowMax = f('rss-queues/queues-below-max', { channel: 'combined', current: 2, max: 16, localCpus: 8, suggested: 8, basis: 'one per NIC-local CPU', channelArgs: 'combined 8', targetRxQueues: null, targetTxQueues: null, targetCombinedQueues: 8 });
 
 export const governor = host('cpu-frequency/governor-not-performance', { wanted: 'performance', notWanted: 16, cpus: 16, governors: 'powersave x16' });
 export const freqBelowMax = host('cpu-frequency/frequency-below-max', { medianMHz: 1200, maxMHz: 3500, percent: 34, wanted: 'performance' });
