@@ -194,6 +194,12 @@ export interface RevertResult {
   error?: string;
 }
 
+/** What --revert would run for an entry (its typed operation's argv), or the saved argv when it runs nothing. */
+export function revertArgv(entry: StateEntry): string[] {
+  const revert = revertOperationOf(entry);
+  return revert.ok ? changeArgv(revert.op) : entry.revert;
+}
+
 /** The typed operation that restores an entry, when it is one --apply may run. */
 function revertOperationOf(entry: StateEntry): { ok: true; op: Change } | { ok: false; reason: string } {
   if (!entry.revertOperation) return { ok: false, reason: 'no typed revert operation (saved by an older nicdoctor): run it by hand' };
@@ -217,9 +223,9 @@ export async function revertChanges(io: FixIO, state: FixState, stateFile: strin
     }
     try {
       await runAndVerify(io, revert.op);
-      results.push({ command: entry.revert, ok: true });
+      results.push({ command: changeArgv(revert.op), ok: true });
     } catch (error) {
-      results.push({ command: entry.revert, ok: false, error: (error as Error).message });
+      results.push({ command: changeArgv(revert.op), ok: false, error: (error as Error).message });
       remaining.unshift({ ...entry, status: 'revert-failed', error: (error as Error).message });
     }
   }

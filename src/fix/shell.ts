@@ -1,6 +1,6 @@
 /**
- * Shell text for the fix script: quoting, comments that cannot be escaped from, and a strict
- * word splitter for the commands nicdoctor may run itself (no expansion, no operators).
+ * Shell text for the fix script: quoting, and comments that cannot be escaped from. Nothing
+ * here splits shell text back into words: what nicdoctor runs comes from typed operations.
  */
 
 /** Characters that never need quoting in a POSIX shell word. */
@@ -58,41 +58,4 @@ export function unfilledPlaceholders(command: string): string[] {
   const braces = [...command.matchAll(/(^|[^$])\{([A-Za-z][A-Za-z0-9_.\-/]*)\}/g)].map((match) => `{${match[2]}}`);
   const angles = [...command.matchAll(/<([A-Za-z][A-Za-z0-9 _-]*)>/g)].map((match) => `<${match[1]}>`);
   return [...new Set([...braces, ...angles])];
-}
-
-/**
- * Splits a command into words the way bash would, but only for plain words and quoted
- * strings: any unquoted operator or expansion (; | & $ ` < > ( ) * ? [ ] { } ~ # \ !) makes it
- * refuse, because nicdoctor runs what it applies as an argv array, never through a shell.
- * Returns null when the text is not such a simple command.
- */
-export function splitSimpleCommand(text: string): string[] | null {
-  if (!isSingleLine(text)) return null;
-  const words: string[] = [];
-  let current: string | null = null;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]!;
-    if (char === ' ' || char === '\t') {
-      if (current !== null) words.push(current);
-      current = null;
-    } else if (char === "'") {
-      const end = text.indexOf("'", index + 1);
-      if (end < 0) return null;
-      current = (current ?? '') + text.slice(index + 1, end);
-      index = end;
-    } else if (char === '"') {
-      const end = text.indexOf('"', index + 1);
-      if (end < 0) return null;
-      const inner = text.slice(index + 1, end);
-      if (/[$`\\!]/.test(inner)) return null; // expansions inside double quotes
-      current = (current ?? '') + inner;
-      index = end;
-    } else if (/[A-Za-z0-9_@%+=:,./-]/.test(char)) {
-      current = (current ?? '') + char;
-    } else {
-      return null;
-    }
-  }
-  if (current !== null) words.push(current);
-  return words.length ? words : null;
 }

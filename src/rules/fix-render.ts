@@ -33,7 +33,8 @@ function fill(value: unknown, bindings: Bindings, missing: Set<string>, top: boo
     for (const name of rendered.missing) missing.add(name);
     return undefined;
   }
-  if (Array.isArray(value)) return value.map((item) => fill(item, bindings, missing, false));
+  // Array items are words (argv) or numbers written as text: a bound number becomes its text.
+  if (Array.isArray(value)) return value.map((item) => fill(item, bindings, missing, false)).map((item) => (typeof item === 'number' ? String(item) : item));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).flatMap(([key, item]) => {
       const filled = fill(item, bindings, missing, false);
