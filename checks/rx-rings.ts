@@ -28,12 +28,12 @@ export default defineCheck({
     'rx-ring-below-max': {
       severity: 'warning',
       message: '{subject}: RX ring {rxCurrent} of a possible {rxMax} descriptors; {note}',
-      fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxMax}', tx: '{txMax}' }] },
+      fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxTarget}', tx: '{txTarget}' }] },
     },
     'tx-ring-below-max': {
       severity: 'warning',
       message: '{subject}: TX ring {txCurrent} of a possible {txMax} descriptors; {note}',
-      fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxMax}', tx: '{txMax}' }] },
+      fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxTarget}', tx: '{txTarget}' }] },
     },
     'ring-max-small': {
       severity: 'info',
@@ -93,6 +93,9 @@ export default defineCheck({
           txCurrent: rings.current.tx,
           txMax: rings.max.tx,
           setting,
+          // The sizes the fix sets: each ring's maximum, null for a ring the driver does not have (max 0).
+          rxTarget: maxOf('rx'),
+          txTarget: maxOf('tx'),
           speedMbps: device.speedMbps,
           profile,
           note,

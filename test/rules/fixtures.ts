@@ -17,7 +17,7 @@ export const payload = f('pcie-link/pcie-max-payload-small', { address: '0000:41
 export const singleThreaded = host('iperf3/single-threaded-version', { version: '3.12', threadedSince: '3.16', authenticationFixedSince: '3.19.1', major: 3, minor: 12 });
 export const affinityThreads = host('iperf3/affinity-with-threads', { version: '3.17', threadedSince: '3.16', authenticationFixedSince: '3.19.1' });
 
-export const rxRingBelow = f('rx-rings/rx-ring-below-max', { rxCurrent: 512, rxMax: 8192, txCurrent: 512, txMax: 8192, setting: 'rx 8192 tx 8192', speedMbps: 10000, profile: 'throughput', note: 'for a throughput host on a 10 Gb/s port, bursts beyond the ring are dropped and retransmitted' });
+export const rxRingBelow = f('rx-rings/rx-ring-below-max', { rxCurrent: 512, rxMax: 8192, txCurrent: 512, txMax: 8192, rxTarget: 8192, txTarget: 8192, setting: 'rx 8192 tx 8192', speedMbps: 10000, profile: 'throughput', note: 'for a throughput host on a 10 Gb/s port, bursts beyond the ring are dropped and retransmitted' });
 export const ringMaxSmall = f('rx-rings/ring-max-small', { rxMax: 256, smallRingMax: 1024 });
 export const nicDrops = f('nic-drops/nic-drops', { counter: 'rx_missed_errors', value: 18234, detail: '', meaning: 'the NIC had no free descriptor', remedy: 'rings', action: 'Raise the rings: ethtool -G enp65s0f0 rx 8192' });
 export const physicalErrors = f('nic-drops/physical-errors', { counter: 'rx_crc_errors', value: 77, detail: '', meaning: 'frames arrived damaged', remedy: 'cable', action: 'Replace the cable' });

@@ -33,7 +33,7 @@ describe('rendering diagnoses', () => {
   });
 
   it('leaves out a setting whose value is unknown; keeps the lines of a drop-in it can fill', () => {
-    const noTx = finding('rx-rings/rx-ring-below-max', IF, { ...x.rxRingBelow.data, txCurrent: null, txMax: null });
+    const noTx = finding('rx-rings/rx-ring-below-max', IF, { ...x.rxRingBelow.data, txCurrent: null, txMax: null, txTarget: null });
     const [diagnosis] = run({ findings: [noTx] }).filter((item) => item.ruleId === 'rings-below-max');
     // The driver has no TX ring to raise: the operation sets the RX ring alone.
     expect(diagnosis!.fixes[0]!.commands).toEqual(['ethtool -G enp65s0f0 rx 8192']);
@@ -45,7 +45,7 @@ describe('rendering diagnoses', () => {
   });
 
   it('refuses an operation whose filled value does not fit its schema, with a note, and runs nothing of it', () => {
-    const garbage = finding('rx-rings/rx-ring-below-max', IF, { ...x.rxRingBelow.data, rxMax: 'lots', txMax: 4096 });
+    const garbage = finding('rx-rings/rx-ring-below-max', IF, { ...x.rxRingBelow.data, rxTarget: 'lots', txTarget: 4096 });
     const [diagnosis] = run({ findings: [garbage] }).filter((item) => item.ruleId === 'rings-below-max');
     expect(diagnosis!.fixes[0]!.commands).toEqual([]);
     expect(diagnosis!.fixes[0]!.operations).toEqual([]);
@@ -102,7 +102,7 @@ describe('rendering diagnoses', () => {
       - text: "Set {nothing}"
         disruptive: false
       - text: "Raise {subject}"
-        ops: [{ kind: ethtool-rings, iface: "{subject}", rx: "{rxMax}" }]
+        ops: [{ kind: ethtool-rings, iface: "{subject}", rx: "{rxTarget}" }]
         disruptive: true
     confidence: low
     references: [x]
