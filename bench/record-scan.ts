@@ -4,10 +4,10 @@
  * Run by the scan bench inside the lab namespace: node dist/bench/record-scan.js <empty dir>.
  */
 import { checks } from '../checks/index.js';
-import { scan } from '../src/engine/scan.js';
+import { scan } from '../src/pipeline/scan.js';
 import { RecordingHostIO } from '../src/hostio/recording.js';
 import { silentLogger } from '../src/util/log.js';
-import { VERSION } from '../src/version.js';
+import { VERSION } from '../src/util/version.js';
 
 const dir = process.argv[2];
 if (!dir) {

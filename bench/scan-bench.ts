@@ -14,8 +14,8 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { CLI, parseReport, toolPath } from '../test/lab/cli.js';
-import { cleanupStale, createLab, findTool, labAvailable, type Lab } from '../test/lab/lab.js';
+import { CLI, parseReport, toolPath } from './lab/cli.js';
+import { cleanupStale, createLab, findTool, labAvailable, type Lab } from './lab/lab.js';
 import { buildSerialGather } from './serial-gather.js';
 
 const PAIRS = 32;

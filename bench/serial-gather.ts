@@ -59,7 +59,7 @@ async function recordedCommands(cmdRoot: string): Promise<string[][]> {
       continue; // a command's stdout that happens to end in .json (`ethtool --json ...`)
     }
     const argv = (meta as { argv?: unknown } | null)?.argv;
-    if (Array.isArray(argv) && argv.length > 0 && argv.every((word) => typeof word === 'string')) commands.push(argv as string[]);
+    if (Array.isArray(argv) && argv.length > 0 && argv.every((word) => typeof word === 'string')) commands.push(argv);
   }
   return commands;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
-import { ownedNicOnly } from '../src/engine/interface-kinds.js';
+import { ownedNicOnly } from '../src/domain/interface-kinds.js';
 import type { EthtoolCoalesce } from '../src/parsers/ethtool-coalesce.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 

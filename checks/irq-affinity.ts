@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { NicIrq } from '../src/collectors/nic-irqs.js';
 import { defineCheck } from '../src/engine/check.js';
-import { isSoftware } from '../src/engine/interface-kinds.js';
+import { isSoftware } from '../src/domain/interface-kinds.js';
 import { formatCpuList, parseCpuList } from '../src/parsers/cpulist.js';
 
 const options = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
-import { isSoftware } from '../src/engine/interface-kinds.js';
-import { bestLinkMode, type LinkMode } from '../src/parsers/ethtool-settings.js';
+import { isSoftware } from '../src/domain/interface-kinds.js';
+import { bestLinkMode, type LinkMode } from '../src/domain/link-modes.js';
 import type { EthtoolDriver } from '../src/parsers/ethtool-driver.js';
 import type { Evidence } from '../src/report/schema.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
-import { formatGbps, tcpGoodputMbps } from '../src/util/goodput.js';
+import { formatGbps, tcpGoodputMbps } from '../src/domain/goodput.js';
 
 const options = z.object({
   /** Links at or above this speed gain from jumbo frames (CAUSES.md cause 11). */

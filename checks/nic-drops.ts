@@ -12,7 +12,7 @@ import {
   type ClassifiedCounter,
   type CounterCategory,
   type CounterRemedy,
-} from '../src/parsers/drop-counters.js';
+} from '../src/domain/drop-counters.js';
 
 const options = z.object({
   /** Counts at or below this are ignored (raise to silence a handful of drops since boot). */

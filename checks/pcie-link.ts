@@ -8,7 +8,7 @@ import {
   integratedFunction,
   linkLabel,
   usableGbps,
-} from '../src/util/pcie.js';
+} from '../src/domain/pcie.js';
 
 const options = z.object({
   /** Share of the encoded PCIe rate left for NIC DMA after TLP/DLLP overhead (CAUSES.md cause 1). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
-import { hardwareOnly, isSoftware } from '../src/engine/interface-kinds.js';
+import { hardwareOnly, isSoftware } from '../src/domain/interface-kinds.js';
 import { currentRxQueues } from '../src/parsers/ethtool-channels.js';
-import { isZeroKey, queueShares } from '../src/parsers/ethtool-rxfh.js';
+import { isZeroKey, queueShares } from '../src/domain/rss.js';
 import type { Evidence } from '../src/report/schema.js';
 
 const options = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCheck } from '../src/engine/check.js';
-import { isSoftware } from '../src/engine/interface-kinds.js';
+import { isSoftware } from '../src/domain/interface-kinds.js';
 import type { FactResult } from '../src/engine/facts.js';
 import type { NicIrqs } from '../src/collectors/nic-irqs.js';
 import type { ProcInterrupts } from '../src/parsers/proc-interrupts.js';

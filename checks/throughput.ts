@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coefficientOfVariation, median } from '../src/bench/aggregate.js';
+import { coefficientOfVariation, median } from '../src/util/stats.js';
 import { defineCheck } from '../src/engine/check.js';
 import type { BenchProcess } from '../src/report/schema.js';
 

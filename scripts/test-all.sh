@@ -1,19 +1,62 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh Debian/Ubuntu machine: system tools, npm packages, build,
-# unit tests, the single executable and .deb (npm run package) and their tests, then the
-# network-namespace lab (one file at a time; needs root).
+# The whole test suite on a fresh Debian/Ubuntu machine, in three stages:
+#   setup  system tools (apt, needs root) and the npm packages (npm ci: the one install)
+#   fast   typecheck of src and tests, lint, unit tests: no root needed
+#   full   the single executable and .deb (npm run package, which builds) and their tests, then the
+#          network-namespace lab (one file at a time; needs root)
+# With no argument it runs all three in that order (the README's test command); with stage names
+# it runs those only (.ci/run calls them one by one). Each vitest run writes a JSON report; under
+# CI=true a skipped test fails the run (scripts/check-skips.mjs says which and why).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-system-deps.sh --tests
-npm ci --no-audit --no-fund
-npm run build
-# The tests are TypeScript too: a renamed field in a fixture or helper fails here, not at run time.
-npx tsc -p tsconfig.test.json --noEmit
-npx vitest run --project unit
-# The single executable and the .deb: built, checked, and the CLI tests run again with the
-# executable and no node on PATH; the lab's Ansible fleet test ships this executable.
-npm run package
-npx vitest run --project package
-NICDOCTOR_SKIP_BUILD=1 NICDOCTOR_EXECUTABLE="dist/package/nicdoctor-$(node -p 'require("./package.json").version')-linux-x64" \
-  npx vitest run --project unit test/cli/reports.test.ts test/fleet test/reporters/node-exporter.test.ts
-npx vitest run --project lab
+
+REPORTS="${NICDOCTOR_TEST_REPORTS:-dist/test-reports}"
+
+# vitest with the usual console output plus a JSON report named $1, then the skip check on it.
+run_vitest() {
+  local name="$1"
+  shift
+  mkdir -p "$REPORTS"
+  rm -f "$REPORTS/$name.json"
+  npx vitest run --reporter=default --reporter=json --outputFile.json="$REPORTS/$name.json" "$@"
+  node scripts/check-skips.mjs "$REPORTS/$name.json"
+}
+
+stage_setup() {
+  bash scripts/install-system-deps.sh --tests
+  npm ci --no-audit --no-fund
+}
+
+stage_fast() {
+  # The build is the typecheck of src (and writes dist/rules.json, which tests read). The tests
+  # are TypeScript too: a renamed field in a fixture or helper fails here, not at run time.
+  npm run build
+  npx tsc -p tsconfig.test.json --noEmit
+  npm run lint
+  run_vitest unit --project unit
+}
+
+stage_full() {
+  # The single executable and the .deb: built, checked, and the CLI tests run again with the
+  # executable and no node on PATH; the lab's Ansible fleet test ships this executable.
+  npm run package
+  run_vitest package --project package
+  NICDOCTOR_SKIP_BUILD=1 NICDOCTOR_EXECUTABLE="dist/package/nicdoctor-$(node -p 'require("./package.json").version')-linux-x64" \
+    run_vitest unit-executable --project unit test/cli/reports.test.ts test/fleet test/reporters/node-exporter.test.ts
+  run_vitest lab --project lab
+}
+
+stages=("$@")
+[ "${#stages[@]}" -gt 0 ] || stages=(setup fast full)
+for stage in "${stages[@]}"; do
+  case "$stage" in
+    setup | fast | full)
+      echo "=== test-all.sh: stage $stage ===" >&2
+      "stage_$stage"
+      ;;
+    *)
+      echo "test-all.sh: unknown stage '$stage' (expected setup, fast or full)" >&2
+      exit 2
+      ;;
+  esac
+done

@@ -6,12 +6,12 @@ import { EXIT, FAIL_ON } from './cli/exit-codes.js';
 import { analyzeCommand, checksCommand, collectCommand, scanCommand, type ReportOptions } from './cli/commands.js';
 // The bench code (and execa) loads only for the commands that use it: start-up time matters for scan.
 import type { BenchCliOptions, ServeCliOptions } from './cli/bench-commands.js';
-import { RunError, UsageError } from './engine/errors.js';
+import { RunError, UsageError } from './util/errors.js';
 import { PROFILES } from './report/schema.js';
 import { FORMATS } from './reporters/index.js';
 import { createLogger } from './util/log.js';
 import { runCleanups } from './util/shutdown.js';
-import { VERSION } from './version.js';
+import { VERSION } from './util/version.js';
 
 const collectList = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -150,8 +150,8 @@ async function main(argv: string[]): Promise<number> {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['terminal', 'markdown', 'html', 'json', 'junit']).default('terminal'))
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .addOption(new Option('--fail-on <severity>', 'a host without a policy fails on a finding at or above this severity').choices(FAIL_ON).default('critical'))
-    .action(async (inputs: string[], options: import('./fleet/command.js').FleetOptions) => {
-      exitCode = await (await import('./fleet/command.js')).fleetCommand(inputs, options);
+    .action(async (inputs: string[], options: import('./cli/fleet-command.js').FleetOptions) => {
+      exitCode = await (await import('./cli/fleet-command.js')).fleetCommand(inputs, options);
     });
   program
     .command('diff')
@@ -160,8 +160,8 @@ async function main(argv: string[]): Promise<number> {
     .argument('<b>', 'the same for the other host')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['terminal', 'markdown', 'json']).default('terminal'))
     .option('-o, --output <file>', 'write to a file instead of stdout')
-    .action(async (a: string, b: string, options: import('./diff/command.js').DiffOptions) => {
-      exitCode = await (await import('./diff/command.js')).diffCommand(a, b, options);
+    .action(async (a: string, b: string, options: import('./cli/diff-command.js').DiffOptions) => {
+      exitCode = await (await import('./cli/diff-command.js')).diffCommand(a, b, options);
     });
   program
     .command('checks')

@@ -1,5 +1,8 @@
 import type { Iperf3Result } from '../parsers/iperf3-json.js';
 import type { BenchProcess, BenchStep } from '../report/schema.js';
+import { coefficientOfVariation, median } from '../util/stats.js';
+
+export { coefficientOfVariation, median };
 
 export interface ClientOutcome {
   label: string;
@@ -69,18 +72,3 @@ export function alignIntervals(results: readonly (Iperf3Result | null)[]): Array
   return aligned;
 }
 
-/** Coefficient of variation (stddev / mean) of interval rates: how much the rate wobbles. */
-export function coefficientOfVariation(values: readonly number[]): number | null {
-  if (values.length < 2) return null;
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  if (mean === 0) return null;
-  const variance = values.reduce((total, value) => total + (value - mean) ** 2, 0) / (values.length - 1);
-  return Math.sqrt(variance) / mean;
-}
-
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { collectors } from '../collectors/index.js';
 import { FactStore } from '../engine/collector.js';
 import type { HostIO } from '../hostio/types.js';
-import { classifyEthtoolStats } from '../parsers/drop-counters.js';
+import { classifyEthtoolStats } from '../domain/drop-counters.js';
 import type { Bench } from '../report/schema.js';
 
 export interface CounterSnapshot {

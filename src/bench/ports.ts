@@ -1,4 +1,4 @@
-import { UsageError } from '../engine/errors.js';
+import { UsageError } from '../util/errors.js';
 
 /** One iperf3 server or client per port: more than this is a typo, not a bench. */
 export const MAX_PORTS = 256;

@@ -1,6 +1,6 @@
 import { execa, type ResultPromise } from 'execa';
 import type { Logger } from 'pino';
-import { RunError } from '../engine/errors.js';
+import { RunError } from '../util/errors.js';
 import { onShutdown, shutdownSignal } from '../util/shutdown.js';
 
 export interface ServerSpec {

@@ -111,7 +111,7 @@ export async function openBundle(file: string): Promise<OpenedBundle> {
   try {
     try {
       // The filter repeats the checks: the archive could have changed since it was listed.
-      await extract({ file, cwd: dir, strict: true, preservePaths: false, filter: (_path, entry) => 'type' in entry && entryProblem(entry as ReadEntry) === undefined });
+      await extract({ file, cwd: dir, strict: true, preservePaths: false, filter: (_path, entry) => 'type' in entry && entryProblem(entry) === undefined });
     } catch (error) {
       throw new BundleError(`${file}: extraction failed (${(error as Error).message})`);
     }

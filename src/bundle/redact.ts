@@ -69,6 +69,8 @@ export class Redactor {
 
   /** VPD keyword "SN" in binary sysfs `vpd` (latin1 text): two letters, a length byte, the value. */
   collectVpd(binary: string): void {
+    // The length byte is binary: a control character in the pattern is the point.
+    // eslint-disable-next-line no-control-regex
     for (const match of binary.matchAll(/SN([\x01-\x3f])/g)) {
       const length = match[1]!.charCodeAt(0);
       const value = binary.slice(match.index + 3, match.index + 3 + length);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { create as createTar } from 'tar';
 import type { Report } from '../report/schema.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 import { BUNDLE_FILES, BUNDLE_ROOT, describeBundleFile, listRawItems, manifestFor, type BundleManifest } from './manifest.js';
 import type { RedactionCounts } from './redact.js';
 import { redactSnapshot } from './redact-tree.js';

@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
-import { UsageError } from '../engine/errors.js';
+import { UsageError } from '../util/errors.js';
 import { render } from '../reporters/index.js';
 import { analyzeText } from '../text/analyze.js';
 import { readRegularFile } from '../hostio/contained.js';

@@ -6,8 +6,8 @@
 import { createInterface } from 'node:readline/promises';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
-import { RunError, UsageError } from '../engine/errors.js';
-import { scan } from '../engine/scan.js';
+import { RunError, UsageError } from '../util/errors.js';
+import { scan } from '../pipeline/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import type { HostIO } from '../hostio/types.js';
 import type { Profile, Report } from '../report/schema.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadRules, RuleLoadError } from '../rules/loader.js';
-import { UsageError } from '../engine/errors.js';
+import { UsageError } from '../util/errors.js';
 import { EXIT } from './exit-codes.js';
 
 /** `nicdoctor rules`: the diagnosis catalogue, validated as it loads. */

@@ -1,7 +1,7 @@
 import { STANDARD_DIRS } from '../collectors/tools.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, LISTING_FILE } from '../hostio/snapshot-layout.js';
 import { SYSCTL_NET_KEYS } from '../parsers/sysctl.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 
 /**
  * `nicdoctor collect --script`: a POSIX sh script for hosts where nothing may be installed. It

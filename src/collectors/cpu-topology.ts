@@ -2,7 +2,7 @@ import path from 'node:path';
 import { defineCollector } from '../engine/collector.js';
 import { FactCollectionError } from '../engine/facts.js';
 import { parseCpuList } from '../parsers/cpulist.js';
-import { parseIntOrNull, readAttribute } from './sysfs-read.js';
+import { parseIntOrNull, readAttribute } from '../hostio/sysfs-read.js';
 
 export interface CpuThread {
   cpu: number;

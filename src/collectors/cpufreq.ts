@@ -3,7 +3,7 @@ import { defineCollector } from '../engine/collector.js';
 import { FactCollectionError } from '../engine/facts.js';
 import { parseCpuList } from '../parsers/cpulist.js';
 import { SYS_CPU } from './cpu-topology.js';
-import { parseIntOrNull, readAttribute } from './sysfs-read.js';
+import { parseIntOrNull, readAttribute } from '../hostio/sysfs-read.js';
 
 export interface CpuFreqPolicy {
   cpu: number;

@@ -1,5 +1,5 @@
 import type { InterfaceSummary } from '../report/schema.js';
-import { isPciAddress } from './sysfs-read.js';
+import { isPciAddress } from '../hostio/sysfs-read.js';
 
 /**
  * What kind of interface this is, from every signal a host or a capture holds. sysfs (the

@@ -1,7 +1,7 @@
 import { defineCollector, type CollectContext } from '../engine/collector.js';
 import { HostIOError } from '../hostio/types.js';
 import { parseCpuList, parseCpuMask } from '../parsers/cpulist.js';
-import { readAttribute } from './sysfs-read.js';
+import { readAttribute } from '../hostio/sysfs-read.js';
 
 export interface IrqBalance {
   running: boolean;

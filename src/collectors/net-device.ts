@@ -5,7 +5,7 @@ import { nicInterruptRows } from '../parsers/proc-interrupts.js';
 import { driverFromCounters, identify, type IdentitySignals } from './interface-identity.js';
 import type { CollectContext } from '../engine/collector.js';
 import type { FactId, FactTypes } from '../engine/facts.js';
-import { isPciAddress, nearestPciDevice, parseIntOrNull, readAttribute, resolveLink } from './sysfs-read.js';
+import { isPciAddress, nearestPciDevice, parseIntOrNull, readAttribute, resolveLink } from '../hostio/sysfs-read.js';
 
 export interface NetDevice {
   name: string;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { defineCollector } from '../engine/collector.js';
 import { parseCpusOrNull } from '../parsers/cpulist.js';
 import { SYS_CLASS_NET } from './net-device.js';
-import { readAttribute } from './sysfs-read.js';
+import { readAttribute } from '../hostio/sysfs-read.js';
 
 export interface RxQueue {
   index: number;

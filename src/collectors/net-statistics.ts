@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { defineCollector } from '../engine/collector.js';
 import { SYS_CLASS_NET } from './net-device.js';
-import { parseIntOrNull, readAttribute } from './sysfs-read.js';
+import { parseIntOrNull, readAttribute } from '../hostio/sysfs-read.js';
 
 /** /sys/class/net/<if>/statistics: the kernel's generic counters, totals since the device appeared. */
 export interface NetStatistics {

@@ -3,7 +3,7 @@ import { defineCollector, type CollectContext } from '../engine/collector.js';
 import { HostIOError } from '../hostio/types.js';
 import { parseCpuList } from '../parsers/cpulist.js';
 import { nicInterruptRows, type NicIrqRole } from '../parsers/proc-interrupts.js';
-import { readAttribute } from './sysfs-read.js';
+import { readAttribute } from '../hostio/sysfs-read.js';
 
 /** One interrupt vector of a NIC. */
 export interface NicIrq {

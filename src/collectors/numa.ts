@@ -5,7 +5,7 @@ import { HostIOError } from '../hostio/types.js';
 import { parseCpuList } from '../parsers/cpulist.js';
 import { parseNumactlHardware, type NumaNode, type NumaTopology } from '../parsers/numactl.js';
 import { runTool } from './run-tool.js';
-import { readAttribute } from './sysfs-read.js';
+import { readAttribute } from '../hostio/sysfs-read.js';
 
 export type { NumaNode, NumaTopology } from '../parsers/numactl.js';
 

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { CollectContext } from '../engine/collector.js';
 import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import { FactCollectionError, isFactFailure } from '../engine/facts.js';
 import { findLspciDevice, parseLspci, type LinkMarker, type LspciDevice } from '../parsers/lspci.js';
 import type { Source } from '../report/schema.js';
-import { parseLinkSpeed, parseLinkWidth } from '../util/pcie.js';
+import { parseLinkSpeed, parseLinkWidth } from '../domain/pcie.js';
 import { runTool } from './run-tool.js';
-import { isPciAddress, readAttribute, resolveLink } from './sysfs-read.js';
+import { isPciAddress, readAttribute, resolveLink } from '../hostio/sysfs-read.js';
 
 /** One PCIe link as its function reports it: the current state and what it is capable of. */
 export interface PcieLinkReading {
@@ -132,7 +132,7 @@ export const pcieLinkCollector = defineCollector({
         if (!lspci) payloadUnavailable = `lspci printed no device ${address}`;
         else if (lspci.capabilitiesAccessDenied) payloadUnavailable = 'lspci capabilities hidden (<access denied>): run nicdoctor as root';
       } catch (error) {
-        if (!(error instanceof FactCollectionError)) throw error;
+        if (!isFactFailure(error)) throw error;
         payloadUnavailable = error.message;
       }
     }
@@ -208,7 +208,7 @@ async function readUpstream(ctx: CollectContext, pciPath: string, useLspci: bool
           const { device, argv } = await readLspci(ctx, bridge.address);
           link = device && !device.capabilitiesAccessDenied ? lspciReading(bridge.address, device, argv) : undefined;
         } catch (error) {
-          if (!(error instanceof FactCollectionError)) throw error;
+          if (!isFactFailure(error)) throw error;
           ctx.log.debug({ bridge: bridge.address, err: error.message }, 'upstream bridge link not readable');
         }
       }

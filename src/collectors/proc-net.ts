@@ -1,5 +1,5 @@
 import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import { FactCollectionError, isFactFailure } from '../engine/facts.js';
 import { HostIOError } from '../hostio/types.js';
 import { parseProcNetCounters, parseProcNetDev, type ProcNetDevEntry } from '../parsers/proc-net.js';
 
@@ -48,7 +48,7 @@ export const protocolCountersCollector = defineCollector({
       }
     }
     if (files.length === 0) {
-      if (firstError instanceof HostIOError || firstError instanceof FactCollectionError) throw firstError;
+      if (firstError instanceof HostIOError || isFactFailure(firstError)) throw firstError;
       throw new FactCollectionError('failed', String(firstError));
     }
     return { counters, files };

@@ -1,7 +1,7 @@
 import { defineCollector } from '../engine/collector.js';
 import { FactCollectionError } from '../engine/facts.js';
 import { SYSCTL_NET_KEYS, parseProcSysValue, procSysPath, sysctlNetFrom, type SysctlNet, type SysctlNetKey } from '../parsers/sysctl.js';
-import { readAttribute } from './sysfs-read.js';
+import { readAttribute } from '../hostio/sysfs-read.js';
 
 export type { SysctlNet, TcpMem } from '../parsers/sysctl.js';
 

@@ -1,6 +1,6 @@
 import type { AnyCheck } from '../engine/check.js';
 import type { LoadedInput } from '../fleet/inputs.js';
-import type { Report, Scalar } from '../report/schema.js';
+import type { Report } from '../report/schema.js';
 import { references } from '../rules/conditions.js';
 import type { LoadedRule } from '../rules/loader.js';
 
@@ -52,7 +52,7 @@ function subjectMap(a: Report, b: Report): Map<string, string> {
   const leftB = bNames.filter((name) => !a.interfaces.some((iface) => iface.name === name));
   for (const iface of a.interfaces) if (bNames.includes(iface.name)) map.set(iface.name, iface.name);
   leftA.forEach((name, index) => {
-    if (leftB[index]) map.set(name, leftB[index]!);
+    if (leftB[index]) map.set(name, leftB[index]);
   });
   return map;
 }
@@ -123,7 +123,8 @@ export function diffInputs(a: LoadedInput, b: LoadedInput, checks: readonly AnyC
   const groups = new Map<string, DiffGroup>();
   const collapsed = new Set<string>();
   for (const key of [...keys].sort()) {
-    let [fact, subjectA, path] = key.split('\t') as [string, string, string];
+    const [fact, subjectA, keyPath] = key.split('\t') as [string, string, string];
+    let path = keyPath; // a fact missing on one side is reported as the whole fact
     if (IDENTITY.test(path)) continue;
     const subjectB = toB.get(subjectA) ?? subjectA;
     let valueA = rowsA.get(key);
@@ -198,7 +199,7 @@ function settingReaders(setting: string): string[] {
 
 function show(value: unknown): string {
   if (value === null || value === undefined) return '(absent)';
-  return typeof value === 'string' ? value : JSON.stringify(value as Scalar);
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 export const DIFF_FORMATS = ['terminal', 'markdown', 'json'] as const;

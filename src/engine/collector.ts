@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { HostIOError, type ExecOptions, type ExecResult, type HostIO } from '../hostio/types.js';
 import type { Source } from '../report/schema.js';
-import { FactCollectionError, type FactError, type FactId, type FactResult, type FactTypes } from './facts.js';
+import { FactCollectionError, ParseError, type FactError, type FactId, type FactResult, type FactTypes } from './facts.js';
 
 export type FactScope = 'host' | 'interface';
 
@@ -71,6 +71,7 @@ export function hintFor(error: HostIOError, argv?: string[]): string | undefined
 
 function toFactError(error: unknown, argv?: string[]): FactError {
   if (error instanceof FactCollectionError) return { kind: error.kind, message: error.message, hint: error.hint };
+  if (error instanceof ParseError) return { kind: error.kind, message: error.message };
   if (error instanceof HostIOError) {
     const kind = error.kind === 'io' ? 'failed' : error.kind;
     return { kind, message: error.message, hint: hintFor(error, argv) };

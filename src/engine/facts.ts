@@ -44,10 +44,11 @@ export class FactCollectionError extends Error implements FactError {
   }
 }
 
-/** Parsers throw this on output they cannot read; it becomes an `unknown` with the parse error. */
-export class ParseError extends FactCollectionError {
-  constructor(message: string) {
-    super('parse-failed', message);
-    this.name = 'ParseError';
-  }
+/** Parsers throw this on output they cannot read (defined with them; re-exported for the engine). */
+export { ParseError } from '../parsers/parse-error.js';
+import { ParseError } from '../parsers/parse-error.js';
+
+/** A collector's own failure or a parser's: both become a fact failure with their kind. */
+export function isFactFailure(error: unknown): error is FactCollectionError | ParseError {
+  return error instanceof FactCollectionError || error instanceof ParseError;
 }

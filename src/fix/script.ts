@@ -4,7 +4,7 @@
  * dropped), inside a quoted heredoc whose content was validated line by line, or as a command
  * that was checked to be one printable line with no placeholder left.
  */
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 import { comment, shellJoin, shellQuote } from './shell.js';
 import { nmSetting } from './persistent.js';
 import { SYSCTL_DROP_IN, type FixPlan, type LinkPlan, type PlannedCommand, type PlannedDiagnosis } from './plan.js';

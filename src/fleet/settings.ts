@@ -88,7 +88,7 @@ function interfaceValues(facts: Record<string, unknown>, summary: Report['interf
     for (const kind of ['combined', 'rx', 'tx'] as const) if (channels.current[kind]) set(values, `${kind} channels`, channels.current[kind]);
   }
   const features = (facts['ethtool.features'] as { features?: Record<string, { active: boolean }> } | undefined)?.features;
-  if (features) for (const name of OFFLOADS) if (features[name]) set(values, `offload ${name}`, features[name]!.active ? 'on' : 'off');
+  if (features) for (const name of OFFLOADS) if (features[name]) set(values, `offload ${name}`, features[name].active ? 'on' : 'off');
   const coalesce = facts['ethtool.coalesce'] as Record<string, unknown> | undefined;
   if (coalesce) {
     for (const [key, label] of [

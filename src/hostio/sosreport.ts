@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isPciAddress } from '../collectors/sysfs-read.js';
+import { isPciAddress } from './sysfs-read.js';
 import { ContainedReader } from './contained.js';
 import { SnapshotError } from './snapshot.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from './types.js';

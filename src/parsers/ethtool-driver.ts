@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 import { keyValuePairs } from './text.js';
 
 /** `ethtool -i <if>`: the driver bound to the interface and what it offers. */

@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 import { isJsonOutput, lines, parseJsonOutput } from './text.js';
 
 /** One line of `ethtool -k`, or one key of `ethtool --json -k`. */
@@ -91,7 +91,7 @@ interface JsonFeature {
 
 function parseJson(text: string): EthtoolFeatures {
   const data = parseJsonOutput('ethtool --json -k', text);
-  const object = Array.isArray(data) ? data[0] : data;
+  const object: unknown = Array.isArray(data) ? data[0] : data;
   if (!object || typeof object !== 'object') throw new ParseError('ethtool --json -k: expected an array with one object');
   const result: EthtoolFeatures = { interface: null, format: 'json', features: {} };
   let group: OffloadFeature | null = null;

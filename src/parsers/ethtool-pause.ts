@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 import { contentLines, ethtoolHeader, isJsonOutput, parseJsonOutput, parseOnOff } from './text.js';
 
 export interface EthtoolPause {
@@ -48,7 +48,7 @@ function parseText(text: string): EthtoolPause {
     const key = field ? FIELDS[field[1]!.toLowerCase()] : undefined;
     // Statistics (-I) and warnings are not pause settings.
     if (!field || !key) continue;
-    const value = parseOnOff(field[2]!);
+    const value = parseOnOff(field[2]);
     if (value === null && field[2] !== 'n/a') throw new ParseError(`ethtool -a: unexpected value "${field[2]}" for ${field[1]}`);
     result[key] = value;
   }

@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 import { contentLines, ethtoolCount, ethtoolHeader, ethtoolSection, isJsonOutput, parseJsonOutput, parseOnOff, parseOptionalNumber } from './text.js';
 
 /**

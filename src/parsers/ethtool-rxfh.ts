@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 import { contentLines } from './text.js';
 
 export interface EthtoolRxfh {
@@ -112,29 +112,4 @@ export function parseEthtoolRxfh(text: string): EthtoolRxfh {
     hashKey,
     hashFunctions,
   };
-}
-
-export interface QueueShare {
-  queue: number;
-  entries: number;
-  /** Fraction of the table (0..1) that points at this queue. */
-  share: number;
-}
-
-/**
- * Share of the indirection table per RX ring, every ring listed (0 entries included), so a
- * ring that receives nothing is visible. Entries pointing beyond ringCount are counted too.
- */
-export function queueShares(indirection: readonly number[], ringCount: number): QueueShare[] {
-  const counts = new Map<number, number>();
-  for (let queue = 0; queue < ringCount; queue += 1) counts.set(queue, 0);
-  for (const queue of indirection) counts.set(queue, (counts.get(queue) ?? 0) + 1);
-  const total = indirection.length;
-  return [...counts.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([queue, entries]) => ({ queue, entries, share: total > 0 ? entries / total : 0 }));
-}
-
-export function isZeroKey(key: readonly number[]): boolean {
-  return key.length > 0 && key.every((byte) => byte === 0);
 }

@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 import { lines } from './text.js';
 
 /** `ethtool <if>`: link modes, negotiated speed and link state, as printed. */
@@ -27,11 +27,6 @@ export interface EthtoolSettings {
   warnings: string[];
 }
 
-export interface LinkMode {
-  mode: string;
-  speedMbps: number;
-  duplex: 'full' | 'half' | null;
-}
 
 // Keys whose value is a list of link modes that may continue on the following lines.
 const LIST_KEYS = new Set(['Supported link modes', 'Advertised link modes', 'Link partner advertised link modes']);
@@ -109,27 +104,6 @@ export function parseEthtoolSettings(text: string): EthtoolSettings {
     linkDetected: yesNo(values.get('Link detected')),
     warnings,
   };
-}
-
-/** "1000baseT/Full" → 1000 Mb/s full duplex; "10000baseR_FEC" → 10000, duplex not named. */
-export function parseLinkMode(mode: string): LinkMode | null {
-  const match = /^(\d+)base[A-Za-z0-9_-]+(?:\/(Full|Half))?$/.exec(mode);
-  if (!match) return null;
-  const duplex = match[2] === 'Full' ? 'full' : match[2] === 'Half' ? 'half' : null;
-  return { mode, speedMbps: Number.parseInt(match[1]!, 10), duplex };
-}
-
-/** The fastest mode of a list, full duplex before half; null when no name carries a speed. */
-export function bestLinkMode(modes: readonly string[]): LinkMode | null {
-  let best: LinkMode | null = null;
-  for (const mode of modes) {
-    const parsed = parseLinkMode(mode);
-    if (!parsed) continue;
-    if (!best || parsed.speedMbps > best.speedMbps || (parsed.speedMbps === best.speedMbps && parsed.duplex === 'full' && best.duplex !== 'full')) {
-      best = parsed;
-    }
-  }
-  return best;
 }
 
 function modeTokens(value: string): string[] {

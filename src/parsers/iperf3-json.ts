@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 
 /**
  * iperf3's `-J` document (3.0 .. 3.17+), read leniently: fields that newer versions add are

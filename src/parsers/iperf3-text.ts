@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 
 /**
  * iperf3's human-readable output, as pasted into tickets: client or server side, -P with [SUM]

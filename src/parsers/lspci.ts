@@ -1,5 +1,5 @@
-import { ParseError } from '../engine/facts.js';
-import { parseLinkSpeed, parseLinkWidth } from '../util/pcie.js';
+import { ParseError } from './parse-error.js';
+import { parseLinkSpeed, parseLinkWidth } from './pcie-text.js';
 import { lines } from './text.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 import { lines } from './text.js';
 
 /** /proc/net/dev: per interface, receive and transmit counters since the device appeared. */

@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 import { lines, parseOptionalNumber } from './text.js';
 
 /** The sysctls that decide how fast TCP can go (CAUSES.md causes 10, 11, 15, 17). */

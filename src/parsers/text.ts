@@ -1,4 +1,4 @@
-import { ParseError } from '../engine/facts.js';
+import { ParseError } from './parse-error.js';
 
 /** Small helpers shared by the text parsers. Parsers are pure: text in, typed value out. */
 
@@ -83,6 +83,5 @@ export function parseJsonOutput(command: string, text: string): unknown {
  */
 export function excerpt(text: string, max = 60): string {
   const short = text.length > max ? `${text.slice(0, max)}…` : text;
-  // eslint-disable-next-line no-control-regex
   return JSON.stringify(short).replace(/[\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

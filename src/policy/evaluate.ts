@@ -1,6 +1,6 @@
 import { compareVersions, parseVersionTriple, type VersionTriple } from '../parsers/iperf3-version.js';
 import type { CheckResult, Finding, InterfaceSummary, Report, Scalar } from '../report/schema.js';
-import { formatGbps, tcpGoodputMbps } from '../util/goodput.js';
+import { formatGbps, tcpGoodputMbps } from '../domain/goodput.js';
 import type { PolicyFacts } from './facts.js';
 import { TIER_MINIMUMS, type Policy, type SocketBufferTier } from './schema.js';
 
@@ -172,8 +172,8 @@ function pcieItem(report: Report, iface: InterfaceSummary): Judged {
     const expected = data.maxLink ?? data.minimumLink ?? (data.maxGts !== undefined && data.maxGts !== null ? `${data.maxGts} GT/s x${data.maxWidth}` : 'full link');
     return {
       status: 'fail',
-      observed: (data.ceilingLink ?? data.limitingLink ?? data.currentLink ?? null) as Scalar,
-      expected: expected as Scalar,
+      observed: data.ceilingLink ?? data.limitingLink ?? data.currentLink ?? null,
+      expected,
       reason: downgrades.map((finding) => `${finding.symptom}: ${finding.message}`).join('; '),
     };
   }

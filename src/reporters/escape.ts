@@ -47,7 +47,7 @@ export function codeFence(lines: readonly string[]): string {
 /** Every string in a value (a whole report), passed through escape: for media that show all of it. */
 export function escapeStrings<T>(value: T, escape: (text: string) => string): T {
   if (typeof value === 'string') return escape(value) as T;
-  if (Array.isArray(value)) return value.map((item) => escapeStrings(item, escape)) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => escapeStrings(item, escape)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) out[key] = escapeStrings(item, escape);

@@ -3,6 +3,7 @@ import type { CheckResult, Finding, Report, SubjectResult } from '../report/sche
 import { formatEvidence, formatSource, formatValue } from './format-values.js';
 
 // Characters XML 1.0 forbids even as references (C0 controls but tab/LF/CR, U+FFFE/U+FFFF, lone surrogates).
+// eslint-disable-next-line no-control-regex -- matching the forbidden control characters is the point
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text content: <, & and > (for "]]>") escaped; forbidden characters dropped. */

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { AnyCheck } from '../engine/check.js';
 import { ParseError } from '../engine/facts.js';
-import { scan, type ScanOutcome } from '../engine/scan.js';
-import { TextHostIO } from '../hostio/text.js';
+import { scan, type ScanOutcome } from '../pipeline/scan.js';
+import { TextHostIO } from './text-host.js';
 import { parseIperf3Json } from '../parsers/iperf3-json.js';
 import { parseIperf3Text, parseIperf3TextRuns, type Iperf3TextRun } from '../parsers/iperf3-text.js';
 import { reportSchema, type Profile, type TextSegment } from '../report/schema.js';
-import { usableGbps } from '../util/pcie.js';
+import { usableGbps } from '../domain/pcie.js';
 import { askFor } from './ask-for.js';
 import { benchFromRuns, runRate, statedLinkSpeedMbps } from './bench.js';
 import { segment, type Segment } from './segment.js';

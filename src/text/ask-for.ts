@@ -72,7 +72,7 @@ export function askFor(report: Report, checks: readonly AnyCheck[], interfaces: 
       if (!hasRun) add(IPERF3_RUN, result.id);
       continue;
     }
-    const facts = [...check.requires, ...(check.optionalFacts ?? [])];
+    const facts: string[] = [...(check.requires as readonly string[]), ...((check.optionalFacts ?? []) as readonly string[])];
     if (windows) {
       // Linux commands mean nothing to a Windows host; its adapter settings are what matter.
       if (check.scope === 'interface') for (const command of WINDOWS) add(command, result.id);
@@ -85,7 +85,7 @@ export function askFor(report: Report, checks: readonly AnyCheck[], interfaces: 
     let asked = false;
     for (const fact of facts) {
       if (PER_HOST[fact] && missing(fact)) {
-        add(PER_HOST[fact]!, result.id);
+        add(PER_HOST[fact], result.id);
         asked = true;
       }
       for (const iface of interfaces) {

@@ -1,7 +1,7 @@
 import type { BenchMeasurement } from '../collectors/bench-result.js';
 import type { Iperf3TextRun } from '../parsers/iperf3-text.js';
 import type { BenchProcess, BenchStep } from '../report/schema.js';
-import { tcpGoodputMbps } from '../util/goodput.js';
+import { tcpGoodputMbps } from '../domain/goodput.js';
 
 /**
  * Turns pasted iperf3 runs into the measurement the bench produces (`bench.result`), so that the

@@ -49,7 +49,7 @@ const ethtool = (flags: string) => new RegExp(String.raw`^(?:sudo\s+)?(?:\S*/)?e
 
 export const FORMATS: readonly Format[] = [
   { kind: 'ethtool-settings', anchor: new RegExp(`^Settings for ${IFACE}:\\s*$`), body: ETHTOOL_BODY, command: new RegExp(String.raw`^(?:sudo\s+)?(?:\S*/)?ethtool\s+${IFACE}\s*(?:\||$)`) },
-  { kind: 'ethtool-stats', anchor: /^NIC statistics:\s*$/, body: /^\s*[\w.\[\]:-]+:\s*-?\d+\s*$|^\s*\S+:\s*\d+\s*$/, command: ethtool('-S|--statistics') },
+  { kind: 'ethtool-stats', anchor: /^NIC statistics:\s*$/, body: /^\s*[\w.[\]:-]+:\s*-?\d+\s*$|^\s*\S+:\s*\d+\s*$/, command: ethtool('-S|--statistics') },
   { kind: 'ethtool-rings', anchor: new RegExp(`^Ring parameters for ${IFACE}:\\s*$`), body: ETHTOOL_BODY, command: ethtool('-g|--show-ring') },
   { kind: 'ethtool-channels', anchor: new RegExp(`^Channel parameters for ${IFACE}:\\s*$`), body: ETHTOOL_BODY, command: ethtool('-l|--show-channels') },
   { kind: 'ethtool-features', anchor: new RegExp(`^Features for ${IFACE}:\\s*$`), body: /^\s*[\w-]+:\s*(?:on|off)\b.*$/, command: ethtool('-k|--show-features|--show-offload') },
@@ -74,8 +74,8 @@ export const FORMATS: readonly Format[] = [
   { kind: 'uname', anchor: /^Linux \S+ \d+\.\d+\S* #\d+.*$/, body: /^$^/, command: /^uname\b/ },
   {
     kind: 'iperf3-text',
-    anchor: /^(?:[\w.-]+:  (?:Connecting to host|\[\s*(?:\d+|SUM|ID)).*|iperf3: error - .*|Connecting to host \S+, port \d+|Server listening on \d+.*|iperf 3\.\S+.*|\[\s*(?:\d+|SUM)\s*\](?:\[[A-Z-]+\])?\s+(?:local \S+ port|\d+\.\d\d-).*|\[ ID ?\].*)$/,
-    body: /^\s*(?:[\w.-]+:(?:\s*|  (?:\[.*|Connecting to host.*|Reverse mode.*|(?:- )+-?|iperf Done\.))|\[\s*(?:\d+|SUM|ID)\s*\].*|Connecting to host.*|Lost\/Total Datagrams|[\d/]+\s*\([\d.e+-]+%\)\s*(?:sender|receiver)?|Reverse mode.*|Server listening.*|Accepted connection.*|-{3,}.*|(?:- )+-?|iperf Done\.|iperf 3\S*.*|Linux .*|Time: .*|Cookie: .*|TCP MSS: .*|Starting Test: .*|Test Complete.*|CPU Utilization: .*|(?:sec\b.*|[\d.]+\s*(?:sec|[KMGT]?Bytes|[KMGT]?bits\/sec)\b.*|\d+(?:\s+(?:sender|receiver))?|sender|receiver)|\s+local\/sender.*|.*(?:Bitrate|Bandwidth|Transfer).*|snd_tcp_congestion .*|rcv_tcp_congestion .*|\s*\.\.\.(?:\s*\.\.\.)*\s*)$/,
+    anchor: /^(?:[\w.-]+: {2}(?:Connecting to host|\[\s*(?:\d+|SUM|ID)).*|iperf3: error - .*|Connecting to host \S+, port \d+|Server listening on \d+.*|iperf 3\.\S+.*|\[\s*(?:\d+|SUM)\s*\](?:\[[A-Z-]+\])?\s+(?:local \S+ port|\d+\.\d\d-).*|\[ ID ?\].*)$/,
+    body: /^\s*(?:[\w.-]+:(?:\s*| {2}(?:\[.*|Connecting to host.*|Reverse mode.*|(?:- )+-?|iperf Done\.))|\[\s*(?:\d+|SUM|ID)\s*\].*|Connecting to host.*|Lost\/Total Datagrams|[\d/]+\s*\([\d.e+-]+%\)\s*(?:sender|receiver)?|Reverse mode.*|Server listening.*|Accepted connection.*|-{3,}.*|(?:- )+-?|iperf Done\.|iperf 3\S*.*|Linux .*|Time: .*|Cookie: .*|TCP MSS: .*|Starting Test: .*|Test Complete.*|CPU Utilization: .*|(?:sec\b.*|[\d.]+\s*(?:sec|[KMGT]?Bytes|[KMGT]?bits\/sec)\b.*|\d+(?:\s+(?:sender|receiver))?|sender|receiver)|\s+local\/sender.*|.*(?:Bitrate|Bandwidth|Transfer).*|snd_tcp_congestion .*|rcv_tcp_congestion .*|\s*\.\.\.(?:\s*\.\.\.)*\s*)$/,
     command: /^(?:sudo\s+)?(?:\S*[\\/])?iperf3(?:\.exe)?\s+-/,
     sniff: sniffIperf3Text,
     noUnwrap: true,

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { RunError, UsageError } from '../engine/errors.js';
+import { RunError, UsageError } from './errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { shutdownSignal } from './shutdown.js';
 

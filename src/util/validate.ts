@@ -1,4 +1,4 @@
-import { UsageError } from '../engine/errors.js';
+import { UsageError } from './errors.js';
 
 /**
  * An interface name the kernel could have created (dev_valid_name in net/core/dev.c): 1 to 15

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideAfterStep, rampCounts } from '../../src/bench/ramp.js';
 import { parsePorts, validateHost } from '../../src/bench/ports.js';
-import { UsageError } from '../../src/engine/errors.js';
+import { UsageError } from '../../src/util/errors.js';
 
 const G = 1e9;
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
 import { BundleError, openBundle, writeBundle } from '../../src/bundle/index.js';
 import { walk } from '../../src/bundle/redact-tree.js';
-import { scan } from '../../src/engine/scan.js';
+import { scan } from '../../src/pipeline/scan.js';
 import { SnapshotHostIO } from '../../src/hostio/snapshot.js';
 import type { Report } from '../../src/report/schema.js';
 import { silentLogger } from '../../src/util/log.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
 import { Redactor, openBundle, writeBundle } from '../../src/bundle/index.js';
 import { walk } from '../../src/bundle/redact-tree.js';
-import { scan } from '../../src/engine/scan.js';
+import { scan } from '../../src/pipeline/scan.js';
 import { RecordingHostIO } from '../../src/hostio/recording.js';
 import { SnapshotHostIO } from '../../src/hostio/snapshot.js';
 import { commandKey } from '../../src/hostio/types.js';

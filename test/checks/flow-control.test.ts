@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import flowControl from '../../checks/flow-control.js';
 import { ethtoolPauseCollector } from '../../src/collectors/ethtool-pause.js';
 import { FactStore } from '../../src/engine/collector.js';
-import { HostIOError, type HostIO } from '../../src/hostio/types.js';
 import { parseEthtoolPause } from '../../src/parsers/ethtool-pause.js';
 import { silentLogger } from '../../src/util/log.js';
 import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { fakeHost } from '../helpers/fake-host.js';
 import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';
 
@@ -15,8 +15,7 @@ const pause = (rx: string, tx: string, negotiated?: [string, string]) =>
 
 /** The fact error the real collector makes of a captured ethtool -a answer. */
 async function collectedError(stderr: string) {
-  const refuse = () => Promise.reject(new HostIOError('not-found', 'not scripted'));
-  const io: HostIO = { mode: 'snapshot', exec: async (argv) => ({ argv, exitCode: 1, stdout: '', stderr, durationMs: 1 }), readFile: refuse, readDir: refuse, readLink: refuse, inventory: refuse };
+  const io = fakeHost({ commands: () => ({ exitCode: 1, stderr }) });
   const result = await new FactStore(io, [ethtoolPauseCollector], silentLogger()).get('ethtool.pause', 'eth0');
   if (result.ok) throw new Error('expected the collector to fail');
   return failed(result.error.kind, result.error.message, result.error.hint);

@@ -4,10 +4,10 @@ import nicDrops from '../../checks/nic-drops.js';
 import { ethtoolStatsCollector } from '../../src/collectors/ethtool-stats.js';
 import { netStatisticsCollector } from '../../src/collectors/net-statistics.js';
 import { FactStore } from '../../src/engine/collector.js';
-import { HostIOError, type HostIO } from '../../src/hostio/types.js';
 import { parseEthtoolStats, type EthtoolStats } from '../../src/parsers/ethtool-stats.js';
 import { silentLogger } from '../../src/util/log.js';
 import { failed, runCheckOn, type FactInput } from '../helpers/check-harness.js';
+import { fakeHost, type FakeAnswer } from '../helpers/fake-host.js';
 import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';
 
@@ -201,29 +201,8 @@ describe('nic-drops check', () => {
   });
 });
 
-/** A HostIO that serves a few files and commands, for the collectors behind this check. */
-function fakeIO(files: Record<string, string>, commands: Record<string, { stdout?: string; stderr?: string; exitCode?: number }>): HostIO {
-  return {
-    mode: 'snapshot',
-    async exec(argv) {
-      const command = commands[argv.join(' ')];
-      if (!command) throw new HostIOError('not-captured', `no ${argv.join(' ')}`);
-      return { argv, exitCode: command.exitCode ?? 0, stdout: command.stdout ?? '', stderr: command.stderr ?? '', durationMs: 1 };
-    },
-    async readFile(path) {
-      if (path in files) return files[path]!;
-      throw new HostIOError('not-found', `${path}: no such file`);
-    },
-    async readDir(path) {
-      const prefix = `${path}/`;
-      const names = Object.keys(files).filter((file) => file.startsWith(prefix)).map((file) => file.slice(prefix.length));
-      if (names.length === 0) throw new HostIOError('not-found', `${path}: no such directory`);
-      return names.sort();
-    },
-    readLink: () => Promise.reject(new HostIOError('not-found', 'no links')),
-    inventory: () => Promise.reject(new Error('not needed')),
-  };
-}
+/** A host that serves a few files and commands, for the collectors behind this check. */
+const fakeIO = (files: Record<string, string>, commands: Record<string, FakeAnswer>) => fakeHost({ files, commands });
 
 describe('collectors behind nic-drops', () => {
   it('net.statistics reads every counter file of /sys/class/net/<if>/statistics', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pcieLink from '../../checks/pcie-link.js';
 import type { PcieLink, PcieLinkReading, PcieUpstreamPort } from '../../src/collectors/pcie-link.js';
 import { findLspciDevice, parseLspci } from '../../src/parsers/lspci.js';
-import { parseLinkSpeed, parseLinkWidth } from '../../src/util/pcie.js';
+import { parseLinkSpeed, parseLinkWidth } from '../../src/domain/pcie.js';
 import { failed, runCheckOn } from '../helpers/check-harness.js';
 import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';

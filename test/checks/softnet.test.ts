@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import softnet from '../../checks/softnet.js';
 import { softnetCollector } from '../../src/collectors/softnet.js';
 import { FactStore } from '../../src/engine/collector.js';
-import { HostIOError, type HostIO } from '../../src/hostio/types.js';
 import { parseSoftnetStat } from '../../src/parsers/softnet-stat.js';
 import { parseSysctlAll, sysctlNetFrom, type SysctlNet } from '../../src/parsers/sysctl.js';
 import { silentLogger } from '../../src/util/log.js';
 import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { fakeHost } from '../helpers/fake-host.js';
 import { realCapture } from '../helpers/fixtures.js';
 
 function softnetFrom(file: string) {
@@ -91,17 +91,7 @@ describe('softnet check', () => {
   });
 
   it('the collector reads /proc/net/softnet_stat', async () => {
-    const io: HostIO = {
-      mode: 'snapshot',
-      exec: () => Promise.reject(new HostIOError('not-captured', 'no commands')),
-      readFile: async (path) => {
-        if (path === '/proc/net/softnet_stat') return realCapture('local-vm/softnet_stat-2cpu.txt');
-        throw new HostIOError('not-found', path);
-      },
-      readDir: () => Promise.reject(new HostIOError('not-found', 'no dirs')),
-      readLink: () => Promise.reject(new HostIOError('not-found', 'no links')),
-      inventory: () => Promise.reject(new Error('not needed')),
-    };
+    const io = fakeHost({ files: { '/proc/net/softnet_stat': realCapture('local-vm/softnet_stat-2cpu.txt') } });
     const result = await new FactStore(io, [softnetCollector], silentLogger()).get('softnet');
     expect(result.ok && result.value.cpus.map((cpu) => cpu.cpu)).toEqual([0, 1]);
     expect(result.sources).toEqual([{ kind: 'file', path: '/proc/net/softnet_stat' }]);

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import tools from '../../checks/tools.js';
 import { STANDARD_DIRS, TOOLS, toolsCollector, type ToolName, type Tools } from '../../src/collectors/tools.js';
 import { FactStore } from '../../src/engine/collector.js';
-import { HostIOError, type HostIO } from '../../src/hostio/types.js';
+import type { HostIO } from '../../src/hostio/types.js';
 import { silentLogger } from '../../src/util/log.js';
 import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { fakeHost, type FakeHost } from '../helpers/fake-host.js';
 
 const PACKAGES: Record<ToolName, [string, string]> = {
   ethtool: ['ethtool', 'ethtool'],
@@ -79,19 +80,8 @@ describe('tools check', () => {
 });
 
 /** Directory listings only, like a snapshot: /usr/sbin and /usr/bin exist, the rest does not. */
-function listingIO(listings: Record<string, string[]>, mode: HostIO['mode'] = 'snapshot'): HostIO {
-  return {
-    mode,
-    exec: () => Promise.reject(new Error('the tools collector must not run commands')),
-    readFile: () => Promise.reject(new HostIOError('not-found', 'no files')),
-    readDir: async (path) => {
-      const names = listings[path];
-      if (!names) throw new HostIOError(mode === 'snapshot' ? 'not-captured' : 'not-found', `${path}: not there`);
-      return names;
-    },
-    readLink: () => Promise.reject(new HostIOError('not-found', 'no links')),
-    inventory: () => Promise.reject(new Error('not needed')),
-  };
+function listingIO(listings: Record<string, string[]>, mode: HostIO['mode'] = 'snapshot'): FakeHost {
+  return fakeHost({ mode, dirs: listings, missing: mode === 'snapshot' ? 'not-captured' : 'not-found' });
 }
 
 describe('tools collector', () => {
@@ -114,6 +104,8 @@ describe('tools collector', () => {
     expect(result.value.tools.find((tool) => tool.name === 'tc')).toMatchObject({ debianPackage: 'iproute2', rpmPackage: 'iproute-tc' });
     // Listings are recorded as sources, so a snapshot replays them.
     expect(result.sources).toEqual(STANDARD_DIRS.map((path) => ({ kind: 'file', path })));
+    // Listings only: the tools collector never runs a command.
+    expect(io.commandsRun).toEqual([]);
   });
 
   it('fails, rather than calling every tool missing, when no directory can be listed', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCheck } from '../../src/engine/check.js';
-import { combineStatus, renderTemplate } from '../../src/engine/run-checks.js';
+import { combineStatus, renderTemplate } from '../../src/pipeline/run-checks.js';
 import { failed, runCheckOn } from '../helpers/check-harness.js';
 import { netDevice } from '../helpers/net-device.js';
 

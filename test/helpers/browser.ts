@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { reportSchema, type Report } from '../../src/report/schema.js';
+import { forbidSkipOnCi } from '../../bench/lab/no-skip-on-ci.js';
 
 /**
  * A real headless browser for the HTML report tests: Debian's chromium driven by playwright-core.
@@ -13,7 +14,8 @@ import { reportSchema, type Report } from '../../src/report/schema.js';
  */
 export const CHROMIUM_PATH = process.env.NICDOCTOR_CHROMIUM ?? '/usr/bin/chromium';
 
-export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH);
+export const chromiumAvailable = (): boolean =>
+  existsSync(CHROMIUM_PATH) || !forbidSkipOnCi('the headless-browser test', `no chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -171,7 +173,7 @@ function benchProcess(label: string, port: number, cpu: number, rates: number[])
 export function sampleHtmlReport(options: { withBench?: boolean } = {}): Report {
   const step1 = [benchProcess('p1', 5201, 2, [5.8, 6.1, 6.2, 6.0, 6.1])];
   const step2 = [benchProcess('p1', 5201, 2, [3.7, 3.9, 3.8, 3.6, 3.9]), benchProcess('p2', 5202, 3, [3.6, 3.5, 3.9, 3.8, 3.7])];
-  const sum = (ps: typeof step2) => ps.reduce((total, p) => total + p.bitsPerSecond!, 0);
+  const sum = (ps: typeof step2) => ps.reduce((total, p) => total + p.bitsPerSecond, 0);
   const bench = {
     mode: 'peer', peer: '10.0.0.2', direction: 'forward', protocol: 'tcp',
     iperf3: { client: '3.16', server: '3.16' },

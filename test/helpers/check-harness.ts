@@ -2,7 +2,7 @@ import type { AnyCheck } from '../../src/engine/check.js';
 import { summarize, type NetDevice } from '../../src/collectors/net-device.js';
 import { FactCollectionError, type FactErrorKind, type FactId, type FactTypes } from '../../src/engine/facts.js';
 import { FactStore, type Collector } from '../../src/engine/collector.js';
-import { runChecks } from '../../src/engine/run-checks.js';
+import { runChecks } from '../../src/pipeline/run-checks.js';
 import type { HostIO } from '../../src/hostio/types.js';
 import type { CheckResult, InterfaceSummary, Profile } from '../../src/report/schema.js';
 import { silentLogger } from '../../src/util/log.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { checks } from '../../checks/index.js';
 import { aggregateStep, alignIntervals, type ClientOutcome } from '../../src/bench/aggregate.js';
 import type { BenchMeasurement } from '../../src/collectors/bench-result.js';
-import { scan, type ScanOutcome } from '../../src/engine/scan.js';
+import { scan, type ScanOutcome } from '../../src/pipeline/scan.js';
 import { SnapshotHostIO } from '../../src/hostio/snapshot.js';
 import type { Iperf3Result } from '../../src/parsers/iperf3-json.js';
 import { silentLogger } from '../../src/util/log.js';

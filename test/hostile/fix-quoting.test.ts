@@ -3,7 +3,7 @@ import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
-import { scan } from '../../src/engine/scan.js';
+import { scan } from '../../src/pipeline/scan.js';
 import { buildPlan } from '../../src/fix/plan.js';
 import { renderScript } from '../../src/fix/script.js';
 import { openBundle } from '../../src/bundle/open.js';

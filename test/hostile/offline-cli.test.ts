@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../lab/cli.js';
+import { runCli } from '../../bench/lab/cli.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from './helpers.js';
 
@@ -182,7 +182,7 @@ describe('output paths and arguments', () => {
     [['bench', '--loopback', '--ports', '1000-1200,2000-2200'], /--ports: .*at most 256/],
     [['serve', '--bind', '127.0.0.1', '--ports', '1-300'], /--ports/],
   ])('bad arguments are exit 2 with a message naming them: %j', async (args, message) => {
-    const run = await runCli(args as string[], QUICK);
+    const run = await runCli(args, QUICK);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toMatch(message);
   });

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
-import { scan } from '../../src/engine/scan.js';
+import { scan } from '../../src/pipeline/scan.js';
 import { SnapshotHostIO } from '../../src/hostio/snapshot.js';
 import { codeFence, codeSpan, escapeHtml, visibleControls } from '../../src/reporters/escape.js';
 import { render } from '../../src/reporters/index.js';

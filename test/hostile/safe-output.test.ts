@@ -3,7 +3,7 @@ import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, sy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunError, UsageError } from '../../src/engine/errors.js';
+import { RunError, UsageError } from '../../src/util/errors.js';
 import { writeOutput } from '../../src/util/safe-output.js';
 
 let dir: string;

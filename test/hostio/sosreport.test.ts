@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
-import { scan } from '../../src/engine/scan.js';
+import { scan } from '../../src/pipeline/scan.js';
 import { SosreportHostIO, isSosreport } from '../../src/hostio/sosreport.js';
 import { SnapshotError } from '../../src/hostio/snapshot.js';
 import { HostIOError } from '../../src/hostio/types.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createLab, type Lab } from './lab.js';
+import { createLab, type Lab } from '../../bench/lab/lab.js';
 
 /** The tcp_rmem the fix lab starts with: far below any tier, so fix raises it. */
 export const LOW_RMEM = '4096 8192 16384';
@@ -11,8 +11,8 @@ export interface FixLab {
   readonly lab: Lab;
   /** A temporary directory of the test's own, removed afterwards. */
   readonly dir: string;
-  /** What fix changes on side a, read back with the real tools. */
-  observe(): Promise<{ tso?: string; gso?: string; rx?: string; tx?: string; tcpRmem: string }>;
+  /** What fix changes on side a, read back with the real tools (a closure: safe to destructure). */
+  observe: () => Promise<{ tso?: string; gso?: string; rx?: string; tx?: string; tcpRmem: string }>;
 }
 
 /**

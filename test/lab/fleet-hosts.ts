@@ -10,7 +10,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findTool } from './lab.js';
+import { findTool } from '../../bench/lab/lab.js';
 
 export const FLEET_PREFIX = 'ndf';
 

@@ -1,12 +1,12 @@
 /**
- * The lab module itself (test/lab/lab.ts): what later bench and fault-injection tests rely on.
+ * The lab module itself (bench/lab/lab.ts): what later bench and fault-injection tests rely on.
  * Real namespaces, veths, qdiscs, iptables rules and a short iperf3 run between the namespaces.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './cli.js';
-import { cleanupStale, createLab, labAvailable, type Lab } from './lab.js';
+import { REPO_ROOT } from '../../bench/lab/cli.js';
+import { cleanupStale, createLab, labAvailable, type Lab } from '../../bench/lab/lab.js';
 
 const skipReason = labAvailable();
 if (skipReason) console.warn(`lab module tests skipped: ${skipReason}`);
@@ -76,7 +76,7 @@ describe.skipIf(skipReason)('createLab: two namespaces joined by a veth pair', (
   });
 
   it('carries real TCP traffic between the namespaces, and a tbf cap lowers it', async () => {
-    lab.spawn('b', ['iperf3', '-s', '-B', lab.b.address]);
+    void lab.spawn('b', ['iperf3', '-s', '-B', lab.b.address]); // reject: false, killed by destroy()
     // The server needs a moment to listen; bounded retries.
     let free = 0;
     for (let attempt = 0; attempt < 20 && free === 0; attempt++) {

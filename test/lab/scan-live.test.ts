@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.js';
 import { TOOL_PACKAGES } from '../../src/engine/collector.js';
-import { CHECK_STATES, brokenChecks, hasStackTrace, listChecks, parseReport, runCli, toolPath, type CheckInfo } from './cli.js';
-import { cleanupStale, createLab, labAvailable, type Lab } from './lab.js';
+import { CHECK_STATES, brokenChecks, hasStackTrace, listChecks, parseReport, runCli, toolPath, type CheckInfo } from '../../bench/lab/cli.js';
+import { cleanupStale, createLab, labAvailable, type Lab } from '../../bench/lab/lab.js';
 
 const skipReason = labAvailable();
 if (skipReason) console.warn(`scan-live lab tests skipped: ${skipReason}`);

@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRules } from '../../src/rules/loader.js';
 import { FIXTURES } from '../helpers/fixtures.js';
-import { nodeFreePath, removeNodeFreePath } from '../helpers/executable.js';
+import { nodeFreePath, removeNodeFreePath } from '../../bench/lab/executable.js';
 
 const ROOT = path.resolve(FIXTURES, '..');
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

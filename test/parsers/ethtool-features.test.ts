@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ethtoolFeaturesCollector } from '../../src/collectors/ethtool-features.js';
 import { FactStore } from '../../src/engine/collector.js';
 import { ParseError } from '../../src/engine/facts.js';
-import { HostIOError, type ExecResult, type HostIO } from '../../src/hostio/types.js';
+import { HostIOError } from '../../src/hostio/types.js';
 import { parseEthtoolFeatures, type EthtoolFeatures } from '../../src/parsers/ethtool-features.js';
 import { silentLogger } from '../../src/util/log.js';
+import { fakeHost, type FakeAnswer } from '../helpers/fake-host.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';
 
 const captures = [
@@ -119,23 +120,13 @@ describe('parseEthtoolFeatures details', () => {
 });
 
 describe('ethtool.features collector', () => {
-  type Answer = Omit<ExecResult, 'argv' | 'durationMs'> | HostIOError;
-  function storeAnswering(answers: Record<string, Answer>, seen: string[][] = []) {
-    const refuse = () => Promise.reject(new HostIOError('not-found', 'not scripted'));
-    const io: HostIO = {
-      mode: 'snapshot',
-      exec: async (argv) => {
+  function storeAnswering(answers: Record<string, FakeAnswer>, seen: string[][] = []) {
+    const io = fakeHost({
+      commands: (argv) => {
         seen.push(argv);
-        const answer = answers[argv.join(' ')];
-        if (!answer) throw new HostIOError('not-captured', `${argv.join(' ')} not scripted`);
-        if (answer instanceof HostIOError) throw answer;
-        return { argv, durationMs: 1, ...answer };
+        return answers[argv.join(' ')];
       },
-      readFile: refuse,
-      readDir: refuse,
-      readLink: refuse,
-      inventory: refuse,
-    };
+    });
     return new FactStore(io, [ethtoolFeaturesCollector], silentLogger());
   }
   const json = realCapture('local-vm/ethtool_--json_-k-virtio_net-eth0.json');

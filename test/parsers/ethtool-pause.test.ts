@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ethtoolPauseCollector } from '../../src/collectors/ethtool-pause.js';
 import { FactStore } from '../../src/engine/collector.js';
 import { ParseError } from '../../src/engine/facts.js';
-import { HostIOError, type HostIO } from '../../src/hostio/types.js';
 import { parseEthtoolPause } from '../../src/parsers/ethtool-pause.js';
 import { silentLogger } from '../../src/util/log.js';
+import { fakeHost } from '../helpers/fake-host.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';
 
 // The only real capture answers "Operation not supported" (virtio_net); the text forms below
@@ -46,18 +46,12 @@ describe('parseEthtoolPause', () => {
 
 describe('ethtool.pause collector', () => {
   function storeAnswering(stdout: string, stderr: string, exitCode: number, seen: string[][] = []) {
-    const refuse = () => Promise.reject(new HostIOError('not-found', 'not scripted'));
-    const io: HostIO = {
-      mode: 'snapshot',
-      exec: async (argv) => {
+    const io = fakeHost({
+      commands: (argv) => {
         seen.push(argv);
-        return { argv, exitCode, stdout, stderr, durationMs: 1 };
+        return { exitCode, stdout, stderr };
       },
-      readFile: refuse,
-      readDir: refuse,
-      readLink: refuse,
-      inventory: refuse,
-    };
+    });
     return new FactStore(io, [ethtoolPauseCollector], silentLogger());
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/engine/facts.js';
-import { isZeroKey, parseEthtoolRxfh, queueShares } from '../../src/parsers/ethtool-rxfh.js';
+import { parseEthtoolRxfh } from '../../src/parsers/ethtool-rxfh.js';
+import { isZeroKey, queueShares } from '../../src/domain/rss.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';
 
 const captures = [...realCaptures('ethtool', /-x-/), ...realCaptures('local-vm', /^ethtool_-x-/)];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/engine/facts.js';
-import { bestLinkMode, parseEthtoolSettings, parseLinkMode } from '../../src/parsers/ethtool-settings.js';
+import { parseEthtoolSettings } from '../../src/parsers/ethtool-settings.js';
+import { bestLinkMode, parseLinkMode } from '../../src/domain/link-modes.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';
 
 const captures = [...realCaptures('ethtool', /-settings-/), 'local-vm/ethtool-veth.txt', 'local-vm/ethtool-virtio_net-eth0.txt'];

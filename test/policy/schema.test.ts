@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
 import { PolicyLoadError, loadPolicy, parsePolicy } from '../../src/policy/schema.js';
-import { tcpGoodputMbps } from '../../src/util/goodput.js';
+import { tcpGoodputMbps } from '../../src/domain/goodput.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 
 const POLICIES = path.join(FIXTURES, '..', 'policies');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checks } from '../../checks/index.js';
-import { scan } from '../../src/engine/scan.js';
+import { scan } from '../../src/pipeline/scan.js';
 import { SnapshotHostIO } from '../../src/hostio/snapshot.js';
 import { checkStatusSchema, severitySchema } from '../../src/report/schema.js';
 import { silentLogger } from '../../src/util/log.js';

@@ -10,7 +10,7 @@ import {
   parseLinkSpeed,
   parseLinkWidth,
   usableGbps,
-} from '../../src/util/pcie.js';
+} from '../../src/domain/pcie.js';
 import { realCapture } from '../helpers/fixtures.js';
 
 describe('PCIe bandwidth table (kernel PCIE_SPEED2MBS_ENC)', () => {

@@ -3,14 +3,14 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { REPORT_JSON_SCHEMA_PATH } from '../../src/report/json-schema.js';
-import { FIXTURES } from './fixtures.js';
+import { REPO_ROOT } from './repo-root.js';
 
 let compiled: ValidateFunction | null = null;
 
 /** The committed schema/report.schema.json, compiled once (strict: a keyword ajv does not know is an error; `type: [..]` unions are how zod writes scalars). */
 function validator(): ValidateFunction {
   if (!compiled) {
-    const schema = JSON.parse(readFileSync(path.join(FIXTURES, '..', REPORT_JSON_SCHEMA_PATH), 'utf8')) as Record<string, unknown>;
+    const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, REPORT_JSON_SCHEMA_PATH), 'utf8')) as Record<string, unknown>;
     compiled = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }).compile(schema);
   }
   return compiled;

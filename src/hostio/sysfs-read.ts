@@ -1,12 +1,14 @@
 import path from 'node:path';
-import { HostIOError } from '../hostio/types.js';
-import type { CollectContext } from '../engine/collector.js';
+import { HostIOError, type HostIO } from './types.js';
+
+/** What reading sysfs needs: a collector's context and a HostIO both have it. */
+type SysfsReader = Pick<HostIO, 'readFile' | 'readLink'>;
 
 /**
  * Reads a sysfs attribute, trimmed. Missing attributes and those the kernel refuses to report
  * (speed on a link that is down answers EINVAL) read as undefined: "no data" is not an error.
  */
-export async function readAttribute(ctx: CollectContext, file: string): Promise<string | undefined> {
+export async function readAttribute(ctx: SysfsReader, file: string): Promise<string | undefined> {
   try {
     return (await ctx.readFile(file)).trim();
   } catch (error) {
@@ -21,7 +23,7 @@ export function parseIntOrNull(text: string | undefined): number | null {
 }
 
 /** Resolves a link the way the kernel does; undefined when the path is not a link. */
-export async function resolveLink(ctx: CollectContext, linkPath: string, base: string = path.dirname(linkPath)): Promise<string | undefined> {
+export async function resolveLink(ctx: SysfsReader, linkPath: string, base: string = path.dirname(linkPath)): Promise<string | undefined> {
   try {
     return path.resolve(base, await ctx.readLink(linkPath));
   } catch (error) {

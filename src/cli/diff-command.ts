@@ -1,9 +1,9 @@
 import { checks as registry } from '../../checks/index.js';
-import { EXIT } from '../cli/exit-codes.js';
+import { EXIT } from './exit-codes.js';
 import { loadInput } from '../fleet/inputs.js';
 import { loadRules } from '../rules/loader.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { diffInputs, renderDiff, type DiffFormat } from './diff.js';
+import { diffInputs, renderDiff, type DiffFormat } from '../diff/diff.js';
 
 export interface DiffOptions {
   format: DiffFormat;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { embeddedAssets } from './util/embedded.js';
+import { embeddedAssets } from './embedded.js';
 
 /**
  * The project root, found from this file whether it runs from src/ (tests) or dist/src/; null in

@@ -6,26 +6,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { reportSchema, type Report } from '../../src/report/schema.js';
-import { reportJsonSchemaErrors } from '../helpers/report-json-schema.js';
-import { cliArgv, cliPath } from '../helpers/executable.js';
-import { findTool, type Lab, type Side } from './lab.js';
+import { reportJsonSchemaErrors } from './report-json-schema.js';
+import { cliArgv, cliPath } from './executable.js';
+import { findTool, type Lab } from './lab.js';
+import { REPO_ROOT } from './repo-root.js';
 
-/** The repository root, found from here both as test/lab/cli.ts and as dist/test/lab/cli.js. */
-function findRepoRoot(start: string): string {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'nicdoctor') return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no nicdoctor package.json above ${start}`);
-  }
-}
-
-export const REPO_ROOT = findRepoRoot(import.meta.dirname);
+export { REPO_ROOT };
 export const CLI = path.join(REPO_ROOT, 'dist', 'src', 'cli.js');
 
 export interface CliOptions {
   /** Run inside this lab namespace (`ip netns exec`). */
   lab?: Lab;
-  ns?: Side | string;
+  /** A side ('a', 'b') or a namespace name. */
+  ns?: string;
   /** Run as this uid and gid with no supplementary groups (`setpriv`), e.g. 65534 (nobody). */
   user?: number;
   /** Use this CLI file instead of dist/src/cli.js (a copy readable by another user). */
@@ -52,7 +45,7 @@ export function toolPath(): string {
 }
 
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
-  // NICDOCTOR_EXECUTABLE: the single executable, with no node on PATH (test/helpers/executable.ts).
+  // NICDOCTOR_EXECUTABLE: the single executable, with no node on PATH (bench/lab/executable.ts).
   let argv = options.cli ? [process.execPath, options.cli, ...args] : cliArgv(CLI, args);
   if (options.user !== undefined) {
     const setpriv = findTool('setpriv') ?? 'setpriv';

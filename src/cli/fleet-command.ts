@@ -1,8 +1,8 @@
-import { EXIT, type FailOn } from '../cli/exit-codes.js';
+import { EXIT, type FailOn } from './exit-codes.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { buildFleet } from './fleet.js';
-import { expandInputs, loadInput } from './inputs.js';
-import { renderFleet, type FleetFormat } from './render.js';
+import { buildFleet } from '../fleet/fleet.js';
+import { expandInputs, loadInput } from '../fleet/inputs.js';
+import { renderFleet, type FleetFormat } from '../fleet/render.js';
 
 export interface FleetOptions {
   format: FleetFormat;

@@ -3,10 +3,10 @@ import { collectors as allCollectors } from '../collectors/index.js';
 import { SYS_CLASS_NET, summarize, type NetDevice } from '../collectors/net-device.js';
 import type { HostIO } from '../hostio/types.js';
 import { SCHEMA_VERSION, reportSchema, type CheckResult, type Profile, type Report } from '../report/schema.js';
-import { VERSION } from '../version.js';
-import type { AnyCheck } from './check.js';
-import { FactStore, type Collector } from './collector.js';
-import { UsageError } from './errors.js';
+import { VERSION } from '../util/version.js';
+import type { AnyCheck } from '../engine/check.js';
+import { FactStore, type Collector } from '../engine/collector.js';
+import { UsageError } from '../util/errors.js';
 import { runChecks } from './run-checks.js';
 import { loadRules, type LoadedRule } from '../rules/loader.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
@@ -15,7 +15,7 @@ import type { Policy } from '../policy/schema.js';
 import { collectRuleFacts, diagnose, partitionDiagnoses } from '../rules/engine.js';
 import { fixFindingsFromDiagnoses } from '../rules/finding-fixes.js';
 import { reportVerdict } from '../report/verdict.js';
-import { isPhysical } from './interface-kinds.js';
+import { isPhysical } from '../domain/interface-kinds.js';
 
 export interface ScanOptions {
   io: HostIO;

@@ -1,4 +1,4 @@
-import type { EthtoolCounter, EthtoolStats } from './ethtool-stats.js';
+import type { EthtoolCounter, EthtoolStats } from '../parsers/ethtool-stats.js';
 
 /**
  * What driver-specific counters mean. Every driver names its drop and error counters its own way

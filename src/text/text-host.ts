@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { isPciAddress } from '../collectors/sysfs-read.js';
-import type { Segment } from '../text/segment.js';
-import { parseIpLinks, parseSysctlA, type InterfaceInfo as SosInterfaceInfo } from './sosreport.js';
-import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from './types.js';
+import { isPciAddress } from '../hostio/sysfs-read.js';
+import type { Segment } from './segment.js';
+import { parseIpLinks, parseSysctlA, type InterfaceInfo as SosInterfaceInfo } from '../hostio/sosreport.js';
+import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from '../hostio/types.js';
 
 /**
  * Serves the outputs recognised in pasted text as the commands and files the collectors read
@@ -302,7 +302,7 @@ export function parseIpStatistics(text: string): Map<string, Map<string, string>
     const names = labels[2]!.trim().split(/\s+/);
     names.forEach((name, position) => {
       const counter = IP_COUNTERS[`${labels[1]}:${name}`];
-      if (counter && values[position] !== undefined) current!.set(counter, values[position]!);
+      if (counter && values[position] !== undefined) current!.set(counter, values[position]);
     });
   }
   return result;

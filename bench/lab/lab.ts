@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import { forbidSkipOnCi } from './no-skip-on-ci.js';
 
 export type Side = 'a' | 'b';
 
@@ -79,9 +80,9 @@ export interface Lab {
   readonly a: Endpoint;
   readonly b: Endpoint;
   /** Runs argv inside a namespace (`ip netns exec`); ns is a side or a namespace name. */
-  exec(ns: Side | string, argv: string[], options?: LabExecOptions): Promise<LabExecResult>;
+  exec(ns: string, argv: string[], options?: LabExecOptions): Promise<LabExecResult>;
   /** Starts a long-running process (iperf3 -s) in a namespace; destroy() kills it. */
-  spawn(ns: Side | string, argv: string[], options?: Omit<LabExecOptions, 'reject' | 'input'>): ResultPromise;
+  spawn(ns: string, argv: string[], options?: Omit<LabExecOptions, 'reject' | 'input'>): ResultPromise;
   /** tbf rate cap on the egress of that end (`2gbit`, or bits per second). */
   rateCap(side: Side, rate: string | number, options?: SideOptions & { burst?: string; latency?: string }): Promise<void>;
   /** Removes the root qdisc of that end (back to the default). */
@@ -206,7 +207,7 @@ export function labAvailable(tools: readonly string[] = LAB_TOOLS): string | und
   if (availability?.tools === key) return availability.reason;
   const reason = probe(tools);
   availability = { tools: key, reason };
-  return reason;
+  return forbidSkipOnCi('the network-namespace lab', reason);
 }
 
 function probe(tools: readonly string[]): string | undefined {
@@ -360,7 +361,7 @@ class LabImpl implements Lab {
     }
   }
 
-  private nsName(ns: Side | string): string {
+  private nsName(ns: string): string {
     if (ns === 'a' || ns === 'b') return this.ns[ns];
     if (!this.namespaces.includes(ns)) throw new Error(`lab ${this.tag}: ${ns} is not one of its namespaces (${this.namespaces.join(', ')})`);
     return ns;
@@ -399,12 +400,12 @@ class LabImpl implements Lab {
     return outcome;
   }
 
-  exec(ns: Side | string, argv: string[], options: LabExecOptions = {}): Promise<LabExecResult> {
+  exec(ns: string, argv: string[], options: LabExecOptions = {}): Promise<LabExecResult> {
     if (argv.length === 0) throw new Error('lab.exec: empty argv');
     return this.run([ipBinary(), 'netns', 'exec', this.nsName(ns), ...argv], options);
   }
 
-  spawn(ns: Side | string, argv: string[], options: Omit<LabExecOptions, 'reject' | 'input'> = {}): ResultPromise {
+  spawn(ns: string, argv: string[], options: Omit<LabExecOptions, 'reject' | 'input'> = {}): ResultPromise {
     if (this.destroying) throw new Error(`lab ${this.tag} is destroyed`);
     const child = execa(ipBinary(), ['netns', 'exec', this.nsName(ns), ...argv], {
       reject: false,

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { CheckResult, Evidence, Finding, InterfaceSummary, Profile, Scalar, Source, SubjectResult } from '../report/schema.js';
-import type { AnyCheck, CheckContext, FindingInput, Skip, SymptomMeta } from './check.js';
+import type { AnyCheck, CheckContext, FindingInput, Skip, SymptomMeta } from '../engine/check.js';
+import type { FactStore } from '../engine/collector.js';
+import type { FactId, FactResult } from '../engine/facts.js';
 import { findingFixTemplate } from '../rules/fix-render.js';
-import type { FactStore } from './collector.js';
-import type { FactId, FactResult } from './facts.js';
 
 export const HOST_SUBJECT = 'host';
 

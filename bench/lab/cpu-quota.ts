@@ -7,6 +7,7 @@
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { forbidSkipOnCi } from './no-skip-on-ci.js';
 import { findTool } from './lab.js';
 
 export const CGROUP_CPU = '/sys/fs/cgroup/cpu';
@@ -20,6 +21,10 @@ export interface CpuQuota {
 }
 
 export function cpuQuotaAvailable(): string | undefined {
+  return forbidSkipOnCi('the CPU-quota lab', cpuQuotaProblem());
+}
+
+function cpuQuotaProblem(): string | undefined {
   try {
     readdirSync(CGROUP_CPU);
   } catch {

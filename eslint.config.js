@@ -1,0 +1,54 @@
+// ESLint 9 flat config: typescript-eslint's type-aware recommended rules over every TypeScript
+// file the project compiles or tests (src, checks, bench, test, vitest.config.ts) and the plain
+// JavaScript scripts. Prettier owns the layout: eslint-config-prettier comes last and turns off
+// every rule that would fight it.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      // One program over the sources and the tests: tsconfig.test.json includes both.
+      parserOptions: { project: ['./tsconfig.test.json'], tsconfigRootDir: import.meta.dirname },
+      globals: globals.node,
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // `==` coerces ('0' == 0); `== null` is the one idiom kept (null or undefined).
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      // A switch over a union that forgets a member (a new status, severity or fact kind).
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      // Unused bindings are mistakes, except `_`-prefixed ones kept for a signature or a rest spread.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // Off: `async` without `await` is how an interface method (HostIO and its kin) turns a
+      // synchronous throw into a rejection; no-floating-promises and no-misused-promises cover the
+      // defects that matter.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      // Off in tests: vitest's asymmetric matchers (expect.any, expect.stringMatching, ...) and
+      // JSON.parse of a CLI's output are `any` by design; a wrong shape fails the assertion itself.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // Plain JavaScript (scripts/*.mjs, this file): no type information to lint with.
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: globals.node },
+  },
+  prettier,
+);
