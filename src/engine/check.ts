@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Evidence, InterfaceSummary, Profile, Scalar, Severity, Source } from '../report/schema.js';
 import type { FactId, FactResult, FactTypes } from './facts.js';
-import type { SymptomFixTemplate } from '../fix/operations.js';
+import type { SymptomFixTemplate } from '../report/fix-operations.js';
 
 export interface SymptomMeta {
   severity: Severity;

@@ -2,20 +2,9 @@
  * Shell text for the fix script: quoting, and comments that cannot be escaped from. Nothing
  * here splits shell text back into words: what nicdoctor runs comes from typed operations.
  */
+import { needsQuoting, shellQuote } from '../util/shell-quote.js';
 
-/** Characters that never need quoting in a POSIX shell word. */
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** Quotes one argument for bash: bare when safe, else single quotes ('\'' for a quote). */
-export function shellQuote(word: string): string {
-  if (word !== '' && SAFE_WORD.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/** True when a word (an interface name from evidence) would change meaning unquoted in a shell. */
-export function needsQuoting(word: string): boolean {
-  return word === '' || !SAFE_WORD.test(word);
-}
+export { needsQuoting, shellJoin, shellQuote } from '../util/shell-quote.js';
 
 /**
  * Quotes every occurrence of the given words (interface names the kernel allows but a shell
@@ -29,9 +18,6 @@ export function quoteWords(text: string, words: readonly string[]): string {
   return text.replace(pattern, (word) => shellQuote(word));
 }
 
-export function shellJoin(argv: readonly string[]): string {
-  return argv.map(shellQuote).join(' ');
-}
 
 /** Control characters other than tab: a newline or CR in a value could end a comment line. */
 // eslint-disable-next-line no-control-regex

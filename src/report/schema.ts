@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationSchema } from '../fix/operations.js';
+import { operationSchema } from './fix-operations.js';
 
 /**
  * The JSON report: nicdoctor's public contract. Later features and outside tools rely on it,

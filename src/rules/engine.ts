@@ -4,7 +4,7 @@ import type { FactId } from '../engine/facts.js';
 import type { Finding, Report, Scalar, Severity } from '../report/schema.js';
 import { evaluate, references, type DiagnosisEvidence, type EvalContext } from './conditions.js';
 import type { Confidence, Rule } from './schema.js';
-import type { Operation } from '../fix/operations.js';
+import type { Operation } from '../report/fix-operations.js';
 import { fillDropIn, fillOperations } from './fix-render.js';
 import { render, type Bindings } from './template.js';
 

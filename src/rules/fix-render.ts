@@ -5,7 +5,8 @@
  * checked operation (operationText), never the other way round.
  */
 import type { Scalar } from '../report/schema.js';
-import { checkOperation, operationLabel, operationText, type DropIn, type Operation, type OperationTemplate, type SymptomFixTemplate } from '../fix/operations.js';
+import { operationText } from '../domain/fix-commands.js';
+import { checkOperation, operationLabel, type DropIn, type Operation, type OperationTemplate, type SymptomFixTemplate } from '../report/fix-operations.js';
 import { placeholders, render, type Bindings } from './template.js';
 
 const SINGLE_PLACEHOLDER = /^\{([A-Za-z][A-Za-z0-9_.\-/]*)\}$/;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dropInSchema, operationTemplateSchema } from '../fix/operations.js';
+import { dropInSchema, operationTemplateSchema } from '../report/fix-operations.js';
 
 /**
  * The rule format (rules/*.yaml): what was observed (check symptoms, facts, check verdicts) →

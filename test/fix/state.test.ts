@@ -63,7 +63,7 @@ function changes(...candidates: Record<string, unknown>[]) {
     const checked = checkOperation(candidate);
     if (!checked.ok) throw new Error(checked.reason);
     if (!isApplicable(checked.op)) throw new Error(`${checked.op.kind} is not applicable`);
-    return { change: checked.op as ApplicableOperation, ruleId: 'test' };
+    return { change: checked.op, ruleId: 'test' };
   });
 }
 const tsoGso = { kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] };

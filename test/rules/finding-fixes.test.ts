@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
-import { scan } from '../../src/engine/scan.js';
+import { scan } from '../../src/pipeline/scan.js';
 import { SnapshotHostIO } from '../../src/hostio/snapshot.js';
 import { fixFindingsFromDiagnoses, fixSentence } from '../../src/rules/finding-fixes.js';
 import { silentLogger } from '../../src/util/log.js';
