@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import { ownedNicOnly } from '../src/domain/interface-kinds.js';
 import type { EthtoolCoalesce } from '../src/parsers/ethtool-coalesce.js';
@@ -32,7 +32,10 @@ function dynamicItr(driver: string | null, coalesce: EthtoolCoalesce): boolean {
   return values !== undefined && coalesce.rxUsecs !== null && values.includes(coalesce.rxUsecs);
 }
 
-function onOff(value: boolean | null): string {
+const adaptiveSchema = z.enum(['on', 'off', 'n/a']);
+const profileSchema = z.enum(['throughput', 'latency', 'measurement']);
+
+function onOff(value: boolean | null): 'on' | 'off' | 'n/a' {
   return value === null ? 'n/a' : value ? 'on' : 'off';
 }
 
@@ -48,23 +51,66 @@ export default defineCheck({
   optionalFacts: ['ethtool.coalesce'],
   options,
   symptoms: {
-    'interrupt-per-packet': {
+    'interrupt-per-packet': symptom({
       severity: 'warning',
+      data: z.object({
+        rxUsecs: z.number().int().nullable(),
+        rxFrames: z.number().int().nullable(),
+        driver: z.string().nullable(),
+        profile: profileSchema,
+        paravirtual: z.boolean(),
+        /** The driver's default dynamic-throttling rx-usecs the fix sets; null: the fix turns adaptive coalescing on. */
+        setRxUsecs: z.number().int().nullable(),
+      }),
+      phrases: {
+        setting: (d) => (d.setRxUsecs !== null ? `rx-usecs ${d.setRxUsecs}` : 'adaptive-rx on adaptive-tx on'),
+        // What the structured fix sets; an empty value leaves the parameter out.
+        targetRxUsecs: (d) => (d.setRxUsecs !== null ? String(d.setRxUsecs) : ''),
+        targetAdaptiveRx: (d) => (d.setRxUsecs !== null ? '' : 'on'),
+        targetAdaptiveTx: (d) => (d.setRxUsecs !== null ? '' : 'on'),
+        note: (d) => (d.paravirtual ? ' (a virtual NIC: the hypervisor may not offer coalescing to the guest)' : ''),
+      },
       message:
         '{subject}: adaptive coalescing off and rx-usecs {rxUsecs} (rx-frames {rxFrames}): one interrupt per packet; for a throughput host that means a high interrupt rate and CPU load already at moderate rates{note}',
       fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': '{targetAdaptiveRx}', 'adaptive-tx': '{targetAdaptiveTx}', 'rx-usecs': '{targetRxUsecs}' }] },
-    },
-    'adaptive-coalescing-on': {
+    }),
+    'adaptive-coalescing-on': symptom({
       severity: 'info',
+      data: z.object({
+        adaptiveRx: adaptiveSchema,
+        adaptiveTx: adaptiveSchema,
+        driver: z.string().nullable(),
+        rxUsecs: z.number().int().nullable(),
+        /** rx-usecs selects the driver's dynamic interrupt throttling (e1000/igb/ixgbe), its form of adaptive coalescing. */
+        dynamicItr: z.boolean(),
+        rxUsecsHigh: z.number().nullable(),
+        profile: profileSchema,
+      }),
+      phrases: {
+        dynamicMode: (d) => (d.dynamicItr ? `; ${d.driver} rx-usecs ${d.rxUsecs} is its dynamic throttling mode` : ''),
+        why: (d) =>
+          d.profile === 'measurement'
+            ? 'a measurement (perfSONAR-style) host turns it off so that interrupt timing does not blur what is measured'
+            : `for a latency host it lets the driver raise the delay under load${d.rxUsecsHigh ? ` (up to rx-usecs-high ${d.rxUsecsHigh} µs)` : ''}`,
+        // What the structured fix sets: rx-usecs 0 for a dynamic-ITR driver, else adaptive off where it is on.
+        targetRxUsecs: (d) => (d.dynamicItr ? '0' : ''),
+        targetAdaptiveRx: (d) => (!d.dynamicItr && d.adaptiveRx === 'on' ? 'off' : ''),
+        targetAdaptiveTx: (d) => (!d.dynamicItr && d.adaptiveTx === 'on' ? 'off' : ''),
+        setting: (d) =>
+          d.dynamicItr
+            ? 'rx-usecs 0'
+            : [d.adaptiveRx === 'on' ? 'adaptive-rx off' : '', d.adaptiveTx === 'on' ? 'adaptive-tx off' : ''].filter(Boolean).join(' '),
+      },
       message: '{subject}: adaptive interrupt coalescing is on (RX {adaptiveRx}, TX {adaptiveTx}{dynamicMode}); {why}',
       fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': '{targetAdaptiveRx}', 'adaptive-tx': '{targetAdaptiveTx}', 'rx-usecs': '{targetRxUsecs}' }] },
-    },
-    'high-rx-usecs': {
+    }),
+    'high-rx-usecs': symptom({
       severity: 'warning',
+      data: z.object({ rxUsecs: z.number().int(), interruptsPerSecond: z.number().int(), latencyMaxRxUsecs: z.number().int(), profile: profileSchema }),
       message:
         '{subject}: rx-usecs {rxUsecs} holds each received packet up to {rxUsecs} µs (about {interruptsPerSecond} interrupts/s per queue); for a latency host keep it at or below {latencyMaxRxUsecs} µs',
       fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': 'off', 'rx-usecs': '{latencyMaxRxUsecs}' }] },
-    },
+    }),
   },
   run(ctx) {
     const { facts, optional, options: opts, profile, report, unknown, source } = ctx;
@@ -103,12 +149,8 @@ export default defineCheck({
             rxFrames: coalesce.rxFrames,
             driver: device.driver,
             profile,
-            setting: dynamic ? `rx-usecs ${dynamic[0]}` : 'adaptive-rx on adaptive-tx on',
-            // What the fix sets (structured fixes): the driver's dynamic mode, or adaptive coalescing on.
-            targetRxUsecs: dynamic ? dynamic[0]! : null,
-            targetAdaptiveRx: dynamic ? null : 'on',
-            targetAdaptiveTx: dynamic ? null : 'on',
-            note: paravirtual ? ' (a virtual NIC: the hypervisor may not offer coalescing to the guest)' : '',
+            paravirtual,
+            setRxUsecs: dynamic ? dynamic[0]! : null,
           },
         });
       }
@@ -116,13 +158,7 @@ export default defineCheck({
     }
 
     if (adaptive) {
-      const off = [coalesce.adaptiveRx === true ? 'adaptive-rx off' : '', coalesce.adaptiveTx === true ? 'adaptive-tx off' : ''].filter(Boolean);
-      const setting = itrDynamic ? 'rx-usecs 0' : off.join(' ');
       const rxUsecsHigh = coalesce.values['rx-usecs-high'] ?? null;
-      const why =
-        profile === 'measurement'
-          ? 'a measurement (perfSONAR-style) host turns it off so that interrupt timing does not blur what is measured'
-          : `for a latency host it lets the driver raise the delay under load${rxUsecsHigh ? ` (up to rx-usecs-high ${rxUsecsHigh} µs)` : ''}`;
       report('adaptive-coalescing-on', {
         evidence: [
           { ...adaptiveEvidence, expected: 'off' },
@@ -131,14 +167,11 @@ export default defineCheck({
         data: {
           adaptiveRx: onOff(coalesce.adaptiveRx),
           adaptiveTx: onOff(coalesce.adaptiveTx),
-          dynamicMode: itrDynamic ? `; ${device.driver} rx-usecs ${coalesce.rxUsecs} is its dynamic throttling mode` : '',
+          driver: device.driver,
+          rxUsecs: coalesce.rxUsecs,
+          dynamicItr: itrDynamic,
+          rxUsecsHigh,
           profile,
-          why,
-          setting,
-          // What the fix sets (structured fixes): rx-usecs 0 for a dynamic-ITR driver, else adaptive off where it is on.
-          targetRxUsecs: itrDynamic ? 0 : null,
-          targetAdaptiveRx: !itrDynamic && coalesce.adaptiveRx === true ? 'off' : null,
-          targetAdaptiveTx: !itrDynamic && coalesce.adaptiveTx === true ? 'off' : null,
         },
       });
     }

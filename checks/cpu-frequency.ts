@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
-import type { Scalar } from '../src/report/schema.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import { formatCpuList } from '../src/parsers/cpulist.js';
 
 const options = z.object({
@@ -14,6 +13,15 @@ const options = z.object({
   cappedShare: z.number().gt(0).max(1).default(0.98),
 });
 
+/** "powersave=16,performance=2" → "powersave x16, performance x2". */
+export function describeGovernorCounts(counts: string): string {
+  return counts
+    .split(',')
+    .map((entry) => entry.split('='))
+    .map(([governor, count]) => `${governor} x${count}`)
+    .join(', ');
+}
+
 export default defineCheck({
   id: 'cpu-frequency',
   title: 'CPUs run at full frequency',
@@ -25,26 +33,45 @@ export default defineCheck({
   optionalFacts: ['cpu.topology'],
   options,
   symptoms: {
-    'governor-not-performance': {
+    'governor-not-performance': symptom({
       severity: 'warning',
+      data: z.object({
+        wanted: z.string(),
+        notWanted: z.number().int(),
+        cpus: z.number().int(),
+        /** CPUs per governor, "powersave=16,performance=2" (sysfs governor names; "unknown" when unreadable). */
+        governorCounts: z.string().regex(/^[\w-]+=\d+(,[\w-]+=\d+)*$/),
+        driver: z.string().nullable(),
+      }),
+      phrases: { governors: (d) => describeGovernorCounts(d.governorCounts) },
       message: '{notWanted} of {cpus} CPUs use a governor other than {wanted} ({governors}): lower per-stream rate and run-to-run variance',
       fix: 'cpupower frequency-set -g {wanted} (or: echo {wanted} | tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; tuned-adm profile network-throughput), and a performance power profile in the BIOS',
-    },
-    'frequency-below-max': {
+    }),
+    'frequency-below-max': symptom({
       severity: 'info',
+      data: z.object({ medianMHz: z.number().int(), maxMHz: z.number().int(), percent: z.number().int(), wanted: z.string() }),
       message: 'CPUs run at a median {medianMHz} MHz, {percent}% of their {maxMHz} MHz maximum (idle cores clock down; measure under load)',
       fix: 'cpupower frequency-set -g {wanted}; check BIOS power settings (C-states, energy/performance bias) and cooling; "at least 3 GHz per 30 Gb/s flow"',
-    },
-    'max-frequency-capped': {
+    }),
+    'max-frequency-capped': symptom({
       severity: 'info',
+      data: z.object({ capped: z.number().int(), scalingMaxMHz: z.number().int(), maxMHz: z.number().int(), maxKHz: z.number().int() }),
       message: '{capped} CPUs have scaling_max_freq {scalingMaxMHz} MHz below their {maxMHz} MHz hardware maximum',
       fix: 'cpupower frequency-set -u {maxMHz}MHz (or write {maxKHz} to /sys/devices/system/cpu/cpu*/cpufreq/scaling_max_freq); check power capping in the BIOS/BMC',
-    },
-    'smt-active': {
+    }),
+    'smt-active': symptom({
       severity: 'info',
+      data: z.object({
+        threads: z.number().int(),
+        cores: z.number().int(),
+        /** The first hardware thread of each core, a cpulist ("0-7"). */
+        firstThreads: z.string(),
+        /** /sys/devices/system/cpu/smt/control: on, off, forceoff, notsupported, notimplemented. */
+        smtControl: z.string().nullable(),
+      }),
       message: 'SMT is on: {threads} hardware threads on {cores} physical cores; test processes beyond {cores} share cores and lose ~15 %, and results vary',
       fix: 'Run at most one test process per physical core (taskset -c {firstThreads}); on a measurement host turn SMT off: echo off > /sys/devices/system/cpu/smt/control',
-    },
+    }),
   },
   run({ facts, optional, interfaces, options: opts, profile, report, notApplicable, source }) {
     const freq = facts.cpufreq;
@@ -84,8 +111,6 @@ export default defineCheck({
     }
     const notWanted = freq.cpus.filter((cpu) => cpu.governor !== null && cpu.governor !== opts.governor);
     if (notWanted.length > 0) {
-      const perGovernor: Record<string, Scalar> = {};
-      for (const [governor, cpus] of byGovernor) perGovernor[`cpus_${governor}`] = cpus.length;
       // A measurement host needs a fixed clock even more; only a latency profile may trade it for
       // power. Below 40G one flow does not need the top clock (CAUSES.md: 3 GHz per 30 Gb/s flow):
       // there a power-saving governor is a note, not a cause.
@@ -102,9 +127,8 @@ export default defineCheck({
           wanted: opts.governor,
           notWanted: notWanted.length,
           cpus: freq.cpus.length,
-          governors: [...byGovernor].map(([governor, cpus]) => `${governor} x${cpus.length}`).join(', '),
+          governorCounts: [...byGovernor].map(([governor, cpus]) => `${governor}=${cpus.length}`).join(','),
           driver: freq.driver,
-          ...perGovernor,
         },
       });
     }

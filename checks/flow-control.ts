@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import type { Evidence } from '../src/report/schema.js';
 
@@ -10,7 +10,9 @@ const options = z.object({
   offByDefaultDrivers: z.array(z.string()).default(['ice']),
 });
 
-function onOff(value: boolean): string {
+const onOffSchema = z.enum(['on', 'off']);
+
+function onOff(value: boolean): 'on' | 'off' {
   return value ? 'on' : 'off';
 }
 
@@ -26,11 +28,26 @@ export default defineCheck({
   optionalFacts: ['ethtool.pause'],
   options,
   symptoms: {
-    'pause-off': {
+    'pause-off': symptom({
       severity: 'info',
+      data: z.object({
+        rx: onOffSchema,
+        tx: onOffSchema,
+        /** Configured on, but autonegotiation with the link partner settled on off. */
+        refused: z.boolean(),
+        driver: z.string().nullable(),
+        speedMbps: z.number().nullable(),
+        /** The driver turns flow control off by default (options.offByDefaultDrivers). */
+        offByDefault: z.boolean(),
+      }),
+      phrases: {
+        detail: (d) =>
+          d.refused ? 'configured on, but autonegotiation with the link partner settled on off: the switch port has flow control off' : 'configured off',
+        driverNote: (d) => (d.offByDefault ? `; the ${d.driver} driver turns it off by default, a known cause of drops under bursts` : ''),
+      },
       message: '{subject}: flow control RX {rx}, TX {tx} ({detail}); without pause frames a burst the host cannot absorb is dropped at the NIC{driverNote}',
       fix: { text: '{commands}, and turn flow control on at the switch port too (both ends must agree)', ops: [{ kind: 'ethtool-pause', iface: '{subject}', rx: 'on', tx: 'on' }] },
-    },
+    }),
   },
   run(ctx) {
     const { facts, optional, options: opts, report, notApplicable, unknown, source } = ctx;
@@ -51,7 +68,6 @@ export default defineCheck({
     const commandSource = source('ethtool.pause', '-a');
     const withSource = (item: Evidence): Evidence => ({ ...item, ...(commandSource ? { source: commandSource } : {}) });
     const refused = (pause.rx && !rx) || (pause.tx && !tx);
-    const detail = refused ? 'configured on, but autonegotiation with the link partner settled on off: the switch port has flow control off' : 'configured off';
     const offByDefault = device.driver !== null && opts.offByDefaultDrivers.includes(device.driver);
     const evidence: Evidence[] = [withSource({ label: 'pause RX', observed: onOff(rx), expected: 'on' }), withSource({ label: 'pause TX', observed: onOff(tx), expected: 'on' })];
     if (pause.autonegotiate !== null) evidence.push(withSource({ label: 'pause autonegotiate', observed: onOff(pause.autonegotiate) }));
@@ -62,10 +78,10 @@ export default defineCheck({
       data: {
         rx: onOff(rx),
         tx: onOff(tx),
-        detail,
+        refused,
         driver: device.driver,
         speedMbps: device.speedMbps,
-        driverNote: offByDefault ? `; the ${device.driver} driver turns it off by default, a known cause of drops under bursts` : '',
+        offByDefault,
       },
     });
     return undefined;

@@ -25,7 +25,7 @@ import throughput from './throughput.js';
  * The check registry, in report order: from the wire to the host. One line per check; the
  * conformance test verifies that every file in checks/ is listed and has a test.
  */
-export const checks: readonly AnyCheck[] = [
+const registry = [
   // The link itself: negotiated speed, the PCIe slot behind it, MTU, pause frames.
   linkSpeed,
   pcieLink,
@@ -51,4 +51,9 @@ export const checks: readonly AnyCheck[] = [
   iperf3,
   tools,
   throughput,
-];
+] as const;
+
+export const checks: readonly AnyCheck[] = registry;
+
+/** The registered checks' own types (ids, symptoms and their data schemas), for typed test fixtures. */
+export type RegisteredCheck = (typeof registry)[number];

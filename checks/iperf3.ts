@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import { compareVersions, parseVersionTriple } from '../src/parsers/iperf3-version.js';
 import type { Evidence } from '../src/report/schema.js';
 
@@ -19,6 +19,9 @@ const options = z.object({
   singleThreadLimitMbps: z.number().positive().default(40_000),
 });
 
+/** Every iperf3 finding names the installed version and the releases the advice refers to. */
+const versions = z.object({ version: z.string(), threadedSince: z.string(), authenticationFixedSince: z.string() });
+
 export default defineCheck({
   id: 'iperf3',
   title: 'iperf3 can measure this host\'s links',
@@ -29,28 +32,36 @@ export default defineCheck({
   requires: ['iperf3.version'],
   options,
   symptoms: {
-    'single-threaded-version': {
+    'single-threaded-version': symptom({
       severity: 'warning',
+      data: versions.extend({ major: z.number().int(), minor: z.number().int(), fastestMbps: z.number() }),
       message:
         'iperf3 {version} runs every -P stream on one thread, so on one CPU core: one process cannot fill a link above roughly 25 Gb/s, and far less on slow cores, however many streams it opens. nicdoctor bench works around this by running one iperf3 process per core on separate ports and summing them',
       fix: 'Upgrade iperf3 to {threadedSince} or newer on both ends ({authenticationFixedSince} or newer if you use authentication); until then run one iperf3 process per core on separate ports (-p 5101, 5102, ...) and add up the results',
-    },
-    'affinity-with-threads': {
+    }),
+    'affinity-with-threads': symptom({
       severity: 'info',
+      data: versions,
       message:
         'iperf3 {version} runs each stream in its own thread, but -A pins the whole process before the threads start, so every stream ends up on the same CPU',
       fix: 'Do not use -A with several streams; pin from outside instead: taskset -c <cpus> iperf3 ... or numactl -N <node> iperf3 ... (CPUs on the NIC\'s NUMA node)',
-    },
-    'missing-feature': {
+    }),
+    'missing-feature': symptom({
       severity: 'info',
+      data: versions.extend({
+        feature: z.string(),
+        /** The optional features iperf3 -v lists, comma-separated as it prints them ("none" when it lists none). */
+        features: z.string(),
+      }),
       message: 'iperf3 {version} was built without "{feature}" (features: {features}): -A is not available',
       fix: 'Pin iperf3 with taskset -c <cpus> or numactl -N <node> instead of -A',
-    },
-    'authentication-before-fix': {
+    }),
+    'authentication-before-fix': symptom({
       severity: 'info',
+      data: versions,
       message: 'iperf3 {version} is older than {authenticationFixedSince}, the release to use when iperf3 authentication (--username, RSA keys) is enabled',
       fix: 'If you use iperf3 authentication, upgrade to {authenticationFixedSince} or newer on both ends',
-    },
+    }),
   },
   run({ facts, interfaces, options: opts, report, source }) {
     const installed = facts['iperf3.version'];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import type { Evidence } from '../src/report/schema.js';
 import type { KernelPcieReport } from '../src/parsers/kernel-log.js';
 
@@ -23,11 +23,44 @@ export default defineCheck({
   requires: ['kernel.pcie'],
   options,
   symptoms: {
-    'pcie-bandwidth-limited': {
+    'pcie-bandwidth-limited': symptom({
       severity: 'critical',
+      data: z.object({
+        driver: z.string(),
+        address: z.string(),
+        /** The selected interface at that address (or named on the line), if any. */
+        interfaceName: z.string().nullable(),
+        availableGbps: z.number(),
+        ceilingGbps: z.number(),
+        /** The port speed judged against: the interface's, or (portFromInterface false) the slowest port of the driver. */
+        portGbps: z.number().nullable(),
+        portFromInterface: z.boolean(),
+        /** The link as the kernel printed it ("8.0 GT/s PCIe x8"), when it says no "limited by". */
+        link: z.string().nullable(),
+        limitedByLink: z.string().nullable(),
+        limitedByAddress: z.string().nullable(),
+        capableGbps: z.number().nullable(),
+        capableLink: z.string().nullable(),
+        limitingAddress: z.string(),
+      }),
+      phrases: {
+        device: (d) => `${d.driver} ${d.address}${d.interfaceName ? ` (${d.interfaceName})` : ''}`,
+        limitedNote: (d) =>
+          d.limitedByLink
+            ? `, limited by a ${d.limitedByLink} link at ${d.limitedByAddress}${d.capableGbps !== null ? ` (capable of ${d.capableGbps} Gb/s with ${d.capableLink})` : ''}`
+            : d.link
+              ? ` (${d.link})`
+              : '',
+        verdict: (d) =>
+          d.portGbps !== null && d.ceilingGbps < d.portGbps
+            ? `below the ${d.portGbps} Gb/s ${d.portFromInterface ? 'of the port' : `of the slowest ${d.driver} port`}: the slot, not the network, sets the ceiling`
+            : d.portFromInterface
+              ? `enough for the ${d.portGbps} Gb/s port, though below what the card can do`
+              : `below what the card can do (${d.capableGbps ?? '?'} Gb/s); whether it caps the port depends on the port speed, which was not captured`,
+      },
       message: '{device}: the kernel reports {availableGbps} Gb/s of PCIe bandwidth{limitedNote}: about {ceilingGbps} Gb/s of NIC traffic, {verdict}',
       fix: 'Move the card to an electrically wider, CPU-attached slot or set that slot\'s width/generation in the BIOS, then check: lspci -vv -s {limitingAddress} | grep -E "LnkCap|LnkSta"',
-    },
+    }),
   },
   run({ facts, interfaces, options: opts, report, source, notApplicable }) {
     const reports = facts['kernel.pcie'];
@@ -45,11 +78,6 @@ export default defineCheck({
       // depends on the port's speed; unknown, it is a warning, known and carried, a note.
       if (!belowPort && !entry.limitedBy) continue;
       const severity = belowPort ? 'critical' : judgedGbps === null || portGbps === null ? 'warning' : 'info';
-      const verdict = belowPort
-        ? `below the ${judgedGbps} Gb/s ${portGbps !== null ? 'of the port' : `of the slowest ${entry.driver} port`}: the slot, not the network, sets the ceiling`
-        : portGbps !== null
-          ? `enough for the ${portGbps} Gb/s port, though below what the card can do`
-          : `below what the card can do (${entry.capableGbps ?? '?'} Gb/s); whether it caps the port depends on the port speed, which was not captured`;
       const evidence: Evidence[] = [
         { label: `${entry.address} available PCIe bandwidth`, observed: entry.availableGbps, ...(entry.capableGbps !== null ? { expected: entry.capableGbps } : judgedGbps !== null ? { expected: `≥ ${(judgedGbps / opts.efficiency).toFixed(1)}` } : {}), unit: 'Gb/s', ...(from ? { source: from } : {}) },
         { label: 'kernel log', observed: entry.line },
@@ -59,14 +87,19 @@ export default defineCheck({
         severity,
         evidence,
         data: {
-          device: `${entry.driver} ${entry.address}${iface ? ` (${iface.name})` : ''}`,
+          driver: entry.driver,
           address: entry.address,
+          interfaceName: iface?.name ?? null,
           availableGbps: entry.availableGbps,
           ceilingGbps,
           portGbps: judgedGbps,
-          limitedNote: entry.limitedBy ? `, limited by a ${entry.limitedBy.link} link at ${entry.limitedBy.address}${entry.capableGbps !== null ? ` (capable of ${entry.capableGbps} Gb/s with ${entry.capableLink})` : ''}` : entry.link ? ` (${entry.link})` : '',
+          portFromInterface: portGbps !== null,
+          link: entry.link,
+          limitedByLink: entry.limitedBy?.link ?? null,
+          limitedByAddress: entry.limitedBy?.address ?? null,
+          capableGbps: entry.capableGbps,
+          capableLink: entry.capableLink,
           limitingAddress: entry.limitedBy?.address ?? entry.address,
-          verdict,
         },
       });
     }

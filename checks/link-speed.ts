@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom, type PhraseContext } from '../src/engine/check.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
-import { bestLinkMode, type LinkMode } from '../src/domain/link-modes.js';
-import type { EthtoolDriver } from '../src/parsers/ethtool-driver.js';
+import { bestLinkMode } from '../src/domain/link-modes.js';
 import type { Evidence } from '../src/report/schema.js';
 
 const options = z.object({
@@ -14,6 +13,26 @@ const options = z.object({
 
 // Software interfaces report a nominal speed (veth says 10000Mb/s) and no modes: nothing to compare.
 const SOFTWARE_KINDS = new Set(['virtual', 'bridge', 'vlan', 'other']);
+
+const belowCapability = z.object({
+  negotiatedMbps: z.number(),
+  bestMbps: z.number(),
+  /** The fastest mode the NIC supports and advertises ("10000baseT/Full"). */
+  bestMode: z.string(),
+  /** The driver shows what the link partner advertises. */
+  partnerShown: z.boolean(),
+  partnerBestMode: z.string().nullable(),
+  partnerBestMbps: z.number().nullable(),
+  /** The fastest mode both ends advertise. */
+  commonBestMode: z.string().nullable(),
+  commonBestMbps: z.number().nullable(),
+  /** ethtool -i, when it could be read (null: not captured). */
+  driver: z.string().nullable(),
+  driverVersion: z.string().nullable(),
+  firmwareVersion: z.string().nullable(),
+  driverInfo: z.boolean(),
+});
+type BelowCapability = z.output<typeof belowCapability>;
 
 export default defineCheck({
   id: 'link-speed',
@@ -27,32 +46,47 @@ export default defineCheck({
   optionalFacts: ['ethtool.driver'],
   options,
   symptoms: {
-    'below-capability': {
+    'below-capability': symptom({
       severity: 'warning',
+      data: belowCapability,
+      phrases: {
+        limit: (d) => explainLimit(d).limit,
+        remedy: (d, finding) => explainLimit(d, finding).remedy,
+        firmware: (d, finding) =>
+          d.driverInfo ? `${[d.driver, d.driverVersion].filter(Boolean).join(' ')}, firmware ${d.firmwareVersion ?? 'not reported'}` : `see ethtool -i ${finding.subject}`,
+      },
       message: '{subject} negotiated {negotiatedMbps} Mb/s, but the NIC supports and advertises {bestMode} ({bestMbps} Mb/s): {limit}',
       fix: '{remedy}; check the cable (all four pairs for BASE-T) or the optic and its rating, and the switch port configuration; keep autonegotiation on at both ends (ethtool -s {subject} autoneg on) or force the same mode on both; update the NIC firmware ({firmware}) if the module is not recognised',
-    },
-    'half-duplex': {
+    }),
+    'half-duplex': symptom({
       severity: 'critical',
+      data: z.object({ negotiatedMbps: z.number().nullable(), duplex: z.enum(['half', 'full']) }),
       message: '{subject} runs at half duplex ({negotiatedMbps} Mb/s): collisions and a throughput far below line rate, usually a duplex mismatch',
       fix: 'Use autonegotiation at both ends (ethtool -s {subject} autoneg on, and on the switch port); a port forced to a speed on one side and autonegotiating on the other falls back to half duplex',
-    },
-    'no-carrier': {
+    }),
+    'no-carrier': symptom({
       severity: 'warning',
+      data: z.object({
+        operstate: z.string().nullable(),
+        /** The fastest mode the NIC supports and advertises, null when it reports none. */
+        bestLinkMode: z.string().nullable(),
+        bestMbps: z.number().nullable(),
+      }),
+      phrases: { bestMode: (d) => d.bestLinkMode ?? 'its speed' },
       message: '{subject} is administratively up but has no link (no carrier)',
       fix: 'Check the cable or optic (seated, rated for {bestMode}), that the switch port is enabled and configured for the same speed, and the port LEDs; `ethtool {subject}` shows "Link detected: yes" once it is up',
-    },
-    'carrier-flapping': {
+    }),
+    'carrier-flapping': symptom({
       severity: 'warning',
+      data: z.object({ carrierChanges: z.number().int(), flaps: z.number().int(), threshold: z.number().int() }),
       message: '{subject} lost and regained its link about {flaps} times (carrier_changes {carrierChanges}, threshold {threshold}): each drop stalls TCP',
       fix: 'carrier_changes counts up by 2 for each down/up cycle (a few at boot are normal); replace the cable or optic, check the switch port error counters and `ethtool -S {subject}` CRC/symbol errors, and the kernel log for link up/down messages',
-    },
+    }),
   },
   run({ facts, optional, options: opts, subject, report, notApplicable, unknown, source }) {
     const settings = facts['ethtool.settings'];
     const device = facts['net.device'];
     const driverInfo = optional['ethtool.driver'];
-    const firmware = driverInfo.ok ? describeDriver(driverInfo.value) : `see ethtool -i ${subject}`;
     const ethtoolSource = source('ethtool.settings');
     const withEthtool = (evidence: Evidence): Evidence => (ethtoolSource ? { ...evidence, source: ethtoolSource } : evidence);
     let reported = false;
@@ -92,7 +126,7 @@ export default defineCheck({
           { label: 'carrier', observed: device.carrier === null ? null : device.carrier ? 1 : 0, expected: 1, ...(carrierSource ? { source: carrierSource } : {}) },
           { label: 'operstate', observed: device.operstate },
         ],
-        data: { operstate: device.operstate, bestMode: best?.mode ?? 'its speed', bestMbps: best?.speedMbps ?? null },
+        data: { operstate: device.operstate, bestLinkMode: best?.mode ?? null, bestMbps: best?.speedMbps ?? null },
       });
       // The speed ethtool prints for a down link is stale (rtl83xx reports 1000Mb/s): do not judge it.
       return undefined;
@@ -121,7 +155,6 @@ export default defineCheck({
     }
 
     if (negotiated < best.speedMbps) {
-      const { limit, remedy } = explainLimit(subject, best, partnerModes.length > 0, partnerBest, commonBest, negotiated);
       report('below-capability', {
         severity: negotiated <= best.speedMbps * opts.criticalRatio ? 'critical' : 'warning',
         evidence: [
@@ -133,12 +166,15 @@ export default defineCheck({
           negotiatedMbps: negotiated,
           bestMbps: best.speedMbps,
           bestMode: best.mode,
+          partnerShown: partnerModes.length > 0,
           partnerBestMode: partnerBest?.mode ?? null,
           partnerBestMbps: partnerBest?.speedMbps ?? null,
           commonBestMode: commonBest?.mode ?? null,
-          limit,
-          remedy,
-          firmware,
+          commonBestMbps: commonBest?.speedMbps ?? null,
+          driver: driverInfo.ok ? driverInfo.value.driver : null,
+          driverVersion: driverInfo.ok ? driverInfo.value.version : null,
+          firmwareVersion: driverInfo.ok ? driverInfo.value.firmwareVersion : null,
+          driverInfo: driverInfo.ok,
         },
       });
     }
@@ -146,36 +182,22 @@ export default defineCheck({
   },
 });
 
-/**
- * Who holds the link back: the partner advertises nothing faster, or both could go faster.
- * Returns finished text: templates are filled once, so data values cannot hold placeholders.
- */
-function explainLimit(
-  subject: string,
-  best: LinkMode,
-  partnerShown: boolean,
-  partnerBest: LinkMode | null,
-  commonBest: LinkMode | null,
-  negotiated: number,
-): { limit: string; remedy: string } {
-  if (!partnerShown) {
+/** Who holds the link back: the partner advertises nothing faster, or both could go faster. */
+function explainLimit(d: BelowCapability, finding?: PhraseContext): { limit: string; remedy: string } {
+  if (!d.partnerShown) {
     return {
       limit: 'the driver does not show what the link partner advertises, so the cable, optic or switch port may hold it back',
-      remedy: `Find which end limits the link: the switch port's configured and supported speeds, and the cable or optic rating for ${best.mode}`,
+      remedy: `Find which end limits the link: the switch port's configured and supported speeds, and the cable or optic rating for ${d.bestMode}`,
     };
   }
-  if (commonBest && commonBest.speedMbps > negotiated) {
+  if (d.commonBestMode && d.commonBestMbps !== null && d.commonBestMbps > d.negotiatedMbps) {
     return {
-      limit: `both ends advertise ${commonBest.mode}, yet the link came up slower: a cable, optic or autonegotiation fault`,
-      remedy: `Both ends offer ${commonBest.mode}: replace the cable or optic, then renegotiate (ethtool -r ${subject})`,
+      limit: `both ends advertise ${d.commonBestMode}, yet the link came up slower: a cable, optic or autonegotiation fault`,
+      remedy: `Both ends offer ${d.commonBestMode}: replace the cable or optic, then renegotiate (ethtool -r ${finding?.subject})`,
     };
   }
   return {
-    limit: `the link partner advertises at most ${partnerBest?.mode ?? 'nothing the NIC supports'}`,
-    remedy: `The link partner limits the link: configure the switch port to advertise ${best.mode} (or use a port, cable or optic that supports it)`,
+    limit: `the link partner advertises at most ${d.partnerBestMode ?? 'nothing the NIC supports'}`,
+    remedy: `The link partner limits the link: configure the switch port to advertise ${d.bestMode} (or use a port, cable or optic that supports it)`,
   };
-}
-
-function describeDriver(info: EthtoolDriver): string {
-  return `${[info.driver, info.version].filter(Boolean).join(' ')}, firmware ${info.firmwareVersion ?? 'not reported'}`;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import { formatGbps, tcpGoodputMbps } from '../src/domain/goodput.js';
 
 const options = z.object({
@@ -19,21 +19,29 @@ export default defineCheck({
   requires: ['net.device', 'interfaces'],
   options,
   symptoms: {
-    'standard-mtu-fast-link': {
+    'standard-mtu-fast-link': symptom({
       severity: 'info',
+      data: z.object({ mtu: z.number().int(), linkGbps: z.number(), jumboMtu: z.number().int(), probeSize: z.number().int() }),
+      phrases: {
+        /** The TCP goodput ceilings at this MTU and with jumbo frames ("9.41 Gb/s"). */
+        ceiling: (d) => formatGbps(tcpGoodputMbps(d.linkGbps * 1000, d.mtu)),
+        jumboCeiling: (d) => formatGbps(tcpGoodputMbps(d.linkGbps * 1000, d.jumboMtu)),
+      },
       message:
         '{subject} uses MTU {mtu} on a {linkGbps} Gb/s link: TCP goodput ceiling {ceiling} ({jumboCeiling} with MTU {jumboMtu}); more packets per second cost more CPU',
       fix: 'Jumbo frames help weak CPUs but must match end to end (host, switch, peer): ip link set dev {subject} mtu {jumboMtu}, then check the path with ping -M do -s {probeSize} <peer>; set net.ipv4.tcp_mtu_probing=1',
-    },
-    'bond-member-mtu-mismatch': {
+    }),
+    'bond-member-mtu-mismatch': symptom({
       severity: 'warning',
+      data: z.object({ mtu: z.number().int(), master: z.string(), masterMtu: z.number().int() }),
       message: '{subject} is a member of {master} with MTU {mtu}, but {master} has MTU {masterMtu}',
       fix: 'Set the MTU on the bond, not on its members (ip link set dev {master} mtu {masterMtu}); the bond propagates it',
-    },
-    'mtu-below-standard': {
+    }),
+    'mtu-below-standard': symptom({
       severity: 'info',
+      data: z.object({ mtu: z.number().int(), standardMtu: z.number().int() }),
       message: '{subject} uses MTU {mtu}, below the Ethernet standard {standardMtu} (normal for tunnels and some clouds; lowers goodput slightly)',
-    },
+    }),
   },
   run({ facts, options: opts, subject, report, unknown, source }) {
     const device = facts['net.device'];
@@ -62,8 +70,6 @@ export default defineCheck({
         data: {
           mtu: device.mtu,
           linkGbps: device.speedMbps / 1000,
-          ceiling: formatGbps(tcpGoodputMbps(device.speedMbps, device.mtu)),
-          jumboCeiling: formatGbps(tcpGoodputMbps(device.speedMbps, opts.jumboMtu)),
           jumboMtu: opts.jumboMtu,
           probeSize: opts.jumboMtu - 28,
         },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 import type { FactResult } from '../src/engine/facts.js';
 import type { NetStatistics } from '../src/collectors/net-statistics.js';
@@ -8,6 +8,7 @@ import type { ProcNetDevEntry } from '../src/parsers/proc-net.js';
 import {
   classifyEthtoolStats,
   classifyNetStatistics,
+  counterMeaning,
   rxQueuePackets,
   type ClassifiedCounter,
   type CounterCategory,
@@ -59,6 +60,41 @@ const SYMPTOM_OF: Record<CounterCategory, 'nic-drops' | 'physical-errors' | 'nic
 
 const SINCE_LOAD = 'Counters are totals since the driver loaded: compare them before and after a test (nicdoctor bench measures the increase).';
 
+const REMEDIES = Object.keys(ACTIONS) as [CounterRemedy, ...CounterRemedy[]];
+const ORIGINS = ['ethtool.stats', 'net.statistics', 'ip.links', 'proc.net.dev'] as const;
+
+/** A counter as found: its name, value, and what its rate needs. */
+const counterFields = {
+  /** The counter's base name ("rx_missed_errors", "port.rx_dropped"). */
+  counter: z.string(),
+  value: z.number(),
+  /** How many per-queue counters were summed (0: a device-wide counter). */
+  queues: z.number().int(),
+  /** Received packets to compare a receive counter with (null: not a receive counter, or no total). */
+  rxPackets: z.number().nullable(),
+  /** Below options.negligibleDropRate of the received packets. */
+  negligible: z.boolean(),
+  origin: z.enum(ORIGINS),
+};
+const counterData = z.object({ ...counterFields, remedy: z.enum(REMEDIES), driver: z.string().nullable() });
+type CounterData = z.output<typeof counterData>;
+
+/** " (sum of 8 queues; 0.12 % of 15000000 received packets)", or nothing. */
+function detailOf(d: { queues: number; value: number; rxPackets: number | null; negligible: boolean }): string {
+  const details = [
+    d.queues > 0 ? `sum of ${d.queues} queues` : null,
+    d.rxPackets ? `${percent(d.value, d.rxPackets)} % of ${d.rxPackets} received packets${d.negligible ? ': negligible' : ''}` : null,
+  ].filter(Boolean);
+  return details.length > 0 ? ` (${details.join('; ')})` : '';
+}
+
+/** The shared wording of a counter finding: what the counter means on this driver, and what to do. */
+const counterPhrases = {
+  detail: (d: CounterData) => detailOf(d),
+  meaning: (d: CounterData) => counterMeaning(d.counter, d.origin === 'ethtool.stats' ? d.driver : null, d.origin === 'ethtool.stats' ? 'ethtool' : 'generic')?.meaning ?? 'see the driver documentation',
+  action: (d: CounterData, finding: { subject: string }) => ACTIONS[d.remedy].replaceAll('{subject}', finding.subject),
+};
+
 export default defineCheck({
   id: 'nic-drops',
   title: 'NIC drop and error counters are clean',
@@ -70,32 +106,53 @@ export default defineCheck({
   optionalFacts: ['net.statistics', 'ethtool.stats', 'ip.links', 'proc.net.dev'],
   options,
   symptoms: {
-    'nic-drops': {
+    'nic-drops': symptom({
       severity: 'warning',
+      data: counterData,
+      phrases: counterPhrases,
       message: '{subject}: {counter} = {value} since the driver loaded{detail}: {meaning}',
       fix: `{action} ${SINCE_LOAD}`,
-    },
-    'physical-errors': {
+    }),
+    'physical-errors': symptom({
       severity: 'warning',
+      data: counterData,
+      phrases: counterPhrases,
       message: '{subject}: {counter} = {value} since the driver loaded{detail}: {meaning}',
       fix: `{action} ${SINCE_LOAD}`,
-    },
-    'nic-errors': {
+    }),
+    'nic-errors': symptom({
       severity: 'info',
+      data: counterData,
+      phrases: counterPhrases,
       message: '{subject}: {counter} = {value} since the driver loaded{detail}: {meaning}',
       fix: `{action} ${SINCE_LOAD}`,
-    },
-    'software-device-drops': {
+    }),
+    'software-device-drops': symptom({
       severity: 'info',
+      data: z.object({
+        ...counterFields,
+        /** The software device's type ("veth", "bridge") or its kind. */
+        kind: z.string(),
+      }),
+      phrases: { detail: (d) => detailOf(d) },
       message: '{subject} ({kind}): {counter} = {value}{detail}: drops on a software device are the kernel\'s (a full backlog, a policy, a peer that went away), not a NIC\'s',
       fix: 'Look at the physical port that carries this traffic and at softnet_stat; on a container veth or overlay, a drop usually means the receiving side (namespace, CNI policy) refused the packet.',
-    },
-    'rx-queue-imbalance': {
+    }),
+    'rx-queue-imbalance': symptom({
       severity: 'info',
+      data: z.object({
+        queue: z.number().int(),
+        packets: z.number(),
+        totalPackets: z.number(),
+        share: z.number(),
+        sharePercent: z.number(),
+        queues: z.number().int(),
+        activeQueues: z.number().int(),
+      }),
       message:
         '{subject}: receive queue {queue} took {sharePercent} % of the packets since the driver loaded ({activeQueues} of {queues} queues carried traffic): the load sits on one CPU',
       fix: 'Few flows hash to few queues; with many flows, check the RSS indirection table (ethtool -x {subject}) and the hash fields (ethtool -n {subject} rx-flow-hash tcp4), and spread the queues\' interrupts over NIC-local CPUs.',
-    },
+    }),
   },
   run({ facts, optional, options: opts, subject, report, source, notApplicable, unknown }) {
     const device = facts['net.device'];
@@ -137,14 +194,18 @@ export default defineCheck({
         origin === 'ethtool.stats' ? source(origin, 'ethtool -S') : origin === 'net.statistics' ? source(origin, `/statistics/${counter.name}`) : source(origin);
       const rate = rxPackets && isReceiveCounter(counter) ? counter.value / rxPackets : null;
       const negligible = rate !== null && rate < opts.negligibleDropRate;
-      const details = [
-        counter.queues > 0 ? `sum of ${counter.queues} queues` : null,
-        rate !== null ? `${percent(counter.value, rxPackets!)} % of ${rxPackets} received packets${negligible ? ': negligible' : ''}` : null,
-      ].filter(Boolean);
       if (software) {
         report('software-device-drops', {
           evidence: [evidence(counter.name, counter.value, threshold, where)],
-          data: { counter: counter.name, value: counter.value, kind: device.softwareType ?? device.kind, detail: details.length > 0 ? ` (${details.join('; ')})` : '', origin },
+          data: {
+            counter: counter.name,
+            value: counter.value,
+            queues: counter.queues,
+            rxPackets: rate !== null ? rxPackets : null,
+            negligible,
+            origin,
+            kind: device.softwareType ?? device.kind,
+          },
         });
         continue;
       }
@@ -157,11 +218,9 @@ export default defineCheck({
           counter: counter.name,
           value: counter.value,
           queues: counter.queues,
-          detail: details.length > 0 ? ` (${details.join('; ')})` : '',
-          meaning: counter.meaning,
+          rxPackets: rate !== null ? rxPackets : null,
+          negligible,
           remedy: counter.remedy,
-          // Rendered here: the engine fills a template once, not the text put into it.
-          action: ACTIONS[counter.remedy].replaceAll('{subject}', subject),
           origin,
           driver: device.driver,
         },

@@ -1,5 +1,17 @@
-import { defineCheck } from '../src/engine/check.js';
+import { z } from 'zod';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import { formatCpuList, parseCpuList } from '../src/parsers/cpulist.js';
+
+/** Where the NIC sits: its node, the host's CPU nodes, its local CPUs and the nearest node with memory. */
+const placement = z.object({
+  node: z.number().int(),
+  nodes: z.number().int(),
+  /** A cpulist ("0-7"). */
+  localCpus: z.string(),
+  memoryNode: z.number().int(),
+  /** The firmware's distance to memoryNode (10: local), null when it gives none. */
+  distance: z.number().nullable(),
+});
 
 export default defineCheck({
   id: 'numa-locality',
@@ -11,21 +23,24 @@ export default defineCheck({
   appliesTo: (iface) => (iface.pciAddress ? null : `${iface.name} is not a PCI device (${iface.kind} interface): it has no NUMA node`),
   requires: ['net.device', 'numa'],
   symptoms: {
-    'nic-numa-node': {
+    'nic-numa-node': symptom({
       severity: 'info',
+      data: placement,
       message: '{subject} is attached to NUMA node {node} of {nodes}: its local CPUs are {localCpus}',
       fix: 'Run the test processes on that node: numactl --cpunodebind={node} --membind={memoryNode} iperf3 ... (or taskset -c {localCpus}), and keep the NIC\'s IRQs on CPUs {localCpus}',
-    },
-    'numa-node-unknown': {
+    }),
+    'numa-node-unknown': symptom({
       severity: 'info',
+      data: z.object({ nodes: z.number().int() }),
       message: 'The firmware does not say which of the {nodes} NUMA nodes {subject} is attached to (numa_node is -1)',
       fix: 'Find the socket from the slot (lspci -tv, the board manual) and pin test processes with numactl --cpunodebind=<node>; a BIOS/firmware update often restores the ACPI proximity (_PXM) information',
-    },
-    'nic-node-memoryless': {
+    }),
+    'nic-node-memoryless': symptom({
       severity: 'warning',
+      data: placement,
       message: 'NUMA node {node} of {subject} has CPUs but no memory: packet buffers and socket memory come from node {memoryNode} (distance {distance})',
       fix: 'Populate the memory channels of that socket/die, or change the BIOS NUMA-per-socket (NPS) setting; meanwhile bind memory to the nearest node: numactl --cpunodebind={node} --membind={memoryNode}',
-    },
+    }),
   },
   run({ facts, subject, report, notApplicable, unknown, source }) {
     const device = facts['net.device'];

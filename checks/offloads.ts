@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import type { OffloadFeature } from '../src/parsers/ethtool-features.js';
 import type { Evidence, Profile, Severity } from '../src/report/schema.js';
@@ -34,12 +34,29 @@ function stateOf(feature: OffloadFeature): State {
   return 'off';
 }
 
-function names(offloads: readonly Offload[]): string {
-  return offloads.map((offload) => offload.label).join(', ');
+/** The ethtool -K names of these offloads, comma-separated ("tso,gso"): what a fix turns on. */
+function featureList(offloads: readonly Offload[]): string {
+  return offloads.map((offload) => offload.toggle).join(',');
 }
 
-function toggles(offloads: readonly Offload[]): string {
-  return offloads.map((offload) => `${offload.toggle} on`).join(' ');
+const TOGGLES: ReadonlySet<string> = new Set(OFFLOADS.map((offload) => offload.toggle));
+const featuresSchema = z.string().refine((list) => list.split(',').every((name) => TOGGLES.has(name)), 'ethtool -K offload names, comma-separated ("tso,gso")');
+const profileSchema = z.enum(['throughput', 'latency', 'measurement']);
+
+/** "tso,gso" → "TSO, GSO", the names people read. */
+function labels(features: string): string {
+  return features
+    .split(',')
+    .map((toggle) => OFFLOADS.find((offload) => offload.toggle === toggle)?.label ?? toggle)
+    .join(', ');
+}
+
+/** "tso,gso" → "tso on gso on", the ethtool -K arguments. */
+function toggles(features: string): string {
+  return features
+    .split(',')
+    .map((toggle) => `${toggle} on`)
+    .join(' ');
 }
 
 function profileNote(profile: Profile, onPurpose: boolean): string {
@@ -58,24 +75,52 @@ export default defineCheck({
   optionalFacts: ['ethtool.features'],
   options,
   symptoms: {
-    'offload-off': {
+    'offload-off': symptom({
       severity: 'warning',
-      message: '{subject}: {features} off although the driver lets them be turned on; {note}',
+      data: z.object({
+        features: featuresSchema,
+        count: z.number().int(),
+        profile: profileSchema,
+        /** A measurement host turns these off on purpose (options.measurementOffOnPurpose). */
+        onPurpose: z.boolean(),
+      }),
+      phrases: { featureLabels: (d) => labels(d.features), toggles: (d) => toggles(d.features), note: (d) => profileNote(d.profile, d.onPurpose) },
+      message: '{subject}: {featureLabels} off although the driver lets them be turned on; {note}',
       fix: { text: '{commands}', ops: [{ kind: 'ethtool-features', iface: '{subject}', on: '{features}' }] },
-    },
-    'offload-fixed-off': {
+    }),
+    'offload-fixed-off': symptom({
       severity: 'info',
-      message: '{subject}: {features} off and fixed by the driver: ethtool -K cannot turn them on; the CPU does this work',
+      data: z.object({ features: featuresSchema, count: z.number().int() }),
+      phrases: { featureLabels: (d) => labels(d.features) },
+      message: '{subject}: {featureLabels} off and fixed by the driver: ethtool -K cannot turn them on; the CPU does this work',
       fix: 'Nothing to set on this interface: a NIC or driver (or firmware) that offers {features} would take this work off the CPU',
-    },
-    'offload-requested-but-off': {
+    }),
+    'offload-requested-but-off': symptom({
       severity: 'warning',
-      message: '{subject}: {features} requested on but off: {why}',
+      data: z.object({
+        features: featuresSchema,
+        count: z.number().int(),
+        /** TSO/GSO was refused because scatter-gather, which it needs, is off. */
+        needsScatterGather: z.boolean(),
+        /** The interface kind (a bond or bridge offers only what all its members offer). */
+        kind: z.string(),
+      }),
+      phrases: {
+        featureLabels: (d) => labels(d.features),
+        toggles: (d) => toggles(d.features),
+        why: (d) =>
+          d.needsScatterGather
+            ? 'segmentation offload needs scatter-gather, which is off on this interface'
+            : d.kind === 'bond' || d.kind === 'bridge'
+              ? `a ${d.kind} offers only what all its members offer: a member lacks it`
+              : 'the driver or the kernel refused it (a feature it depends on, a bond or bridge member, or the driver)',
+      },
+      message: '{subject}: {featureLabels} requested on but off: {why}',
       fix: {
         text: '{commands}, then ethtool -k {subject} | grep requested; if it stays off, look for the dependency or the bond/bridge member that refuses it (dmesg)',
         ops: [{ kind: 'ethtool-features', iface: '{subject}', on: '{features}' }],
       },
-    },
+    }),
   },
   run(ctx) {
     const { facts, optional, options: opts, profile, report, unknown, source } = ctx;
@@ -117,7 +162,7 @@ export default defineCheck({
       report('offload-off', {
         ...(severity ? { severity } : {}),
         evidence: evidence(offloads, 'off'),
-        data: { features: names(offloads), toggles: toggles(offloads), count: offloads.length, profile, note: profileNote(profile, intended) },
+        data: { features: featureList(offloads), count: offloads.length, profile, onPurpose: intended },
       });
     }
 
@@ -125,15 +170,9 @@ export default defineCheck({
       const refused = groups['requested-but-off'];
       const needsSg = refused.some((offload) => offload.toggle === 'tso' || offload.toggle === 'gso');
       const sgOff = features['scatter-gather']?.active === false;
-      const why =
-        needsSg && sgOff
-          ? 'segmentation offload needs scatter-gather, which is off on this interface'
-          : device.kind === 'bond' || device.kind === 'bridge'
-            ? `a ${device.kind} offers only what all its members offer: a member lacks it`
-            : 'the driver or the kernel refused it (a feature it depends on, a bond or bridge member, or the driver)';
       report('offload-requested-but-off', {
         evidence: evidence(refused, 'requested-but-off'),
-        data: { features: names(refused), toggles: toggles(refused), count: refused.length, why },
+        data: { features: featureList(refused), count: refused.length, needsScatterGather: needsSg && sgOff, kind: device.kind },
       });
     }
 
@@ -142,7 +181,7 @@ export default defineCheck({
       const fixedOff = groups['fixed-off'];
       report('offload-fixed-off', {
         evidence: evidence(fixedOff, 'fixed-off'),
-        data: { features: names(fixedOff), count: fixedOff.length },
+        data: { features: featureList(fixedOff), count: fixedOff.length },
       });
     }
     return undefined;

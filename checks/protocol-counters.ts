@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import type { Evidence } from '../src/report/schema.js';
 
 const options = z.object({
@@ -12,6 +12,9 @@ const options = z.object({
   /** Too few segments say nothing about a rate. */
   minSegments: z.number().int().nonnegative().default(100_000),
 });
+
+/** A kernel counter since boot. */
+const count = z.number().int().nonnegative();
 
 /**
  * Counters the kernel keeps per protocol (/proc/net/snmp, /proc/net/netstat): the drops and
@@ -27,26 +30,43 @@ export default defineCheck({
   requires: ['net.protocol'],
   options,
   symptoms: {
-    'udp-buffer-errors': {
+    'udp-buffer-errors': symptom({
       severity: 'warning',
-      message: 'UDP {direction}bufErrors = {errors} since boot ({ratio} of {datagrams} datagrams): datagrams were dropped because a socket {buffer} buffer was full',
+      data: z.object({
+        direction: z.enum(['Rcv', 'Snd']),
+        errors: count,
+        /** InDatagrams (Rcv) or OutDatagrams (Snd); null when the counter is missing. */
+        datagrams: count.nullable(),
+        /** errors / (datagrams + errors); null without a datagram count. */
+        ratio: z.number().min(0).max(1).nullable(),
+      }),
+      phrases: {
+        share: (d) => (d.ratio === null ? 'unknown share' : d.ratio.toPrecision(2)),
+        datagramCount: (d) => (d.datagrams === null ? 'unknown' : String(d.datagrams)),
+        buffer: (d) => (d.direction === 'Rcv' ? 'receive' : 'send'),
+      },
+      message: 'UDP {direction}bufErrors = {errors} since boot ({share} of {datagramCount} datagrams): datagrams were dropped because a socket {buffer} buffer was full',
       fix: 'Raise net.core.rmem_max / rmem_default (and the application\'s SO_RCVBUF, e.g. iperf3 -w) and net.core.netdev_max_backlog; spread the receiving threads over CPUs. Compare two readings of /proc/net/snmp to see whether it still grows.',
-    },
-    'tcp-retransmits': {
+    }),
+    'tcp-retransmits': symptom({
       severity: 'warning',
+      data: z.object({ retrans: count, sent: count, ratio: z.number().nonnegative() }),
+      phrases: { percent: (d) => (d.ratio * 100).toFixed(2) },
       message: 'TCP retransmitted {retrans} of {sent} segments since boot ({percent} %): loss on the path, at a receiver, or in this host\'s own queues',
       fix: 'Find where packets are lost: NIC and softnet drops on both ends (ethtool -S, /proc/net/softnet_stat), qdisc drops (tc -s qdisc), switch port errors; pace many streams with fq (net.core.default_qdisc = fq).',
-    },
-    'socket-backlog-drops': {
+    }),
+    'socket-backlog-drops': symptom({
       severity: 'warning',
+      data: z.object({ backlogDrops: count, pruned: count, pruneCalled: count }),
       message: 'TCP dropped {backlogDrops} segments for a full socket backlog and pruned {pruned} receive queues since boot: an application did not read its sockets fast enough',
       fix: 'Raise net.ipv4.tcp_rmem (third field) and make the receiving application read faster (more threads, pinned to NIC-local CPUs); this is not a NIC fault.',
-    },
-    'listen-drops': {
+    }),
+    'listen-drops': symptom({
       severity: 'info',
+      data: z.object({ listenDrops: count, overflows: count }),
       message: 'ListenDrops = {listenDrops} (ListenOverflows {overflows}) since boot: connections were refused because an application did not accept them fast enough',
       fix: 'Raise the application\'s listen backlog and net.core.somaxconn; nothing to change on the NIC.',
-    },
+    }),
   },
   run({ facts, options: opts, report, source }) {
     const { counters } = facts['net.protocol'];
@@ -69,7 +89,7 @@ export default defineCheck({
           { label: `Udp ${direction}bufErrors`, observed: errors, expected: 0, unit: 'datagrams', ...snmp },
           ...(datagrams !== undefined ? [{ label: direction === 'Rcv' ? 'Udp InDatagrams' : 'Udp OutDatagrams', observed: datagrams, unit: 'datagrams', ...snmp }] : []),
         ],
-        data: { direction, errors, datagrams: datagrams ?? 'unknown', ratio: ratio === null ? 'unknown share' : ratio.toPrecision(2), buffer: direction === 'Rcv' ? 'receive' : 'send' },
+        data: { direction, errors, datagrams: datagrams ?? null, ratio },
       });
     }
 
@@ -83,7 +103,7 @@ export default defineCheck({
           { label: 'Tcp RetransSegs', observed: retrans, expected: `< ${opts.retransNoteRatio * 100} % of OutSegs`, unit: 'segments', ...snmp },
           { label: 'Tcp OutSegs', observed: sent, unit: 'segments', ...snmp },
         ],
-        data: { retrans, sent, ratio: Number(ratio.toFixed(5)), percent: (ratio * 100).toFixed(2) },
+        data: { retrans, sent, ratio: Number(ratio.toFixed(5)) },
       });
     }
 

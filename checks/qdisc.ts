@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import type { TcEntry } from '../src/parsers/tc-qdisc.js';
 
 const options = z.object({
@@ -30,6 +30,8 @@ function shaperOf(entry: TcEntry): Shaper | null {
   return null;
 }
 
+const counter = z.number().int().nonnegative();
+
 const gbps = (bitsPerSecond: number) => Number((bitsPerSecond / 1e9).toFixed(2));
 
 export default defineCheck({
@@ -43,16 +45,41 @@ export default defineCheck({
   options,
   appliesTo: (iface) => (iface.kind === 'bridge' ? `${iface.name} is a bridge: its speed is nominal, the ports below it carry the traffic` : null),
   symptoms: {
-    'egress-shaped': {
+    'egress-shaped': symptom({
       severity: 'warning',
+      data: z.object({
+        /** The qdisc kind (tbf, htb, cake, fq) and tc handle of the tightest shaper. */
+        kind: z.string().min(1),
+        handle: z.string().min(1),
+        type: z.enum(['qdisc', 'class']),
+        rateMbps: z.number().nonnegative(),
+        rateGbps: z.number().nonnegative(),
+        linkMbps: z.number().positive(),
+        linkGbps: z.number().positive(),
+        percent: z.number().nonnegative(),
+        /** fq maxrate caps each flow, not the interface. */
+        perFlow: z.boolean(),
+      }),
+      phrases: { limits: (d) => (d.perFlow ? 'each flow' : 'egress') },
       message: '{subject}: {kind} {handle} limits {limits} to {rateGbps} Gb/s, {percent} % of the {linkGbps} Gb/s link',
       fix: 'If nobody needs this shaper, remove it: tc qdisc del dev {subject} root (otherwise raise its rate)',
-    },
-    'qdisc-drops': {
+    }),
+    'qdisc-drops': symptom({
       severity: 'warning',
-      message: '{subject}: the root {kind} qdisc dropped {dropped} of {sentPackets} packets since it was created (overlimits {overlimits})',
+      data: z.object({
+        kind: z.string().min(1),
+        handle: z.string().min(1),
+        dropped: counter,
+        overlimits: counter.nullable(),
+        sentPackets: counter.nullable(),
+      }),
+      phrases: {
+        sentCount: (d) => (d.sentPackets === null ? 'an unknown number of' : String(d.sentPackets)),
+        overlimitCount: (d) => (d.overlimits === null ? 'unknown' : String(d.overlimits)),
+      },
+      message: '{subject}: the root {kind} qdisc dropped {dropped} of {sentCount} packets since it was created (overlimits {overlimitCount})',
       fix: 'See which qdisc drops with tc -s qdisc show dev {subject}: a shaper or a short queue limit (raise the limit, or pace flows with fq)',
-    },
+    }),
   },
   run({ facts, options: opts, subject, report, unknown, source }) {
     const tc = facts['tc.qdisc'];
@@ -90,7 +117,6 @@ export default defineCheck({
         linkGbps: device.speedMbps / 1000,
         percent,
         perFlow: tightest.perFlow,
-        limits: tightest.perFlow ? 'each flow' : 'egress',
       },
     });
     return undefined;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import { hardwareOnly, isSoftware } from '../src/domain/interface-kinds.js';
 import { currentRxQueues } from '../src/parsers/ethtool-channels.js';
@@ -13,6 +13,8 @@ const options = z.object({
   unevenRatio: z.number().gt(1).default(2),
 });
 
+
+const queueIndex = z.number().int().nonnegative();
 
 const percent = (fraction: number) => Math.round(fraction * 1000) / 10;
 
@@ -30,21 +32,41 @@ export default defineCheck({
   optionalFacts: ['ethtool.rxfh', 'ethtool.channels'],
   options,
   symptoms: {
-    'all-to-one-queue': {
+    'all-to-one-queue': symptom({
       severity: 'warning',
+      data: z.object({
+        queue: queueIndex,
+        /** Entries read from the table. */
+        entries: z.number().int().positive(),
+        rings: z.number().int().positive(),
+        /** false when ethtool printed only part of the table. */
+        complete: z.boolean(),
+        linkMbps: z.number().nonnegative().nullable(),
+      }),
       message: 'Every entry of the RSS indirection table of {subject} ({entries} read) points at queue {queue}, although {rings} receive rings exist: all received flows land on one queue and one CPU',
       fix: 'ethtool -X {subject} equal {rings} (spreads the table evenly over the {rings} rings); check that no tool (DPDK/Onload, a tuning script) rewrote it',
-    },
-    'uneven-indirection': {
+    }),
+    'uneven-indirection': symptom({
       severity: 'warning',
+      data: z.object({
+        usedQueues: z.number().int().positive(),
+        rings: z.number().int().positive(),
+        busiestQueue: queueIndex,
+        busiestPercent: z.number().min(0).max(100),
+        fairPercent: z.number().min(0).max(100),
+        /** The check's unevenRatio option: how many fair shares the busiest queue may hold. */
+        ratio: z.number().positive(),
+        complete: z.boolean(),
+      }),
       message: 'The RSS indirection table of {subject} uses {usedQueues} of {rings} rings and gives queue {busiestQueue} {busiestPercent}% of the entries (fair share {fairPercent}%, allowed up to {ratio}x)',
       fix: 'ethtool -X {subject} equal {rings} (or ethtool -X {subject} default), unless the weights were set on purpose',
-    },
-    'zero-hash-key': {
+    }),
+    'zero-hash-key': symptom({
       severity: 'warning',
+      data: z.object({ keyBytes: z.number().int().positive(), rings: z.number().int().positive() }),
       message: 'The RSS hash key of {subject} is all zeros ({keyBytes} bytes): with Toeplitz hashing every flow gets the same hash, so all traffic goes to one queue whatever the indirection table says',
       fix: "ethtool -X {subject} hkey $(openssl rand -hex {keyBytes} | sed 's/../&:/g; s/:$//') (a random {keyBytes}-byte key), or reload the driver to restore its default key",
-    },
+    }),
   },
   run(ctx) {
     const { facts, optional, options: opts, subject, report, notApplicable, unknown, source } = ctx;

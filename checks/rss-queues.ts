@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
 import type { FactResult } from '../src/engine/facts.js';
+import type { NetDevice } from '../src/collectors/net-device.js';
+import type { NetQueues } from '../src/collectors/net-queues.js';
 import type { NicIrqs } from '../src/collectors/nic-irqs.js';
+import type { CpuTopology } from '../src/collectors/cpu-topology.js';
 import type { ProcInterrupts } from '../src/parsers/proc-interrupts.js';
 import { unknownForFailedFact } from '../src/engine/optional-fact.js';
 import { channelMode, currentRxQueues, type EthtoolChannels } from '../src/parsers/ethtool-channels.js';
@@ -21,15 +24,71 @@ const options = z.object({
   driverRssCaps: z.record(z.string(), z.number().int().positive()).default({ ixgbe: 16, i40e: 64 }),
 });
 
+type Options = z.infer<typeof options>;
+
 // Bonds, bridges, VLANs and software devices have no hardware queues: RSS is set on the NIC below.
 
+type Channel = 'combined' | 'rx' | 'tx';
+
 interface ChannelPlan {
-  /** 'combined', 'rx' or 'tx'. */
-  channel: string;
+  channel: Channel;
   current: number;
   max: number;
   suggested: number;
 }
+
+const queueCount = z.number().int().nonnegative();
+/** A cpumask as rps_cpus takes it ("ff,ffffffff"). */
+const cpuMask = z.string().regex(/^[0-9a-f]+(,[0-9a-f]+)*$/i);
+
+/** What `ethtool -L` would set: one value per channel kind the driver has (null: leave it). */
+const targets = {
+  targetCombined: queueCount.nullable(),
+  targetRx: queueCount.nullable(),
+  targetTx: queueCount.nullable(),
+};
+type Targets = { [K in keyof typeof targets]: number | null };
+
+/** The ethtool -L arguments for the targets: "combined 16", "rx 4 tx 4". */
+function channelArgs(d: Targets): string {
+  return (
+    [
+      ['combined', d.targetCombined],
+      ['rx', d.targetRx],
+      ['tx', d.targetTx],
+    ] as const
+  )
+    .flatMap(([kind, count]) => (count === null ? [] : [`${kind} ${count}`]))
+    .join(' ');
+}
+
+/** The CPUs to steer receive processing to, as a mask, or what to put there when they are unknown. */
+const rpsMaskOf = (mask: string | null) => mask ?? '<hex mask of the CPUs to use>';
+
+const singleQueueData = z.object({
+  current: z.literal(1),
+  /** The receive (or combined) channels' driver maximum and suggestion; null without ethtool -l. */
+  max: queueCount.nullable(),
+  suggested: queueCount.nullable(),
+  localCpus: queueCount.nullable(),
+  localCpuMask: cpuMask.nullable(),
+  linkGbps: z.number().nonnegative(),
+  ...targets,
+});
+
+const belowMaxData = z.object({
+  channel: z.enum(['combined', 'rx', 'tx']),
+  current: queueCount,
+  max: queueCount,
+  suggested: queueCount,
+  localCpus: queueCount.nullable(),
+  /** Where the CPU count comes from: the NIC's NUMA node, the host's online CPUs, or nowhere. */
+  cpuSource: z.enum(['nic-local', 'online', 'unknown']),
+  driver: z.string().min(1).nullable(),
+  /** The driverRssCaps entry for the driver: queues its RSS hash spreads over at most. */
+  driverRssCap: queueCount.nullable(),
+  ...targets,
+});
 
 export default defineCheck({
   id: 'rss-queues',
@@ -44,93 +103,81 @@ export default defineCheck({
   optionalFacts: ['ethtool.channels', 'net.queues', 'cpu.topology', 'nic.irqs', 'proc.interrupts'],
   options,
   symptoms: {
-    'single-queue-fast-port': {
+    'single-queue-fast-port': symptom({
       severity: 'warning',
-      message: '{subject} receives on a single queue ({current} of max {max}) on a {linkGbps} Gb/s port: every flow is processed by one CPU, which caps throughput well below line rate',
+      data: singleQueueData,
+      phrases: {
+        maxText: (d) => (d.max === null ? 'unknown' : String(d.max)),
+        remedy: (d, { subject }) =>
+          d.suggested !== null && d.suggested > 1
+            ? `ethtool -L ${subject} ${channelArgs(d)} (one queue per NIC-local CPU, up to the driver maximum ${d.max})`
+            : `the driver offers a single queue: enable multiqueue where the NIC comes from (virtio: queues=N on the host; a cloud instance type with more queues), or spread receive processing with RPS: echo ${rpsMaskOf(d.localCpuMask)} > /sys/class/net/${subject}/queues/rx-0/rps_cpus`,
+      },
+      message: '{subject} receives on a single queue ({current} of max {maxText}) on a {linkGbps} Gb/s port: every flow is processed by one CPU, which caps throughput well below line rate',
       fix: '{remedy}',
-    },
-    'queues-below-max': {
+    }),
+    'queues-below-max': symptom({
       severity: 'warning',
+      data: belowMaxData,
+      phrases: {
+        basis: (d) =>
+          [
+            `driver maximum ${d.max}`,
+            d.localCpus !== null ? `${d.localCpus} ${d.cpuSource === 'nic-local' ? 'NIC-local' : 'online'} CPUs` : 'NIC-local CPU count unknown',
+            ...(d.driverRssCap !== null ? [`${d.driver} spreads RSS over at most ${d.driverRssCap} queues`] : []),
+          ].join(', '),
+        channelArgs,
+      },
       message: '{subject} uses {current} {channel} queues where {suggested} are possible ({basis}): traffic is spread over fewer CPUs',
-      fix: { text: '{commands}', ops: [{ kind: 'ethtool-channels', iface: '{subject}', rx: '{targetRxQueues}', tx: '{targetTxQueues}', combined: '{targetCombinedQueues}' }] },
-    },
-    'single-queue-vector': {
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-channels', iface: '{subject}', rx: '{targetRx}', tx: '{targetTx}', combined: '{targetCombined}' }] },
+    }),
+    'single-queue-vector': symptom({
       severity: 'warning',
+      data: z.object({
+        /** The vector's action name in /proc/interrupts ("eth2", "eth0-TxRx-0"), or "IRQ n". */
+        vector: z.string().min(1),
+        interrupts: z.number().int().nonnegative(),
+        sharePercent: z.number().int().min(0).max(100),
+        cpus: z.number().int().min(2),
+      }),
       message: '{subject} has a single interrupt vector ({vector}) that took {interrupts} interrupts, {sharePercent} % of the host\'s MSI interrupts, on a {cpus}-CPU host: one receive queue, so one CPU does all its receive work (ethtool -l was not captured)',
       fix: 'Check ethtool -l {subject}; enable more queues (ethtool -L {subject} combined <N>, or the driver\'s RSS/MQ module parameter) and make sure MSI-X is in use (lspci -vv: MSI-X Enable+)',
-    },
-    'rps-off-single-queue': {
+    }),
+    'rps-off-single-queue': symptom({
       severity: 'info',
+      data: z.object({ rpsCpus: cpuMask, localCpuMask: cpuMask.nullable() }),
+      phrases: { rpsMask: (d) => rpsMaskOf(d.localCpuMask) },
       message: '{subject} has a single hardware receive queue and RPS is off (rx-0/rps_cpus = {rpsCpus}): protocol processing for every flow runs on the CPU that takes the interrupt',
       fix: 'echo {rpsMask} > /sys/class/net/{subject}/queues/rx-0/rps_cpus (steers receive processing to those CPUs; add rps_flow_cnt and net.core.rps_sock_flow_entries for RFS)',
-    },
+    }),
   },
   run(ctx) {
     const { facts, optional, options: opts, subject, report, notApplicable, source } = ctx;
     const device = facts['net.device'];
     const channelsResult = optional['ethtool.channels'];
-    // A veth that answers ethtool -l with more than one channel has real, settable queues (the
-    // lab's "10GbE port" is one); other software interfaces have none of their own.
-    // A veth's channels only matter where it stands for a link the user named (--link-speed, the lab):
-    // otherwise it is a software device and RSS belongs to the physical NIC below.
-    const settableSoftwareQueues =
-      device.kind === 'virtual' && device.speedMbps !== null && channelsResult.ok && Math.max(channelsResult.value.max.combined ?? 0, channelsResult.value.max.rx ?? 0) > 1;
-    if (isSoftware(device) && !settableSoftwareQueues) {
+    if (!hasOwnQueues(device, channelsResult)) {
       return notApplicable(`${subject} is a ${device.kind} interface: it has no hardware receive queues of its own (RSS is configured on the physical NIC)`);
     }
     const queuesResult = optional['net.queues'];
     const queues = queuesResult.ok ? queuesResult.value : null;
     const channelsSource = source('ethtool.channels');
-    const withSource = (evidence: Evidence, from: Source | undefined): Evidence => (from ? { ...evidence, source: from } : evidence);
+    const cpus = localCpus(device, optional['cpu.topology']);
 
-    // The NIC's NUMA-local CPUs; without them (a VM's NIC has no node) the host's online CPUs.
-    const topology = optional['cpu.topology'];
-    const localCpuSet = device.localCpuList ? parseCpusOrNull(device.localCpuList, 'list') : topology.ok && topology.value.online.length > 0 ? topology.value.online : null;
-    const localCpus = localCpuSet ? localCpuSet.length : null;
-    const cap = device.driver ? opts.driverRssCaps[device.driver] : undefined;
-    const target = (max: number) => Math.min(max, localCpus ?? max, cap ?? max);
-    const basisFor = (max: number): string => {
-      const parts = [`driver maximum ${max}`];
-      parts.push(localCpus !== null ? `${localCpus} ${device.localCpuList ? 'NIC-local' : 'online'} CPUs` : 'NIC-local CPU count unknown');
-      if (cap !== undefined) parts.push(`${device.driver} spreads RSS over at most ${cap} queues`);
-      return parts.join(', ');
-    };
-
-    let plans: ChannelPlan[];
-    let rxQueues: number;
-    let channelArgs: string;
+    let channels: Channels;
     if (channelsResult.ok) {
-      const channels: EthtoolChannels = channelsResult.value;
-      const mode = channelMode(channels);
-      if (mode === 'none') return notApplicable(`ethtool -l ${subject} reports no receive or combined channels: the ${device.driver ?? 'unknown'} driver does not expose its queue count`);
-      if (mode === 'combined') {
-        const max = channels.max.combined!;
-        const current = currentRxQueues(channels);
-        plans = [{ channel: 'combined', current, max, suggested: target(max) }];
-        rxQueues = current;
-        channelArgs = `combined ${target(max)}`;
-      } else {
-        plans = (['rx', 'tx'] as const)
-          .filter((kind) => (channels.max[kind] ?? 0) > 0)
-          .map((kind) => {
-            const max = channels.max[kind]!;
-            return { channel: kind, current: channels.current[kind] ?? 0, max, suggested: target(max) };
-          });
-        rxQueues = channels.current.rx ?? 0;
-        channelArgs = plans.map((plan) => `${plan.channel} ${plan.suggested}`).join(' ');
-      }
+      const planned = planChannels(channelsResult.value, subject, device, cpus.count, opts);
+      if (typeof planned === 'string') return notApplicable(planned);
+      channels = planned;
     } else if (channelsResult.error.kind === 'unsupported') {
       // No channel interface: the kernel's queue directories still show whether there is one queue.
       if (!queues || queues.rx.length !== 1) {
         const seen = queues ? `; sysfs shows ${queues.rx.length} receive queues` : '';
         return notApplicable(`the ${device.driver ?? 'unknown'} driver does not support ethtool -l, so its queue count cannot be read or changed with ethtool -L${seen}`);
       }
-      plans = [];
-      rxQueues = 1;
-      channelArgs = '';
+      channels = { plans: [], rxQueues: 1, targets: NO_TARGETS };
     } else {
       // Only a NIC the host owns: a guest's emulated or paravirtual NIC has the queues its hypervisor gives it.
-      const single = device.kind !== 'physical' ? null : singleVectorEvidence(optional['nic.irqs'], optional['proc.interrupts'], localCpus, opts.singleVectorHostShare);
+      const single = device.kind !== 'physical' ? null : singleVectorEvidence(optional['nic.irqs'], optional['proc.interrupts'], cpus.count, opts.singleVectorHostShare);
       if (!single) return unknownForFailedFact(ctx, channelsResult.error, `ethtool -l ${subject}`);
       // ethtool -l was not captured, but /proc/interrupts shows one busy vector: one queue.
       report('single-queue-vector', {
@@ -143,18 +190,11 @@ export default defineCheck({
       return undefined;
     }
 
-    // The channel counts the fix sets, by channel type (typed, for the structured fix).
-    const targetOf = (channel: ChannelPlan['channel']) => plans.find((plan) => plan.channel === channel)?.suggested ?? null;
-    const targets = { targetRxQueues: targetOf('rx'), targetTxQueues: targetOf('tx'), targetCombinedQueues: targetOf('combined') };
-    const rpsMask = localCpuSet && localCpuSet.length > 0 ? formatShortCpuMask(localCpuSet) : '<hex mask of the CPUs to use>';
+    const withSource = (evidence: Evidence, from: Source | undefined): Evidence => (from ? { ...evidence, source: from } : evidence);
     const speed = device.speedMbps;
-    const singleOnFastPort = rxQueues === 1 && speed !== null && speed >= opts.fastLinkMbps;
+    const singleOnFastPort = channels.rxQueues === 1 && speed !== null && speed >= opts.fastLinkMbps;
     if (singleOnFastPort) {
-      const plan = plans.find((candidate) => candidate.channel !== 'tx');
-      const remedy =
-        plan && plan.suggested > 1
-          ? `ethtool -L ${subject} ${channelArgs} (one queue per NIC-local CPU, up to the driver maximum ${plan.max})`
-          : `the driver offers a single queue: enable multiqueue where the NIC comes from (virtio: queues=N on the host; a cloud instance type with more queues), or spread receive processing with RPS: echo ${rpsMask} > /sys/class/net/${subject}/queues/rx-0/rps_cpus`;
+      const plan = channels.plans.find((candidate) => candidate.channel !== 'tx');
       report('single-queue-fast-port', {
         evidence: [
           withSource({ label: 'receive queues', observed: 1, ...(plan ? { expected: plan.suggested } : {}), unit: 'queues' }, channelsSource ?? source('net.queues')),
@@ -164,15 +204,15 @@ export default defineCheck({
           current: 1,
           max: plan?.max ?? null,
           suggested: plan?.suggested ?? null,
-          localCpus,
+          localCpus: cpus.count,
+          localCpuMask: cpus.mask,
           linkGbps: speed / 1000,
-          remedy,
-          ...(plan && plan.suggested > 1 ? targets : { targetRxQueues: null, targetTxQueues: null, targetCombinedQueues: null }),
+          ...channels.targets,
         },
       });
     }
 
-    for (const plan of plans) {
+    for (const plan of channels.plans) {
       if (plan.current >= plan.suggested) continue;
       // The single-queue finding already covers the receive side of that port.
       if (singleOnFastPort && plan.channel !== 'tx') continue;
@@ -180,32 +220,114 @@ export default defineCheck({
         withSource({ label: `${plan.channel} channels`, observed: plan.current, expected: plan.suggested, unit: 'queues' }, channelsSource),
         withSource({ label: `${plan.channel} channels, driver maximum`, observed: plan.max, unit: 'queues' }, channelsSource),
       ];
-      if (localCpus !== null) evidence.push(withSource({ label: 'NIC-local CPUs', observed: localCpus, unit: 'CPUs' }, source('net.device', 'local_cpulist')));
+      if (cpus.count !== null) evidence.push(withSource({ label: 'NIC-local CPUs', observed: cpus.count, unit: 'CPUs' }, source('net.device', 'local_cpulist')));
       report('queues-below-max', {
         // Without the NIC-local CPU count, "fewer queues than CPUs" is a guess: the driver maximum
         // (64 on ice) says what the NIC could do, not what this host has cores for.
-        ...(localCpus === null ? { severity: 'info' as const } : {}),
+        ...(cpus.count === null ? { severity: 'info' as const } : {}),
         evidence,
-        data: { channel: plan.channel, current: plan.current, max: plan.max, localCpus, suggested: plan.suggested, basis: basisFor(plan.max), channelArgs, ...targets },
+        data: {
+          channel: plan.channel,
+          current: plan.current,
+          max: plan.max,
+          suggested: plan.suggested,
+          localCpus: cpus.count,
+          cpuSource: cpus.source,
+          driver: device.driver,
+          driverRssCap: rssCap(device, opts),
+          ...channels.targets,
+        },
       });
     }
 
-    const rx0 = queues?.rx.length === 1 ? queues.rx[0] : undefined;
-    if (rxQueues === 1 && rx0 && rx0.rpsCpuCount === 0) {
+    const rx0 = singleQueueWithoutRps(channels.rxQueues, queues);
+    if (rx0) {
       report('rps-off-single-queue', {
         evidence: [
           withSource({ label: 'rx-0 rps_cpus', observed: rx0.rpsCpus, expected: 'CPUs set' }, source('net.queues', 'rps_cpus')),
           withSource({ label: 'receive queues', observed: 1, unit: 'queues' }, channelsSource ?? source('net.queues')),
         ],
-        data: {
-          rpsCpus: rx0.rpsCpus,
-          rpsMask,
-        },
+        data: { rpsCpus: rx0.rpsCpus, localCpuMask: cpus.mask },
       });
     }
     return undefined;
   },
 });
+
+// The steps of run(), in order.
+
+/**
+ * Whether the interface has receive queues of its own to judge. A veth that answers ethtool -l
+ * with more than one channel has real, settable queues (the lab's "10GbE port" is one), but they
+ * only matter where it stands for a link the user named (--link-speed, the lab): otherwise it is a
+ * software device and RSS belongs to the physical NIC below.
+ */
+function hasOwnQueues(device: NetDevice, channels: FactResult<EthtoolChannels>): boolean {
+  const settableSoftwareQueues =
+    device.kind === 'virtual' && device.speedMbps !== null && channels.ok && Math.max(channels.value.max.combined ?? 0, channels.value.max.rx ?? 0) > 1;
+  return !isSoftware(device) || settableSoftwareQueues;
+}
+
+interface LocalCpus {
+  count: number | null;
+  /** The CPUs as an rps_cpus mask. */
+  mask: string | null;
+  source: 'nic-local' | 'online' | 'unknown';
+}
+
+/** The NIC's NUMA-local CPUs; without them (a VM's NIC has no node) the host's online CPUs. */
+function localCpus(device: NetDevice, topology: FactResult<CpuTopology>): LocalCpus {
+  const local = device.localCpuList ? parseCpusOrNull(device.localCpuList, 'list') : null;
+  const set = local ?? (!device.localCpuList && topology.ok && topology.value.online.length > 0 ? topology.value.online : null);
+  return {
+    count: set ? set.length : null,
+    mask: set && set.length > 0 ? formatShortCpuMask(set) : null,
+    source: set === null ? 'unknown' : device.localCpuList ? 'nic-local' : 'online',
+  };
+}
+
+function rssCap(device: NetDevice, opts: Options): number | null {
+  return (device.driver ? opts.driverRssCaps[device.driver] : undefined) ?? null;
+}
+
+interface Channels {
+  plans: ChannelPlan[];
+  /** Receive queues in use. */
+  rxQueues: number;
+  targets: Targets;
+}
+
+const NO_TARGETS: Targets = { targetCombined: null, targetRx: null, targetTx: null };
+
+/**
+ * Per channel kind the driver has: in use, maximum, and the suggestion (one queue per local CPU,
+ * up to the maximum and the driver's RSS cap). A reason instead when the driver exposes no count.
+ */
+function planChannels(channels: EthtoolChannels, subject: string, device: NetDevice, cpuCount: number | null, opts: Options): Channels | string {
+  const cap = rssCap(device, opts);
+  const target = (max: number) => Math.min(max, cpuCount ?? max, cap ?? max);
+  const mode = channelMode(channels);
+  if (mode === 'none') return `ethtool -l ${subject} reports no receive or combined channels: the ${device.driver ?? 'unknown'} driver does not expose its queue count`;
+  if (mode === 'combined') {
+    const max = channels.max.combined!;
+    const current = currentRxQueues(channels);
+    return { plans: [{ channel: 'combined', current, max, suggested: target(max) }], rxQueues: current, targets: { ...NO_TARGETS, targetCombined: target(max) } };
+  }
+  const plans = (['rx', 'tx'] as const)
+    .filter((kind) => (channels.max[kind] ?? 0) > 0)
+    .map((kind): ChannelPlan => {
+      const max = channels.max[kind]!;
+      return { channel: kind, current: channels.current[kind] ?? 0, max, suggested: target(max) };
+    });
+  const suggestion = (kind: Channel) => plans.find((plan) => plan.channel === kind)?.suggested ?? null;
+  return { plans, rxQueues: channels.current.rx ?? 0, targets: { ...NO_TARGETS, targetRx: suggestion('rx'), targetTx: suggestion('tx') } };
+}
+
+/** rx-0's rps_cpus when the interface has a single receive queue and RPS is off for it. */
+function singleQueueWithoutRps(rxQueues: number, queues: NetQueues | null): { rpsCpus: string } | undefined {
+  const rx0 = queues?.rx.length === 1 ? queues.rx[0] : undefined;
+  return rxQueues === 1 && rx0 && rx0.rpsCpuCount === 0 && rx0.rpsCpus !== null ? { rpsCpus: rx0.rpsCpus } : undefined;
+}
 
 /**
  * One queue vector that carries real traffic (a busy share of the host's MSI interrupts) on a host

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import { ownedNicOnly } from '../src/domain/interface-kinds.js';
 import type { Evidence, Severity } from '../src/report/schema.js';
@@ -13,6 +13,44 @@ const options = z.object({
 
 type Direction = 'rx' | 'tx';
 
+const ringSize = z.number().int().nonnegative().nullable();
+
+/** Both directions' sizes (a driver without a TX ring reports null or 0 as its maximum). */
+const ringsBelowMax = z.object({
+  rxCurrent: ringSize,
+  rxMax: ringSize,
+  txCurrent: ringSize,
+  txMax: ringSize,
+  speedMbps: z.number().nonnegative().nullable(),
+  /** At or above the check's fastLinkMbps (a short ring drops bursts there). */
+  fastLink: z.boolean(),
+  profile: z.enum(['throughput', 'measurement', 'latency']),
+});
+type RingsBelowMax = z.infer<typeof ringsBelowMax>;
+
+/** The real maximum of a direction; 0 means the driver has no such ring. */
+const realMax = (max: number | null) => (max !== null && max > 0 ? max : null);
+
+const ringPhrases = {
+  note: (d: RingsBelowMax) =>
+    d.profile === 'latency'
+      ? 'for a latency host deeper rings add queueing delay, so this is a trade-off, not a fault'
+      : d.fastLink && d.speedMbps !== null
+        ? `on a ${d.speedMbps / 1000} Gb/s port bursts beyond the ring are dropped and retransmitted, which matters once ethtool -S shows drops`
+        : `on a ${d.speedMbps === null ? 'port of unknown speed' : `${d.speedMbps / 1000} Gb/s port`} this matters only if drops show in ethtool -S`,
+  /** The ring sizes the structured fix sets: each real maximum, empty (left out) for a ring the driver lacks. */
+  rxTarget: (d: RingsBelowMax) => String(realMax(d.rxMax) ?? ''),
+  txTarget: (d: RingsBelowMax) => String(realMax(d.txMax) ?? ''),
+  /** ethtool -G arguments that set every direction the driver reports to its real maximum. */
+  setting: (d: RingsBelowMax) =>
+    (['rx', 'tx'] as const)
+      .flatMap((direction) => {
+        const max = realMax(direction === 'rx' ? d.rxMax : d.txMax);
+        return max === null ? [] : [`${direction} ${max}`];
+      })
+      .join(' '),
+};
+
 export default defineCheck({
   id: 'rx-rings',
   title: 'Rings are at their maximum',
@@ -25,21 +63,26 @@ export default defineCheck({
   optionalFacts: ['ethtool.rings'],
   options,
   symptoms: {
-    'rx-ring-below-max': {
+    'rx-ring-below-max': symptom({
       severity: 'warning',
+      data: ringsBelowMax,
+      phrases: ringPhrases,
       message: '{subject}: RX ring {rxCurrent} of a possible {rxMax} descriptors; {note}',
       fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxTarget}', tx: '{txTarget}' }] },
-    },
-    'tx-ring-below-max': {
+    }),
+    'tx-ring-below-max': symptom({
       severity: 'warning',
+      data: ringsBelowMax,
+      phrases: ringPhrases,
       message: '{subject}: TX ring {txCurrent} of a possible {txMax} descriptors; {note}',
       fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxTarget}', tx: '{txTarget}' }] },
-    },
-    'ring-max-small': {
+    }),
+    'ring-max-small': symptom({
       severity: 'info',
+      data: z.object({ rxMax: z.number().int().nonnegative(), smallRingMax: z.number().int().positive() }),
       message: '{subject}: the driver allows at most {rxMax} RX descriptors, below {smallRingMax}: bursts larger than that drop at the NIC whatever the settings',
       fix: 'Nothing to raise with ethtool: if ethtool -S {subject} shows drops, use a NIC or driver with deeper rings (for a virtual NIC, the hypervisor sets the queue size)',
-    },
+    }),
   },
   run(ctx) {
     const { facts, optional, options: opts, profile, report, unknown, source } = ctx;
@@ -53,24 +96,8 @@ export default defineCheck({
     // A ring below its maximum is a setting, not a symptom: without drops it limits nothing, so it
     // is a note; with drops, rule rings-small-with-drops makes it a cause.
     const severity: Severity = 'info';
-    const note =
-      profile === 'latency'
-        ? 'for a latency host deeper rings add queueing delay, so this is a trade-off, not a fault'
-        : fast
-          ? `on a ${device.speedMbps! / 1000} Gb/s port bursts beyond the ring are dropped and retransmitted, which matters once ethtool -S shows drops`
-          : `on a ${device.speedMbps === null ? 'port of unknown speed' : `${device.speedMbps / 1000} Gb/s port`} this matters only if drops show in ethtool -S`;
-
-    // The fix sets every direction the driver reports to its real maximum; 0 means no such ring.
-    const maxOf = (direction: Direction) => {
-      const max = rings.max[direction];
-      return max !== null && max > 0 ? max : null;
-    };
-    const setting = (['rx', 'tx'] as const)
-      .flatMap((direction) => {
-        const max = maxOf(direction);
-        return max === null ? [] : [`${direction} ${max}`];
-      })
-      .join(' ');
+    // A maximum of 0 means the driver has no such ring.
+    const maxOf = (direction: Direction) => realMax(rings.max[direction]);
 
     let judged = 0;
     for (const direction of ['rx', 'tx'] as const) {
@@ -92,13 +119,9 @@ export default defineCheck({
           rxMax: rings.max.rx,
           txCurrent: rings.current.tx,
           txMax: rings.max.tx,
-          setting,
-          // The sizes the fix sets: each ring's maximum, null for a ring the driver does not have (max 0).
-          rxTarget: maxOf('rx'),
-          txTarget: maxOf('tx'),
           speedMbps: device.speedMbps,
+          fastLink: fast,
           profile,
-          note,
         },
       });
     }

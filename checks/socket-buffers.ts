@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { NetDevice } from '../src/collectors/net-device.js';
 import type { SysctlNet } from '../src/collectors/sysctl.js';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import type { Evidence, InterfaceSummary, Scalar } from '../src/report/schema.js';
 
 const tier = z.object({
@@ -38,6 +38,37 @@ const options = z.object({
 
 const FIX_TAIL = 'in {dropIn}, then run sysctl --system';
 
+/** The sysctl.d file the fixes write (the dropIn option). */
+const dropIn = z.string().min(1);
+const bytes = z.number().int().nonnegative();
+const qdiscName = z.string().regex(/^[\w-]+$/);
+const algorithm = z.string().regex(/^[\w-]+$/);
+/** The largest window without the window-scale option. */
+const UNSCALED_WINDOW = 65_535;
+
+/** A buffer limit against the ESnet tier of the fastest selected link (there always is one). */
+const limitData = z.object({
+  key: z.enum(['net.core.rmem_max', 'net.core.wmem_max', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem']),
+  /** The limit (for tcp_rmem/tcp_wmem: their third field, the autotuning maximum). */
+  observed: bytes,
+  expected: bytes,
+  /** The label of the tier applied (the tiers option). */
+  tier: z.string().min(1),
+  fastestInterface: z.string().min(1),
+  fastestMbps: z.number().nonnegative(),
+  /** The RTT the rate ceiling assumes (rttMs option). */
+  rttMs: z.number().positive(),
+  dropIn,
+});
+/** tcp_rmem/tcp_wmem keep their first two fields, which the fix writes back unchanged. */
+const tcpLimitData = limitData.extend({ min: bytes, default: bytes });
+
+const limitPhrases = {
+  linkNote: (d: z.infer<typeof limitData>) => `fastest selected link: ${d.fastestInterface} at ${d.fastestMbps / 1000} Gb/s`,
+  window: (d: z.infer<typeof limitData>) => formatBytes(d.observed),
+  ceiling: (d: z.infer<typeof limitData>) => formatRate(windowRateMbps(d.observed, d.rttMs)),
+};
+
 export default defineCheck({
   id: 'socket-buffers',
   title: 'Socket buffers and TCP sysctls suit the link speed',
@@ -48,51 +79,84 @@ export default defineCheck({
   requires: ['sysctl.net', 'interfaces'],
   options,
   symptoms: {
-    'rmem-max-below-tier': {
+    'rmem-max-below-tier': symptom({
       severity: 'warning',
+      data: limitData,
+      phrases: limitPhrases,
       message:
         'net.core.rmem_max is {observed} bytes, less than the {expected} recommended for links {tier} ({linkNote}): a receive buffer set by the application (iperf3 -w) is capped at {window}: {ceiling} at {rttMs} ms RTT',
       fix: 'Put "net.core.rmem_max = {expected}" ' + FIX_TAIL,
-    },
-    'wmem-max-below-tier': {
+    }),
+    'wmem-max-below-tier': symptom({
       severity: 'warning',
+      data: limitData,
+      phrases: limitPhrases,
       message:
         'net.core.wmem_max is {observed} bytes, less than the {expected} recommended for links {tier} ({linkNote}): a send buffer set by the application (iperf3 -w) is capped at {window}: {ceiling} at {rttMs} ms RTT',
       fix: 'Put "net.core.wmem_max = {expected}" ' + FIX_TAIL,
-    },
-    'tcp-rmem-below-tier': {
+    }),
+    'tcp-rmem-below-tier': symptom({
       severity: 'warning',
+      data: tcpLimitData,
+      phrases: limitPhrases,
       message:
         'net.ipv4.tcp_rmem allows at most {observed} bytes, less than the {expected} recommended for links {tier} ({linkNote}): autotuning caps one stream\'s receive window at {window}: {ceiling} at {rttMs} ms RTT',
       fix: 'Put "net.ipv4.tcp_rmem = {min} {default} {expected}" ' + FIX_TAIL,
-    },
-    'tcp-wmem-below-tier': {
+    }),
+    'tcp-wmem-below-tier': symptom({
       severity: 'warning',
+      data: tcpLimitData,
+      phrases: limitPhrases,
       message:
         'net.ipv4.tcp_wmem allows at most {observed} bytes, less than the {expected} recommended for links {tier} ({linkNote}): autotuning caps one stream\'s send buffer at {window}: {ceiling} at {rttMs} ms RTT',
       fix: 'Put "net.ipv4.tcp_wmem = {min} {default} {expected}" ' + FIX_TAIL,
-    },
-    'window-scaling-off': {
+    }),
+    'window-scaling-off': symptom({
       severity: 'warning',
+      data: z.object({ observed: z.literal(0), expected: z.literal(1), rttMs: z.number().positive(), dropIn }),
+      phrases: { ceiling: (d) => formatRate(windowRateMbps(UNSCALED_WINDOW, d.rttMs)) },
       message: 'net.ipv4.tcp_window_scaling is 0: every TCP window is limited to 64 KiB ({ceiling} at {rttMs} ms RTT) whatever the buffer sizes',
       fix: 'Put "net.ipv4.tcp_window_scaling = 1" ' + FIX_TAIL,
-    },
-    'default-qdisc-not-fq': {
+    }),
+    'default-qdisc-not-fq': symptom({
       severity: 'info',
+      data: z.object({ observed: qdiscName, expected: qdiscName, dropIn }),
       message: 'net.core.default_qdisc is {observed}: ESnet recommends {expected}, which paces each TCP flow and so reduces bursts and retransmits when many streams share a link',
       fix: 'Put "net.core.default_qdisc = {expected}" ' + FIX_TAIL + '; it applies to qdiscs created afterwards: reboot, or tc qdisc del dev <if> root to let the kernel re-create the default with {expected}',
-    },
-    'congestion-control': {
+    }),
+    'congestion-control': symptom({
       severity: 'info',
-      message: 'TCP congestion control is {current} (loaded: {available}); {bbrNote}',
+      data: z.object({
+        current: algorithm,
+        /** net.ipv4.tcp_available_congestion_control: space-separated names; null when unread. */
+        available: z.string().regex(/^[\w-]+( [\w-]+)*$/).nullable(),
+        bbrAvailable: z.boolean(),
+        dropIn,
+      }),
+      phrases: {
+        loaded: (d) => d.available ?? 'unknown',
+        bbrNote: (d) =>
+          d.bbrAvailable
+            ? 'bbr is loaded: it keeps throughput up under random loss on long paths, where cubic backs off'
+            : 'bbr is not loaded (modprobe tcp_bbr on kernels 4.9+): it keeps throughput up under random loss on long paths, where cubic backs off',
+      },
+      message: 'TCP congestion control is {current} (loaded: {loaded}); {bbrNote}',
       fix: 'To try BBR: modprobe tcp_bbr, then put "net.ipv4.tcp_congestion_control = bbr" and "net.core.default_qdisc = fq" ' + FIX_TAIL,
-    },
-    'mtu-probing-off-with-jumbo': {
+    }),
+    'mtu-probing-off-with-jumbo': symptom({
       severity: 'warning',
+      data: z.object({
+        observed: z.literal(0),
+        expected: z.literal(1),
+        /** The selected interfaces above the standard MTU, comma-separated. */
+        interfaces: z.string().min(1),
+        mtu: z.number().int().positive(),
+        dropIn,
+      }),
       message:
         '{interfaces} use MTU {mtu} but net.ipv4.tcp_mtu_probing is 0: where a hop has a smaller MTU and ICMP "fragmentation needed" is filtered, connections stall instead of finding the path MTU',
       fix: 'Put "net.ipv4.tcp_mtu_probing = 1" ' + FIX_TAIL,
-    },
+    }),
   },
   run({ facts, interfaces, options: opts, report, notApplicable, unknown, source }) {
     if (interfaces.length === 0) return notApplicable('no network interface is selected');
@@ -107,32 +171,30 @@ export default defineCheck({
     const chosen = fastest ? (tiers.filter((candidate) => candidate.minMbps <= fastest.speedMbps).at(-1) ?? tiers[0]!) : tiers[0]!;
     // Only a physical port's negotiated speed picks a tier: a veth's or virtio's 10000 is nominal,
     // and "lowest tier assumed" would tell every VM and container to tune what is not slow.
-    const linkNote = fastest ? `fastest selected link: ${fastest.name} at ${fastest.speedMbps / 1000} Gb/s` : '';
     // Below this, one stream cannot fill the port even on a LAN.
     const lanBytes = fastest ? (fastest.speedMbps * 1e6 * opts.lanRttMs) / 1000 / 8 : 0;
     const severityFor = (bytes: number) => (bytes >= lanBytes ? { severity: 'info' as const } : {});
     const linkEvidence: Evidence[] = fastest
       ? [{ label: `${fastest.name} link speed`, observed: fastest.speedMbps, unit: 'Mb/s', source: { kind: 'file', path: `/sys/class/net/${fastest.name}/speed` } }]
       : [];
-    const common = { tier: chosen.label, fastestMbps: fastest?.speedMbps ?? null, linkNote, rttMs: opts.rttMs, dropIn: opts.dropIn };
+    const common = fastest ? { tier: chosen.label, fastestInterface: fastest.name, fastestMbps: fastest.speedMbps, rttMs: opts.rttMs, dropIn: opts.dropIn } : null;
     const sysctlEvidence = (key: string, observed: Scalar, expected?: Scalar, unit?: string, label = key): Evidence => {
       const from = source('sysctl.net', `/${key.replace(/\./g, '/')}`);
       return { label, observed, ...(expected !== undefined ? { expected } : {}), ...(unit ? { unit } : {}), ...(from ? { source: from } : {}) };
     };
-    const windowData = (bytes: number) => ({ window: formatBytes(bytes), ceiling: formatRate(windowRateMbps(bytes, opts.rttMs)) });
 
     const coreLimits = [
       ['rmem-max-below-tier', 'net.core.rmem_max', sysctl.rmemMax],
       ['wmem-max-below-tier', 'net.core.wmem_max', sysctl.wmemMax],
     ] as const;
-    for (const [symptom, key, observed] of fastest ? coreLimits : []) {
-      if (observed === null || observed >= chosen.coreMax) continue;
+    for (const [symptom, key, observed] of coreLimits) {
+      if (!common || observed === null || observed >= chosen.coreMax) continue;
       // rmem_max/wmem_max cap only buffers an application sets itself (iperf3 -w); autotuned
       // TCP, which nearly everything uses, is bounded by tcp_rmem/tcp_wmem: a note, never a cause.
       report(symptom, {
         severity: 'info',
         evidence: [sysctlEvidence(key, observed, chosen.coreMax, 'bytes'), ...linkEvidence],
-        data: { key, observed, expected: chosen.coreMax, ...common, ...windowData(observed) },
+        data: { key, observed, expected: chosen.coreMax, ...common },
       });
     }
 
@@ -140,20 +202,19 @@ export default defineCheck({
       ['tcp-rmem-below-tier', 'net.ipv4.tcp_rmem', sysctl.tcpRmem],
       ['tcp-wmem-below-tier', 'net.ipv4.tcp_wmem', sysctl.tcpWmem],
     ] as const;
-    for (const [symptom, key, mem] of fastest ? tcpLimits : []) {
-      if (mem === null || mem.max >= chosen.tcpMax) continue;
+    for (const [symptom, key, mem] of tcpLimits) {
+      if (!common || mem === null || mem.max >= chosen.tcpMax) continue;
       report(symptom, {
         ...severityFor(mem.max),
         evidence: [sysctlEvidence(key, mem.max, chosen.tcpMax, 'bytes', `${key} maximum`), ...linkEvidence],
-        data: { key, observed: mem.max, expected: chosen.tcpMax, min: mem.min, default: mem.default, ...common, ...windowData(mem.max) },
+        data: { key, observed: mem.max, expected: chosen.tcpMax, min: mem.min, default: mem.default, ...common },
       });
     }
 
     if (sysctl.tcpWindowScaling === 0) {
-      const unscaled = 65_535;
       report('window-scaling-off', {
         evidence: [sysctlEvidence('net.ipv4.tcp_window_scaling', 0, 1)],
-        data: { observed: 0, expected: 1, rttMs: opts.rttMs, dropIn: opts.dropIn, ceiling: formatRate(windowRateMbps(unscaled, opts.rttMs)) },
+        data: { observed: 0, expected: 1, rttMs: opts.rttMs, dropIn: opts.dropIn },
       });
     }
 
@@ -181,7 +242,10 @@ export default defineCheck({
   },
 });
 
-type ReportCongestion = (symptom: 'congestion-control', finding: { evidence: Evidence[]; data: Record<string, Scalar> }) => void;
+type ReportCongestion = (
+  symptom: 'congestion-control',
+  finding: { evidence: Evidence[]; data: { current: string; available: string | null; bbrAvailable: boolean; dropIn: string } },
+) => void;
 
 /** Informational: which algorithm runs, and whether BBR is there to try (it needs fq or internal pacing). */
 function reportCongestionControl(sysctl: SysctlNet, dropIn: string, evidence: (key: string, observed: Scalar) => Evidence, report: ReportCongestion): void {
@@ -189,12 +253,9 @@ function reportCongestionControl(sysctl: SysctlNet, dropIn: string, evidence: (k
   if (current === null || current === 'bbr') return;
   const available = sysctl.tcpAvailableCongestionControl;
   const bbrLoaded = available?.includes('bbr') ?? false;
-  const bbrNote = bbrLoaded
-    ? 'bbr is loaded: it keeps throughput up under random loss on long paths, where cubic backs off'
-    : 'bbr is not loaded (modprobe tcp_bbr on kernels 4.9+): it keeps throughput up under random loss on long paths, where cubic backs off';
   report('congestion-control', {
     evidence: [evidence('net.ipv4.tcp_congestion_control', current), evidence('net.ipv4.tcp_available_congestion_control', available ? available.join(' ') : null)],
-    data: { current, available: available ? available.join(' ') : 'unknown', bbrAvailable: bbrLoaded, bbrNote, dropIn },
+    data: { current, available: available ? available.join(' ') : null, bbrAvailable: bbrLoaded, dropIn },
   });
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 import type { SoftnetCpu } from '../src/parsers/softnet-stat.js';
 
@@ -22,6 +22,25 @@ const options = z.object({
   raiseFactor: z.number().gt(1).default(2),
 });
 
+const count = z.number().int().nonnegative();
+
+/**
+ * Which CPUs a finding is about: CPU ids, or, on kernels before 5.10 (no CPU id column, and rows
+ * skip offline CPUs), the softnet rows; only the row is certain there.
+ */
+const cpuRefs = {
+  /** Comma-separated CPU ids or row numbers. */
+  cpus: z.string().regex(/^\d+(,\d+)*$/),
+  cpuIds: z.enum(['cpu', 'row']),
+};
+
+function cpuLabels(list: string, ids: 'cpu' | 'row'): string {
+  return list
+    .split(',')
+    .map((n) => (ids === 'cpu' ? `CPU ${n}` : `softnet row ${n}`))
+    .join(', ');
+}
+
 export default defineCheck({
   id: 'softnet',
   title: 'Kernel receive processing keeps up',
@@ -33,22 +52,58 @@ export default defineCheck({
   optionalFacts: ['sysctl.net'],
   options,
   symptoms: {
-    'backlog-drops': {
+    'backlog-drops': symptom({
       severity: 'warning',
+      data: z.object({
+        totalDropped: count,
+        /** Dropped per processed packet; null when nothing was processed. */
+        dropRate: z.number().nonnegative().nullable(),
+        cpuCount: z.number().int().positive(),
+        ...cpuRefs,
+        /** net.core.netdev_max_backlog; null when it could not be read. */
+        backlog: count.nullable(),
+        suggestedBacklog: z.number().int().positive(),
+      }),
+      phrases: {
+        dropShare: (d) => (d.dropRate === null ? 'unknown' : d.dropRate.toPrecision(2)),
+        cpuList: (d) => cpuLabels(d.cpus, d.cpuIds),
+        backlogSetting: (d) => (d.backlog === null ? `not read, kernel default ${DEFAULT_BACKLOG}` : String(d.backlog)),
+      },
       message:
-        '{totalDropped} packets dropped since boot ({dropRate} per processed packet) because a per-CPU backlog was full (net.core.netdev_max_backlog = {backlog}), on {cpuList}: drops the NIC counters do not show',
+        '{totalDropped} packets dropped since boot ({dropShare} per processed packet) because a per-CPU backlog was full (net.core.netdev_max_backlog = {backlogSetting}), on {cpuList}: drops the NIC counters do not show',
       fix: 'Raise net.core.netdev_max_backlog (sysctl -w net.core.netdev_max_backlog={suggestedBacklog}, kept in a /etc/sysctl.d drop-in) and spread receive processing over more CPUs with RSS queues or RPS (/sys/class/net/<if>/queues/rx-N/rps_cpus). The counters are totals since boot: nicdoctor bench measures the increase during a test.',
-    },
-    'budget-exhausted': {
+    }),
+    'budget-exhausted': symptom({
       severity: 'info',
+      data: z.object({
+        totalSqueeze: count,
+        cpuCount: z.number().int().positive(),
+        /** The CPU (or softnet row, see cpuIds) with the most time_squeeze per processed packet. */
+        worstCpu: z.number().int().nonnegative(),
+        cpuIds: cpuRefs.cpuIds,
+        worstRatio: z.number().nonnegative(),
+        /** net.core.netdev_budget and netdev_budget_usecs; null when they could not be read. */
+        budget: count.nullable(),
+        budgetUsecs: count.nullable(),
+        suggestedBudget: z.number().int().positive(),
+        suggestedBudgetUsecs: z.number().int().positive(),
+      }),
+      phrases: {
+        worstCpuLabel: (d) => cpuLabels(String(d.worstCpu), d.cpuIds),
+        worstShare: (d) => d.worstRatio.toPrecision(2),
+        budgetSetting: (d) => (d.budget === null ? `not read, kernel default ${DEFAULT_BUDGET}` : String(d.budget)),
+        budgetUsecsSetting: (d) => (d.budgetUsecs === null ? `not read, kernel default ${DEFAULT_BUDGET_USECS}` : String(d.budgetUsecs)),
+      },
       message:
-        'time_squeeze {totalSqueeze} since boot on {cpuCount} CPU(s), worst {worstRatio} per packet on {worstCpu}: the receive softirq ran out of net.core.netdev_budget ({budget} packets) or netdev_budget_usecs ({budgetUsecs} µs) with packets still waiting',
+        'time_squeeze {totalSqueeze} since boot on {cpuCount} CPU(s), worst {worstShare} per packet on {worstCpuLabel}: the receive softirq ran out of net.core.netdev_budget ({budgetSetting} packets) or netdev_budget_usecs ({budgetUsecsSetting} µs) with packets still waiting',
       fix: 'Raise net.core.netdev_budget (sysctl -w net.core.netdev_budget={suggestedBudget}) and net.core.netdev_budget_usecs (sysctl -w net.core.netdev_budget_usecs={suggestedBudgetUsecs}); if one CPU does all the work, spread the NIC\'s queues over more CPUs (RSS/RPS).',
-    },
+    }),
   },
   run({ facts, optional, options: opts, report, source }) {
     const cpus = facts.softnet.cpus;
     const sysctl = optional['sysctl.net'].ok ? optional['sysctl.net'].value : null;
+    const ids = idKind(cpus);
+    const cpuRef = (cpu: SoftnetCpu) => (ids === 'cpu' ? cpu.cpu! : cpu.row);
     const where = source('softnet');
     const withSource = where ? { source: where } : {};
 
@@ -66,10 +121,11 @@ export default defineCheck({
         ],
         data: {
           totalDropped,
-          dropRate: rate === null ? 'unknown' : rate.toPrecision(2),
+          dropRate: rate,
           cpuCount: dropping.length,
-          cpuList: dropping.map(cpuLabel).join(', '),
-          backlog: backlog ?? `not read, kernel default ${DEFAULT_BACKLOG}`,
+          cpus: dropping.map(cpuRef).join(','),
+          cpuIds: ids,
+          backlog,
           suggestedBacklog: Math.round((backlog ?? DEFAULT_BACKLOG) * opts.raiseFactor),
         },
       });
@@ -93,11 +149,11 @@ export default defineCheck({
         data: {
           totalSqueeze: sum(squeezed.map((cpu) => cpu.timeSqueeze)),
           cpuCount: squeezed.length,
-          worstCpu: cpuLabel(worst),
-          worstRatio: worstRatio.toPrecision(2),
-          worstRatioValue: worstRatio,
-          budget: budget ?? `not read, kernel default ${DEFAULT_BUDGET}`,
-          budgetUsecs: budgetUsecs ?? `not read, kernel default ${DEFAULT_BUDGET_USECS}`,
+          worstCpu: cpuRef(worst),
+          cpuIds: ids,
+          worstRatio,
+          budget,
+          budgetUsecs,
           suggestedBudget: Math.round((budget ?? DEFAULT_BUDGET) * opts.raiseFactor),
           suggestedBudgetUsecs: Math.round((budgetUsecs ?? DEFAULT_BUDGET_USECS) * opts.raiseFactor),
         },
@@ -110,6 +166,11 @@ export default defineCheck({
 /** Kernels before 5.10 print no CPU id, and rows skip offline CPUs: then only the row is certain. */
 function cpuLabel(cpu: SoftnetCpu): string {
   return cpu.cpu !== null ? `CPU ${cpu.cpu}` : `softnet row ${cpu.row}`;
+}
+
+/** CPU ids when every row has one (the column appeared in 5.10), else row numbers. */
+function idKind(cpus: readonly SoftnetCpu[]): 'cpu' | 'row' {
+  return cpus.every((cpu) => cpu.cpu !== null) ? 'cpu' : 'row';
 }
 
 function sum(values: number[]): number {

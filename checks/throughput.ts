@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { coefficientOfVariation, median } from '../src/util/stats.js';
-import { defineCheck } from '../src/engine/check.js';
-import type { BenchProcess } from '../src/report/schema.js';
+import type { BenchMeasurement } from '../src/collectors/bench-result.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
+import type { BenchProcess, Evidence } from '../src/report/schema.js';
 
 const options = z.object({
   /** A process at or above this share of its core (or of its cgroup quota) is CPU-bound. */
@@ -32,7 +33,33 @@ const options = z.object({
   segmentBytes: z.number().positive().default(1448),
 });
 
+type Options = z.infer<typeof options>;
+
 const gbps = (bps: number) => Number((bps / 1e9).toFixed(2));
+
+const rate = z.number().nonnegative();
+const percent = z.number().nonnegative();
+/** An iperf3 version as it prints it ("3.16", "3.9+"). */
+const version = z.string().min(1);
+
+/** The plateau against the link's TCP goodput ceiling. */
+const ceilingData = z.object({
+  resultGbps: rate,
+  ceilingGbps: rate,
+  percent,
+  /** The benched interface; null when the bench did not name one (a pasted run). */
+  interface: z.string().min(1).nullable(),
+  linkGbps: rate.nullable(),
+  /** null when the MTU is unknown (a pasted run). */
+  mtu: z.number().int().positive().nullable(),
+  processes: z.number().int().positive(),
+});
+
+const ceilingPhrases = {
+  linkName: (d: z.infer<typeof ceilingData>) => d.interface ?? 'the link',
+  linkSpeed: (d: z.infer<typeof ceilingData>) => (d.linkGbps === null ? 'unknown' : String(d.linkGbps)),
+  mtuText: (d: z.infer<typeof ceilingData>) => (d.mtu === null ? 'unknown' : String(d.mtu)),
+};
 
 function cpuShare(process: BenchProcess): { percent: number; limit: number } | null {
   const percent = process.measuredCpuPercent ?? process.hostCpuPercent;
@@ -51,178 +78,263 @@ export default defineCheck({
   optionalFacts: ['bench.result'],
   options,
   symptoms: {
-    'single-core-bound': {
+    'single-core-bound': symptom({
       severity: 'warning',
+      data: z.object({
+        /** One process's CPU (% of one core) and the limit it had (100, or its cgroup quota); null when not measured. */
+        cpuPercent: percent.nullable(),
+        limitPercent: percent.nullable(),
+        cpuBound: z.boolean(),
+        /** The far end's iperf3 CPU, as iperf3 reports it. */
+        remoteCpuPercent: percent.nullable(),
+        efficiencyPercent: percent,
+        singleGbps: rate,
+        bestGbps: rate,
+        bestProcesses: z.number().int().min(2),
+        ratio: z.number().nonnegative(),
+      }),
+      phrases: {
+        cpuNote: (d) =>
+          d.cpuPercent === null || d.limitPercent === null
+            ? 'its CPU use was not measured'
+            : d.cpuBound
+              ? `it used ${d.cpuPercent.toFixed(1)} % of its core (limit ${Math.round(d.limitPercent)} %): CPU-bound`
+              : `it used ${d.cpuPercent.toFixed(1)} % of its core (limit ${Math.round(d.limitPercent)} %), so the process at its limit is the far end's (remote CPU ${d.remoteCpuPercent?.toFixed(1) ?? '?'} %) or each stream's window`,
+      },
       message:
         'One iperf3 process reached {singleGbps} Gb/s while {bestProcesses} processes reached {bestGbps} Gb/s ({efficiencyPercent} % of linear scaling): a single process is the limit, not the network; {cpuNote}',
       fix: 'Measure with one iperf3 process per core on separate ports (nicdoctor bench does), or iperf3 ≥ 3.16 on both ends (one thread per stream); pin processes to NIC-local cores with taskset/numactl, never -A with threads',
-    },
-    'below-link-ceiling': {
+    }),
+    'below-link-ceiling': symptom({
       severity: 'warning',
-      message: 'The best plateau is {resultGbps} Gb/s, {percent} % of the {ceilingGbps} Gb/s TCP goodput ceiling of {interface} ({linkGbps} Gb/s, MTU {mtu})',
+      data: ceilingData,
+      phrases: ceilingPhrases,
+      message: 'The best plateau is {resultGbps} Gb/s, {percent} % of the {ceilingGbps} Gb/s TCP goodput ceiling of {linkName} ({linkSpeed} Gb/s, MTU {mtuText})',
       fix: 'See the diagnoses for the cause: PCIe link, IRQ/RSS spread, offloads, socket buffers, CPU frequency, NUMA placement',
-    },
-    'at-link-ceiling': {
+    }),
+    'at-link-ceiling': symptom({
       severity: 'info',
+      data: ceilingData,
+      phrases: ceilingPhrases,
       message: 'Throughput reaches the link: {resultGbps} Gb/s = {percent} % of the {ceilingGbps} Gb/s goodput ceiling ({processes} processes)',
-    },
-    'exceeds-link-speed': {
+    }),
+    'exceeds-link-speed': symptom({
       severity: 'info',
-      message: 'The bench moved {resultGbps} Gb/s, {percent} % of the {ceilingGbps} Gb/s goodput ceiling of a {linkGbps} Gb/s link: that speed is nominal (a veth or virtual NIC) or --link-speed is too low, so no ceiling is judged',
-    },
-    'pcie-bound': {
+      data: ceilingData,
+      phrases: ceilingPhrases,
+      message: 'The bench moved {resultGbps} Gb/s, {percent} % of the {ceilingGbps} Gb/s goodput ceiling of a {linkSpeed} Gb/s link: that speed is nominal (a veth or virtual NIC) or --link-speed is too low, so no ceiling is judged',
+    }),
+    'pcie-bound': symptom({
       severity: 'critical',
+      data: z.object({ resultGbps: rate, pcieGbps: rate, percent }),
       message: 'The plateau of {resultGbps} Gb/s sits at {percent} % of the {pcieGbps} Gb/s the PCIe link can carry: the slot is the limit, not the network',
       fix: 'Move the NIC to an electrically wider / faster (CPU-attached) slot, or set the slot width/generation in BIOS; see the pcie-link check',
-    },
-    retransmits: {
+    }),
+    retransmits: symptom({
       severity: 'warning',
+      data: z.object({ retransmits: z.number().int().nonnegative(), durationSeconds: z.number().positive(), perGb: z.number().int().nonnegative(), ratePercent: percent }),
       message: '{retransmits} TCP retransmits in {durationSeconds} s ({perGb} per GB sent, {ratePercent} % of segments): packets are being lost',
       fix: 'Look at NIC drops (rings: ethtool -G), softnet drops, flow control, the switch port and cabling; many unpaced streams also cause loss (fq pacing)',
-    },
-    'bidir-asymmetry': {
+    }),
+    'bidir-asymmetry': symptom({
       severity: 'warning',
+      data: z.object({ forwardGbps: rate, reverseGbps: rate, asymmetryPercent: percent }),
       message: 'The two directions differ: {forwardGbps} Gb/s one way, {reverseGbps} Gb/s the other ({asymmetryPercent} %)',
       fix: 'Compare IRQ affinity, RSS and NUMA placement on both hosts; the slower receiver is the suspect',
-    },
-    unstable: {
+    }),
+    unstable: symptom({
       severity: 'warning',
+      data: z.object({ cvPercent: percent }),
       message: 'Throughput fluctuates between intervals (coefficient of variation {cvPercent} %)',
       fix: 'Set the CPU governor to performance, pin processes to physical cores (SMT), keep IRQs and processes on the NIC-local NUMA node',
-    },
-    'collapse-after-first-interval': {
+    }),
+    'collapse-after-first-interval': symptom({
       severity: 'critical',
+      data: z.object({ firstGbps: rate, restGbps: rate }),
       message: 'Throughput collapses after the first second: {firstGbps} Gb/s, then a median of {restGbps} Gb/s',
       fix: 'A known sign of broken segmentation offload in a driver or firmware: test with ethtool -K <if> tso off, and update the driver/firmware',
-    },
-    'version-skew': {
+    }),
+    'version-skew': symptom({
       severity: 'info',
+      data: z.object({ client: version, server: version }),
       message: 'Client iperf3 {client} and server iperf3 {server} differ: compare results only between equal versions',
       fix: 'Install the same iperf3 (≥ 3.16) on both ends',
-    },
-    'server-busy': {
+    }),
+    'server-busy': symptom({
       severity: 'warning',
+      data: z.object({ count: z.number().int().positive() }),
       message: '{count} iperf3 client(s) found their server busy running another test: results are incomplete (a test-harness problem, not a host fault)',
       fix: 'Run one iperf3 server per port (nicdoctor serve) and make sure no one else tests against it',
-    },
+    }),
   },
   run({ optional, options: opts, report, notApplicable }) {
     const bench = optional['bench.result'];
     if (!bench.ok) return notApplicable(`${bench.error.message}; ${bench.error.hint ?? ''}`.trim().replace(/;$/, ''));
     const measured = bench.value;
-    const all = [...measured.steps.flatMap((step) => step.perProcess), ...(measured.result?.perProcess ?? [])];
 
-    const busy = all.filter((process) => process.error && /busy/i.test(process.error));
-    if (busy.length) report('server-busy', { evidence: busy.map((p) => ({ label: `${p.label} (port ${p.port})`, observed: p.error })), data: { count: busy.length } });
-
-    const serverVersions = [...new Set(all.map((p) => p.serverVersion).filter((v): v is string => Boolean(v)))];
-    const skewed = serverVersions.find((version) => measured.iperf3.client && version !== measured.iperf3.client);
-    if (skewed) {
-      report('version-skew', {
-        evidence: [{ label: 'iperf3 versions', observed: `client ${measured.iperf3.client}, server ${skewed}`, expected: 'the same version' }],
-        data: { client: measured.iperf3.client, server: skewed },
-      });
-    }
+    const busy = serverBusyFinding(measured);
+    if (busy) report('server-busy', busy);
+    const skew = versionSkewFinding(measured);
+    if (skew) report('version-skew', skew);
 
     const result = measured.result;
     if (!result) return undefined; // nothing measured (errors above say why)
-
-    // One process CPU-bound while more processes raised the sum.
-    const single = measured.steps.find((step) => step.processes === 1 && step.streamsPerProcess >= 1);
-    const best = measured.steps.reduce<(typeof measured.steps)[number] | undefined>((a, b) => (!a || b.bitsPerSecond > a.bitsPerSecond ? b : a), undefined);
-    const singleProcess = single?.perProcess[0];
-    const share = singleProcess ? cpuShare(singleProcess) : null;
-    if (single && best && best.processes > 1 && best.bitsPerSecond >= opts.scalingFactor * single.bitsPerSecond) {
-      const cpuBound = share !== null && share.percent >= opts.cpuBoundFraction * share.limit;
-      const efficiency = best.bitsPerSecond / (Math.max(1, single.bitsPerSecond) * best.processes);
-      if (cpuBound || efficiency >= opts.linearScaling) {
-        const cpuNote = share === null
-          ? 'its CPU use was not measured'
-          : cpuBound
-            ? `it used ${share.percent.toFixed(1)} % of its core (limit ${Math.round(share.limit)} %): CPU-bound`
-            : `it used ${share.percent.toFixed(1)} % of its core (limit ${Math.round(share.limit)} %), so the process at its limit is the far end's (remote CPU ${singleProcess?.remoteCpuPercent?.toFixed(1) ?? '?'} %) or each stream's window`;
-        report('single-core-bound', {
-          evidence: [
-            ...(share ? [{ label: 'one process CPU', observed: Number(share.percent.toFixed(1)), expected: `< ${Math.round(opts.cpuBoundFraction * share.limit)}`, unit: '% of one core' }] : []),
-            { label: 'one process', observed: gbps(single.bitsPerSecond), unit: 'Gb/s' },
-            { label: `${best.processes} processes`, observed: gbps(best.bitsPerSecond), unit: 'Gb/s' },
-            { label: 'scaling', observed: Math.round(efficiency * 100), expected: `< ${Math.round(opts.linearScaling * 100)} when the network is the limit`, unit: '% of linear' },
-          ],
-          data: {
-            cpuPercent: share ? Number(share.percent.toFixed(1)) : null,
-            limitPercent: share ? share.limit : null,
-            cpuBound,
-            cpuNote,
-            efficiencyPercent: Math.round(efficiency * 100),
-            singleGbps: gbps(single.bitsPerSecond),
-            bestGbps: gbps(best.bitsPerSecond),
-            bestProcesses: best.processes,
-            ratio: Number((best.bitsPerSecond / Math.max(1, single.bitsPerSecond)).toFixed(2)),
-          },
-        });
-      }
-    }
-
-    const ceiling = measured.ceilingBitsPerSecond;
-    if (ceiling) {
-      const fraction = result.bitsPerSecond / ceiling;
-      const common = { resultGbps: gbps(result.bitsPerSecond), ceilingGbps: gbps(ceiling), percent: Math.round(fraction * 100), interface: measured.interface ?? 'the link', linkGbps: measured.linkSpeedMbps ? measured.linkSpeedMbps / 1000 : null, mtu: measured.mtu, processes: result.processes };
-      const evidence = [{ label: 'measured (receiver, all processes)', observed: gbps(result.bitsPerSecond), expected: `≥ ${gbps(opts.atCeilingFraction * ceiling)}`, unit: 'Gb/s' }, { label: 'TCP goodput ceiling', observed: gbps(ceiling), unit: 'Gb/s' }];
-      // Above the goodput ceiling the stated speed cannot be the link's (a veth's nominal 10000, a
-      // --link-speed set too low): nothing is judged against it, and nothing is refuted by it.
-      // With the MTU unknown (a pasted run) jumbo frames may carry up to the raw link rate.
-      const possible = measured.mtu === null && measured.linkSpeedMbps ? measured.linkSpeedMbps * 1e6 : ceiling;
-      if (result.bitsPerSecond > possible * opts.nominalSpeedFraction) report('exceeds-link-speed', { evidence, data: common });
-      else if (fraction >= opts.atCeilingFraction) report('at-link-ceiling', { evidence, data: common });
-      else report('below-link-ceiling', { evidence, data: common });
-    }
-
-    const pcie = measured.pcieBitsPerSecond;
-    if (pcie && (!ceiling || pcie < ceiling)) {
-      const fraction = result.bitsPerSecond / pcie;
-      if (fraction >= opts.pcieBandLow && fraction <= opts.pcieBandHigh) {
-        report('pcie-bound', {
-          evidence: [{ label: 'measured', observed: gbps(result.bitsPerSecond), unit: 'Gb/s' }, { label: 'usable PCIe bandwidth', observed: gbps(pcie), unit: 'Gb/s' }],
-          data: { resultGbps: gbps(result.bitsPerSecond), pcieGbps: gbps(pcie), percent: Math.round(fraction * 100) },
-        });
-      }
-    }
-
-    const sentBytes = (result.senderBitsPerSecond * result.durationSeconds) / 8;
-    const segments = sentBytes / opts.segmentBytes;
-    if (measured.protocol === 'tcp' && segments > 0 && result.retransmits / segments > opts.retransmitRate) {
-      report('retransmits', {
-        ...(result.retransmits / segments >= opts.criticalRetransmitRate ? { severity: 'critical' as const } : {}),
-        evidence: [{ label: 'retransmits', observed: result.retransmits, expected: `< ${Math.round(opts.retransmitRate * segments)}` }],
-        data: { retransmits: result.retransmits, durationSeconds: result.durationSeconds, perGb: Math.round(result.retransmits / (sentBytes / 1e9)), ratePercent: Number(((100 * result.retransmits) / segments).toFixed(2)) },
-      });
-    }
-
-    if (measured.direction === 'bidir' && result.reverseBitsPerSecond !== null) {
-      const high = Math.max(result.bitsPerSecond, result.reverseBitsPerSecond);
-      const asymmetry = high > 0 ? Math.abs(result.bitsPerSecond - result.reverseBitsPerSecond) / high : 0;
-      if (asymmetry > opts.bidirAsymmetry) {
-        report('bidir-asymmetry', {
-          evidence: [{ label: 'forward', observed: gbps(result.bitsPerSecond), unit: 'Gb/s' }, { label: 'reverse', observed: gbps(result.reverseBitsPerSecond), unit: 'Gb/s' }],
-          data: { forwardGbps: gbps(result.bitsPerSecond), reverseGbps: gbps(result.reverseBitsPerSecond), asymmetryPercent: Math.round(asymmetry * 100) },
-        });
-      }
-    }
-
-    const rates = result.intervals.map((interval) => interval.bitsPerSecond);
-    const [first, ...rest] = rates;
-    const restMedian = median(rest);
-    if (first !== undefined && restMedian !== null && rest.length >= 2 && first > opts.collapseRatio * restMedian) {
-      report('collapse-after-first-interval', {
-        evidence: [{ label: 'first interval', observed: gbps(first), unit: 'Gb/s' }, { label: 'median of the rest', observed: gbps(restMedian), unit: 'Gb/s' }],
-        data: { firstGbps: gbps(first), restGbps: gbps(restMedian) },
-      });
-    } else {
-      const cv = coefficientOfVariation(rates);
-      if (cv !== null && rates.length >= 3 && cv > opts.unstableCv) {
-        report('unstable', { evidence: [{ label: 'coefficient of variation', observed: Number((cv * 100).toFixed(1)), expected: `≤ ${opts.unstableCv * 100}`, unit: '%' }], data: { cvPercent: Number((cv * 100).toFixed(1)) } });
-      }
-    }
+    const singleCore = singleCoreFinding(measured, opts);
+    if (singleCore) report('single-core-bound', singleCore);
+    const ceiling = ceilingFinding(measured, result, opts);
+    if (ceiling) report(ceiling.symptom, ceiling.finding);
+    const pcie = pcieBoundFinding(measured, result, opts);
+    if (pcie) report('pcie-bound', pcie);
+    const loss = retransmitFinding(measured, result, opts);
+    if (loss) report('retransmits', loss);
+    const asymmetry = asymmetryFinding(measured, result, opts);
+    if (asymmetry) report('bidir-asymmetry', asymmetry);
+    const intervals = intervalFinding(result, opts);
+    if (intervals) report(intervals.symptom, intervals.finding);
     return undefined;
   },
 });
+
+// The steps of run(), in order: the test harness, then the measured result.
+
+type BenchResult = NonNullable<BenchMeasurement['result']>;
+
+/** Every process of every ramp step and of the final measurement. */
+function allProcesses(measured: BenchMeasurement): BenchProcess[] {
+  return [...measured.steps.flatMap((step) => step.perProcess), ...(measured.result?.perProcess ?? [])];
+}
+
+function serverBusyFinding(measured: BenchMeasurement) {
+  const busy = allProcesses(measured).filter((process) => process.error && /busy/i.test(process.error));
+  if (!busy.length) return null;
+  return { evidence: busy.map((p) => ({ label: `${p.label} (port ${p.port})`, observed: p.error })), data: { count: busy.length } };
+}
+
+function versionSkewFinding(measured: BenchMeasurement) {
+  const client = measured.iperf3.client;
+  const serverVersions = [...new Set(allProcesses(measured).map((p) => p.serverVersion).filter((v): v is string => Boolean(v)))];
+  const skewed = serverVersions.find((version) => client && version !== client);
+  if (!skewed || !client) return null;
+  return {
+    evidence: [{ label: 'iperf3 versions', observed: `client ${client}, server ${skewed}`, expected: 'the same version' }],
+    data: { client, server: skewed },
+  };
+}
+
+/** One process CPU-bound (or each limited on its own) while more processes raised the sum. */
+function singleCoreFinding(measured: BenchMeasurement, opts: Options) {
+  const single = measured.steps.find((step) => step.processes === 1 && step.streamsPerProcess >= 1);
+  const best = measured.steps.reduce<(typeof measured.steps)[number] | undefined>((a, b) => (!a || b.bitsPerSecond > a.bitsPerSecond ? b : a), undefined);
+  if (!single || !best || best.processes <= 1 || best.bitsPerSecond < opts.scalingFactor * single.bitsPerSecond) return null;
+  const singleProcess = single.perProcess[0];
+  const share = singleProcess ? cpuShare(singleProcess) : null;
+  const cpuBound = share !== null && share.percent >= opts.cpuBoundFraction * share.limit;
+  const efficiency = best.bitsPerSecond / (Math.max(1, single.bitsPerSecond) * best.processes);
+  if (!cpuBound && efficiency < opts.linearScaling) return null;
+  return {
+    evidence: [
+      ...(share ? [{ label: 'one process CPU', observed: Number(share.percent.toFixed(1)), expected: `< ${Math.round(opts.cpuBoundFraction * share.limit)}`, unit: '% of one core' }] : []),
+      { label: 'one process', observed: gbps(single.bitsPerSecond), unit: 'Gb/s' },
+      { label: `${best.processes} processes`, observed: gbps(best.bitsPerSecond), unit: 'Gb/s' },
+      { label: 'scaling', observed: Math.round(efficiency * 100), expected: `< ${Math.round(opts.linearScaling * 100)} when the network is the limit`, unit: '% of linear' },
+    ],
+    data: {
+      cpuPercent: share ? Number(share.percent.toFixed(1)) : null,
+      limitPercent: share ? share.limit : null,
+      cpuBound,
+      remoteCpuPercent: singleProcess?.remoteCpuPercent ?? null,
+      efficiencyPercent: Math.round(efficiency * 100),
+      singleGbps: gbps(single.bitsPerSecond),
+      bestGbps: gbps(best.bitsPerSecond),
+      bestProcesses: best.processes,
+      ratio: Number((best.bitsPerSecond / Math.max(1, single.bitsPerSecond)).toFixed(2)),
+    },
+  };
+}
+
+/** The plateau against the goodput ceiling: beyond the link's speed, at it, or below it. */
+function ceilingFinding(measured: BenchMeasurement, result: BenchResult, opts: Options) {
+  const ceiling = measured.ceilingBitsPerSecond;
+  if (!ceiling) return null;
+  const fraction = result.bitsPerSecond / ceiling;
+  const data = {
+    resultGbps: gbps(result.bitsPerSecond),
+    ceilingGbps: gbps(ceiling),
+    percent: Math.round(fraction * 100),
+    interface: measured.interface,
+    linkGbps: measured.linkSpeedMbps ? measured.linkSpeedMbps / 1000 : null,
+    mtu: measured.mtu,
+    processes: result.processes,
+  };
+  const evidence: Evidence[] = [
+    { label: 'measured (receiver, all processes)', observed: gbps(result.bitsPerSecond), expected: `≥ ${gbps(opts.atCeilingFraction * ceiling)}`, unit: 'Gb/s' },
+    { label: 'TCP goodput ceiling', observed: gbps(ceiling), unit: 'Gb/s' },
+  ];
+  // Above the goodput ceiling the stated speed cannot be the link's (a veth's nominal 10000, a
+  // --link-speed set too low): nothing is judged against it, and nothing is refuted by it.
+  // With the MTU unknown (a pasted run) jumbo frames may carry up to the raw link rate.
+  const possible = measured.mtu === null && measured.linkSpeedMbps ? measured.linkSpeedMbps * 1e6 : ceiling;
+  const symptom =
+    result.bitsPerSecond > possible * opts.nominalSpeedFraction ? ('exceeds-link-speed' as const) : fraction >= opts.atCeilingFraction ? ('at-link-ceiling' as const) : ('below-link-ceiling' as const);
+  return { symptom, finding: { evidence, data } };
+}
+
+/** A plateau within the band around the PCIe budget, when that budget is below the link's ceiling. */
+function pcieBoundFinding(measured: BenchMeasurement, result: BenchResult, opts: Options) {
+  const pcie = measured.pcieBitsPerSecond;
+  const ceiling = measured.ceilingBitsPerSecond;
+  if (!pcie || (ceiling && pcie >= ceiling)) return null;
+  const fraction = result.bitsPerSecond / pcie;
+  if (fraction < opts.pcieBandLow || fraction > opts.pcieBandHigh) return null;
+  return {
+    evidence: [{ label: 'measured', observed: gbps(result.bitsPerSecond), unit: 'Gb/s' }, { label: 'usable PCIe bandwidth', observed: gbps(pcie), unit: 'Gb/s' }],
+    data: { resultGbps: gbps(result.bitsPerSecond), pcieGbps: gbps(pcie), percent: Math.round(fraction * 100) },
+  };
+}
+
+function retransmitFinding(measured: BenchMeasurement, result: BenchResult, opts: Options) {
+  const sentBytes = (result.senderBitsPerSecond * result.durationSeconds) / 8;
+  const segments = sentBytes / opts.segmentBytes;
+  if (measured.protocol !== 'tcp' || segments <= 0 || result.retransmits / segments <= opts.retransmitRate) return null;
+  return {
+    ...(result.retransmits / segments >= opts.criticalRetransmitRate ? { severity: 'critical' as const } : {}),
+    evidence: [{ label: 'retransmits', observed: result.retransmits, expected: `< ${Math.round(opts.retransmitRate * segments)}` }],
+    data: { retransmits: result.retransmits, durationSeconds: result.durationSeconds, perGb: Math.round(result.retransmits / (sentBytes / 1e9)), ratePercent: Number(((100 * result.retransmits) / segments).toFixed(2)) },
+  };
+}
+
+function asymmetryFinding(measured: BenchMeasurement, result: BenchResult, opts: Options) {
+  if (measured.direction !== 'bidir' || result.reverseBitsPerSecond === null) return null;
+  const high = Math.max(result.bitsPerSecond, result.reverseBitsPerSecond);
+  const asymmetry = high > 0 ? Math.abs(result.bitsPerSecond - result.reverseBitsPerSecond) / high : 0;
+  if (asymmetry <= opts.bidirAsymmetry) return null;
+  return {
+    evidence: [{ label: 'forward', observed: gbps(result.bitsPerSecond), unit: 'Gb/s' }, { label: 'reverse', observed: gbps(result.reverseBitsPerSecond), unit: 'Gb/s' }],
+    data: { forwardGbps: gbps(result.bitsPerSecond), reverseGbps: gbps(result.reverseBitsPerSecond), asymmetryPercent: Math.round(asymmetry * 100) },
+  };
+}
+
+/** A collapse after the first interval, or else intervals that fluctuate. */
+function intervalFinding(result: BenchResult, opts: Options) {
+  const rates = result.intervals.map((interval) => interval.bitsPerSecond);
+  const [first, ...rest] = rates;
+  const restMedian = median(rest);
+  if (first !== undefined && restMedian !== null && rest.length >= 2 && first > opts.collapseRatio * restMedian) {
+    return {
+      symptom: 'collapse-after-first-interval' as const,
+      finding: {
+        evidence: [{ label: 'first interval', observed: gbps(first), unit: 'Gb/s' }, { label: 'median of the rest', observed: gbps(restMedian), unit: 'Gb/s' }],
+        data: { firstGbps: gbps(first), restGbps: gbps(restMedian) },
+      },
+    };
+  }
+  const cv = coefficientOfVariation(rates);
+  if (cv === null || rates.length < 3 || cv <= opts.unstableCv) return null;
+  return {
+    symptom: 'unstable' as const,
+    finding: {
+      evidence: [{ label: 'coefficient of variation', observed: Number((cv * 100).toFixed(1)), expected: `≤ ${opts.unstableCv * 100}`, unit: '%' }],
+      data: { cvPercent: Number((cv * 100).toFixed(1)) },
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineCheck } from '../src/engine/check.js';
+import { TOOLS, type ToolName } from '../src/collectors/tools.js';
+import { defineCheck, symptom } from '../src/engine/check.js';
 
 const options = z.object({
   /** Tools without which checks go unknown or the bench cannot run: a missing one is a warning. */
@@ -7,7 +8,7 @@ const options = z.object({
 });
 
 /** What each tool gives nicdoctor, for the message. */
-const PURPOSE: Record<string, string> = {
+const PURPOSE: Record<ToolName, string> = {
   ethtool: 'ring, queue, coalescing, offload and driver-statistics checks',
   lspci: 'PCIe link details where sysfs has none (MaxPayload, older kernels)',
   iperf3: 'the bandwidth test (nicdoctor bench)',
@@ -28,11 +29,13 @@ export default defineCheck({
   requires: ['tools'],
   options,
   symptoms: {
-    'tool-missing': {
+    'tool-missing': symptom({
       severity: 'info',
+      data: z.object({ tool: z.enum(TOOLS), package: z.string().min(1), rpmPackage: z.string().min(1) }),
+      phrases: { purpose: (d) => PURPOSE[d.tool] },
       message: '{tool} is not installed: nicdoctor uses it for {purpose}',
       fix: 'apt-get install {package} (Debian/Ubuntu) or dnf install {rpmPackage} (RHEL/Fedora)',
-    },
+    }),
   },
   run({ facts, options: opts, report, source }) {
     const { tools, searchedDirs } = facts.tools;
@@ -42,7 +45,7 @@ export default defineCheck({
       report('tool-missing', {
         ...(opts.needed.includes(tool.name) ? { severity: 'warning' as const } : {}),
         evidence: [{ label: `${tool.name} in ${searchedDirs.join(':')}`, observed: 'not found', expected: 'installed', ...(where ? { source: where } : {}) }],
-        data: { tool: tool.name, purpose: PURPOSE[tool.name] ?? 'its checks', package: tool.debianPackage, rpmPackage: tool.rpmPackage },
+        data: { tool: tool.name, package: tool.debianPackage, rpmPackage: tool.rpmPackage },
       });
     }
     return undefined;

@@ -1,23 +1,22 @@
 #!/usr/bin/env node
 // First: signals are handled from the start (src/cli/signals.ts).
 import { SIGNAL_EXIT, interruptedBy } from './cli/signals.js';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { EXIT, FAIL_ON } from './cli/exit-codes.js';
+import { reportError, UsageError } from './cli/errors.js';
 import { analyzeCommand, checksCommand, collectCommand, scanCommand, type ReportOptions } from './cli/commands.js';
+import { collectList, host, ifaceOption, interfaceName, LOG_LEVELS, linkSpeedOption, port, portList, rate, seconds, wholeNumber } from './cli/options.js';
 // The bench code (and execa) loads only for the commands that use it: start-up time matters for scan.
 import type { BenchCliOptions, ServeCliOptions } from './cli/bench-commands.js';
-import { RunError, UsageError } from './util/errors.js';
 import { PROFILES } from './report/schema.js';
 import { FORMATS } from './reporters/index.js';
 import { createLogger } from './util/log.js';
 import { runCleanups } from './util/shutdown.js';
 import { VERSION } from './util/version.js';
 
-const collectList = (value: string, previous: string[] = []) => [...previous, value];
-
 function reportOptions(command: Command): Command {
   return command
-    .option('-i, --iface <name>', 'interface to examine (repeatable, or comma-separated); default: all but loopback and down ones', collectList)
+    .addOption(ifaceOption('interface to examine (repeatable, or comma-separated); default: all but loopback and down ones'))
     .option('--all', 'also examine interfaces that are down (software devices and ports set down are skipped otherwise)')
     .addOption(new Option('-f, --format <format>', 'report format').choices(FORMATS).default('terminal'))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
@@ -36,29 +35,34 @@ function bundleOptions(command: Command): Command {
 
 function benchOptions(command: Command, peerRequired: boolean): Command {
   return bundleOptions(command)
-    .option('--peer <host>', peerRequired ? 'far end running `nicdoctor serve`' : 'also run the bench against this far end (`nicdoctor serve` there)')
+    .addOption(new Option('--peer <host>', peerRequired ? 'far end running `nicdoctor serve`' : 'also run the bench against this far end (`nicdoctor serve` there)').argParser(host))
     .option('--loopback', 'bench against iperf3 servers on 127.0.0.1: this host\'s memory-to-memory ceiling')
-    .option('--ports <ports>', 'iperf3 server ports, one per process', '5101-5108')
-    .option('--control-port <port>', 'port of the peer\'s nicdoctor serve info endpoint', '5100')
-    .option('--duration <seconds>', 'length of the measurement run at the best step', '10')
-    .option('--step-duration <seconds>', 'length of each ramp step', '3')
-    .option('--omit <seconds>', 'seconds of slow start to leave out of each run (iperf3 -O)', '1')
-    .option('--max-procs <n>', 'at most this many iperf3 processes')
+    .addOption(new Option('--ports <ports>', 'iperf3 server ports, one per process').argParser(portList).default(DEFAULT_PORTS, '5101-5108'))
+    .addOption(new Option('--control-port <port>', 'port of the peer\'s nicdoctor serve info endpoint').argParser(port).default(5100))
+    .addOption(new Option('--duration <seconds>', 'length of the measurement run at the best step (1-3600)').argParser(seconds(1, 3600)).default(10))
+    .addOption(new Option('--step-duration <seconds>', 'length of each ramp step (1-600)').argParser(seconds(1, 600)).default(3))
+    .addOption(new Option('--omit <seconds>', 'seconds of slow start to leave out of each run (iperf3 -O; 0-600)').argParser(seconds(0, 600)).default(1))
+    .addOption(new Option('--max-procs <n>', 'at most this many iperf3 processes (1-256)').argParser(wholeNumber(1, 256)))
     .option('--reverse', 'the peer sends (iperf3 -R)')
     .option('--bidir', 'both directions at once (iperf3 --bidir)')
     .option('--udp', 'UDP at --rate instead of TCP')
-    .option('--rate <rate>', 'UDP target rate per process, e.g. 5G')
-    .option('--link-speed <speed>', 'link speed for the goodput ceiling when the interface does not report it (10000, 25g)');
+    .addOption(new Option('--rate <rate>', 'UDP target rate per process, e.g. 5G').argParser(rate))
+    .addOption(linkSpeedOption('link speed for the goodput ceiling when the interface does not report it (10000, 25g)'));
 }
+
+const INPUT_HELP = 'snapshot directory (nicdoctor collect), evidence bundle or collect-script archive (.tar.gz), extracted sosreport, or a text file / - (stdin) of pasted command outputs';
+
+const DEFAULT_PORTS = [5101, 5102, 5103, 5104, 5105, 5106, 5107, 5108];
 
 async function main(argv: string[]): Promise<number> {
   const program = new Command('nicdoctor')
     .description('Find why a 10/40/100GbE server does not reach line rate')
     .version(VERSION)
-    .option('-v, --verbose', 'log progress to stderr and show stack traces of broken checks')
-    .addOption(new Option('--log-level <level>', 'log level on stderr').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
+    .option('-v, --verbose', 'every command: log progress to stderr, show more where there is more (the long report, stack traces of broken checks)')
+    .addOption(new Option('--log-level <level>', 'log level on stderr').choices(LOG_LEVELS).env('NICDOCTOR_LOG_LEVEL'))
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+    // Commander's own errors read like the others: "nicdoctor: option '--duration <seconds>' argument 'x' is invalid. ..."
+    .configureOutput({ writeErr: (text) => process.stderr.write(text), outputError: (text, write) => write(text.replace(/^error: /, 'nicdoctor: ')) })
     .showSuggestionAfterError();
 
   let exitCode: number = EXIT.ok;
@@ -82,22 +86,22 @@ async function main(argv: string[]): Promise<number> {
   program
     .command('serve')
     .description('far end of the bench: one iperf3 server per port, pinned to NIC-local cores, and a read-only info endpoint')
-    .option('--bind <addr>', 'address to listen on (0.0.0.0 for all); required unless --iface')
-    .option('--iface <name>', 'listen on the address of this interface (the one under test)')
-    .option('--ports <ports>', 'iperf3 server ports', '5101-5108')
-    .option('--control-port <port>', 'port of the read-only info endpoint', '5100')
-    .option('--idle-timeout <seconds>', 'stop after this long with no test running and no bench client')
-    .option('--max-test-duration <seconds>', 'end any test that runs longer than this', '3600')
+    .addOption(new Option('--bind <addr>', 'address to listen on (0.0.0.0 for all); required unless --iface').argParser(host))
+    .addOption(new Option('--iface <name>', 'listen on the address of this interface (the one under test)').argParser(interfaceName))
+    .addOption(new Option('--ports <ports>', 'iperf3 server ports').argParser(portList).default(DEFAULT_PORTS, '5101-5108'))
+    .addOption(new Option('--control-port <port>', 'port of the read-only info endpoint').argParser(port).default(5100))
+    .addOption(new Option('--idle-timeout <seconds>', 'stop after this long with no test running and no bench client (up to 7 days)').argParser(seconds(1, 7 * 24 * 3600)))
+    .addOption(new Option('--max-test-duration <seconds>', 'end any test that runs longer than this (up to a day)').argParser(seconds(1, 24 * 3600)).default(3600))
     .option('--rsa-private-key <file>', 'iperf3 authentication: RSA private key (PEM), with --authorized-users')
     .option('--authorized-users <file>', 'iperf3 authentication: user,sha256 lines (iperf3 --authorized-users-path)')
     .option('--token-file <file>', 'the info endpoint requires this token (first line of the file); bench sends NICDOCTOR_SERVE_TOKEN')
     .action(async (options: ServeCliOptions) => {
       exitCode = await (await import('./cli/bench-commands.js')).serveCommand(options, logger());
     });
-  reportOptions(program.command('analyze').argument('<input>', 'snapshot directory (nicdoctor collect), evidence bundle or collect-script archive (.tar.gz), extracted sosreport, or a text file / - (stdin) of pasted command outputs').description('run the checks on a recorded snapshot, a bundle, a sosreport or pasted text, offline'))
-    .option('--link-speed <speed>', 'text input: the link speed when the text does not show it (10G, 40G, 25000)')
+  reportOptions(program.command('analyze').argument('<input>', INPUT_HELP).description('run the checks on a recorded snapshot, a bundle, a sosreport or pasted text, offline'))
+    .addOption(linkSpeedOption('the speed to judge interfaces by when they (or the text) show no negotiated speed (10G, 40G, 25000)'))
     .action(
-    async (dir: string, options: ReportOptions & { linkSpeed?: string }) => {
+    async (dir: string, options: ReportOptions) => {
       const text = await import('./cli/analyze-text.js');
       if (await text.isTextInput(dir)) exitCode = await text.analyzeTextCommand(dir, { ...options, verbose: verbose() }, logger());
       else exitCode = await analyzeCommand(dir, { ...options, verbose: verbose() }, logger());
@@ -107,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
     .command('collect')
     .description('record everything the checks read into a snapshot directory; --script prints a POSIX sh script that does the same on hosts where nothing may be installed')
     .option('-o, --output <dir>', 'new (or empty) directory for the snapshot')
-    .option('-i, --iface <name>', 'interface to record (repeatable); default: all', collectList)
+    .addOption(ifaceOption('interface to record (repeatable, or comma-separated); default: all'))
     .option('--script', 'print the collection script (sh collect.sh [OUTPUT.tar.gz]) instead of collecting')
     .action(async (options: { output?: string; iface?: string[]; script?: boolean }) => {
       if (options.script) {
@@ -116,32 +120,35 @@ async function main(argv: string[]): Promise<number> {
         return;
       }
       if (!options.output) throw new UsageError("--output: required (or --script)");
-      exitCode = await collectCommand({ ...options, output: options.output }, logger());
+      exitCode = await collectCommand({ ...options, output: options.output, verbose: verbose() }, logger());
     });
   program
     .command('rules')
     .description('list the diagnosis rules (rules/*.yaml)')
     .addOption(new Option('-f, --format <format>', 'list format').choices(['terminal', 'json']).default('terminal'))
     .action(async (options: { format: 'terminal' | 'json' }) => {
-      exitCode = await (await import('./cli/rules-command.js')).rulesCommand(options.format);
+      exitCode = await (await import('./cli/rules-command.js')).rulesCommand(options.format, verbose());
     });
   program
     .command('fix')
     .description('print the fixes of the current diagnoses as a shell script (changes nothing); --apply / --revert change this host')
-    .option('-i, --iface <name>', 'interface to examine (repeatable, or comma-separated); default: all but loopback', collectList)
+    .argument('[input]', `diagnose this instead of the host, as analyze does: ${INPUT_HELP}`)
+    .addOption(ifaceOption('interface to examine (repeatable, or comma-separated); default: all but loopback'))
     .option('--only <ids>', 'run only these checks (comma-separated)', collectList)
     .option('--skip <ids>', 'skip these checks (comma-separated)', collectList)
     .addOption(new Option('--profile <profile>', 'what the host is for; verdicts that depend on it follow it').choices(PROFILES).default('throughput'))
     .option('--all', 'also examine interfaces that are down')
-    .option('--link-speed <speed>', 'the speed to judge interfaces by when they report no negotiated speed (10000, 25g)')
-    .option('--from <input>', 'diagnose a snapshot directory, evidence bundle or sosreport instead of this host')
+    .addOption(linkSpeedOption('the speed to judge interfaces by when they report no negotiated speed (10000, 25g)'))
+    .option('--from <input>', 'the same as the input argument')
     .option('-o, --output <file>', 'write the script to a file instead of stdout')
     .option('--apply', 'apply the non-disruptive ethtool/sysctl changes now, after saving the current values')
     .option('--revert', 'restore the values saved by --apply')
     .option('-y, --yes', 'confirm --apply or --revert without asking (needed without a terminal)')
     .option('--state <file>', 'where --apply saves the previous values (default /var/lib/nicdoctor/fix-state.json)')
-    .action(async (options: import('./cli/fix-command.js').FixOptions) => {
-      exitCode = await (await import('./cli/fix-command.js')).fixCommand({ ...options, verbose: verbose() }, logger());
+    .action(async (input: string | undefined, options: import('./cli/fix-command.js').FixOptions) => {
+      if (input !== undefined && options.from !== undefined) throw new UsageError(`give the input once: ${input} or --from ${options.from}`);
+      const from = input ?? options.from;
+      exitCode = await (await import('./cli/fix-command.js')).fixCommand({ ...options, ...(from !== undefined ? { from } : {}), verbose: verbose() }, logger());
     });
   program
     .command('fleet')
@@ -168,29 +175,23 @@ async function main(argv: string[]): Promise<number> {
     .description('list the checks')
     .addOption(new Option('-f, --format <format>', 'list format').choices(['terminal', 'json']).default('terminal'))
     .action((options: { format: 'terminal' | 'json' }) => {
-      exitCode = checksCommand(options.format);
+      exitCode = checksCommand(options.format, verbose());
     });
 
   try {
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version are not errors; everything else commander rejects is bad usage.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
-    if (error instanceof UsageError) {
-      process.stderr.write(`nicdoctor: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    if (error instanceof RunError) {
-      process.stderr.write(`nicdoctor: ${error.message}\n`);
-      return EXIT.couldNotRun;
-    }
-    process.stderr.write(`nicdoctor: could not run: ${error instanceof Error ? (verbose() ? error.stack : error.message) : String(error)}\n`);
-    return EXIT.couldNotRun;
+    // Every command's failure, and commander's, is mapped to its exit code in one place.
+    return reportError(error, verbose());
   }
 }
+
+// A reader that stops early (`nicdoctor checks | head`) is not an error: stop quietly, cleanups first.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  void runCleanups().finally(() => process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok));
+});
 
 main(process.argv).then(
   async (code) => {
@@ -199,7 +200,6 @@ main(process.argv).then(
     process.exitCode = interrupted ? SIGNAL_EXIT[interrupted] : code;
   },
   (error: unknown) => {
-    process.stderr.write(`nicdoctor: ${String(error)}\n`);
-    process.exitCode = EXIT.couldNotRun;
+    process.exitCode = reportError(error, false);
   },
 );

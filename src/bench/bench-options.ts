@@ -6,8 +6,14 @@ import type { Direction } from './iperf3-client.js';
 export interface BenchOptions {
   io: HostIO;
   log: Logger;
-  /** Facts already collected by a scan (reused); a fresh store otherwise. */
-  store?: FactStore;
+  /** Facts already collected by the scan the bench runs in (reused for the plan). */
+  store: FactStore;
+  /**
+   * A new, empty fact store over the same host, for the counters read before and after the
+   * traffic (nothing memoised between the two readings). The pipeline owns the collector
+   * registry; the bench only asks for facts.
+   */
+  freshStore: () => FactStore;
   peer: string | null; // null = loopback
   ports: number[];
   controlPort: number;

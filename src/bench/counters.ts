@@ -1,7 +1,4 @@
-import type { Logger } from 'pino';
-import { collectors } from '../collectors/index.js';
-import { FactStore } from '../engine/collector.js';
-import type { HostIO } from '../hostio/types.js';
+import type { FactStore } from '../engine/collector.js';
 import { classifyEthtoolStats } from '../domain/drop-counters.js';
 import type { Bench } from '../report/schema.js';
 
@@ -18,8 +15,7 @@ export interface CounterSnapshot {
  * Counters read just before and after the bench, through the same collectors a scan uses
  * (a fresh fact store each time, so nothing is memoised between the two readings).
  */
-export async function captureCounters(io: HostIO, log: Logger, iface: string | null): Promise<CounterSnapshot> {
-  const store = new FactStore(io, collectors, log);
+export async function captureCounters(store: FactStore, iface: string | null): Promise<CounterSnapshot> {
   const [softnet, stats, driver, irqs] = await Promise.all([
     store.get('softnet'),
     iface ? store.get('ethtool.stats', iface) : null,

@@ -1,6 +1,4 @@
 import type { BenchMeasurement } from '../collectors/bench-result.js';
-import { collectors } from '../collectors/index.js';
-import { FactStore } from '../engine/collector.js';
 import { RunError } from '../util/errors.js';
 import type { BenchStep } from '../report/schema.js';
 import { shutdownSignal } from '../util/shutdown.js';
@@ -23,13 +21,12 @@ export type { BenchOptions } from './bench-options.js';
  */
 export async function runBench(options: BenchOptions): Promise<BenchMeasurement> {
   const started = performance.now();
-  const store = options.store ?? new FactStore(options.io, collectors, options.log);
-  const plan = await planBench(options, store);
+  const plan = await planBench(options, options.store);
   const servers = await startServers(options, plan);
   const measurement = emptyMeasurement(options, plan, servers);
   const runner = new StepRunner(options, plan, servers.ports);
 
-  const before = await captureCounters(options.io, options.log, plan.iface);
+  const before = await captureCounters(options.freshStore(), plan.iface);
   // nicdoctor's own CPU while iperf3 runs (ramp and measurement), not its set-up and counters.
   const cpuAtStart = process.cpuUsage();
   let cpuDuringRun: NodeJS.CpuUsage | null = null;
@@ -48,7 +45,7 @@ export async function runBench(options: BenchOptions): Promise<BenchMeasurement>
     if (!(error instanceof RunError) && !shutdownSignal.aborted) throw error;
   } finally {
     await servers.pool?.stop();
-    const after = await captureCounters(options.io, options.log, plan.iface).catch(() => null);
+    const after = await captureCounters(options.freshStore(), plan.iface).catch(() => null);
     if (after) measurement.counters = counterDeltas(before, after);
     const cpu = cpuDuringRun ?? process.cpuUsage(cpuAtStart);
     measurement.cpuSeconds = { nicdoctor: (cpu.user + cpu.system) / 1e6, iperf3: runner.iperfCpuSeconds };

@@ -1,11 +1,12 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
-import { UsageError } from '../util/errors.js';
+import type { ScanOutcome } from '../pipeline/scan.js';
 import { render } from '../reporters/index.js';
 import { analyzeText } from '../text/analyze.js';
 import { readRegularFile } from '../hostio/contained.js';
 import { writeOutput } from '../util/safe-output.js';
+import { UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { exitCodeFor, scanInputs, type ReportOptions } from './commands.js';
 
@@ -52,14 +53,18 @@ async function readInput(input: string): Promise<string> {
   return data.toString('utf8');
 }
 
-export async function analyzeTextCommand(input: string, options: TextAnalyzeOptions, log: Logger): Promise<number> {
+/**
+ * The reports of a text input (`analyze FILE|-`, `fix FILE|-`): one per host in the text. What
+ * needs a host (--bundle, --policy, --iface) is refused before the text is read.
+ */
+export async function textOutcomes(input: string, options: TextAnalyzeOptions, log: Logger): Promise<ScanOutcome[]> {
   const inputs = scanInputs(options);
   if (options.bundle) throw new UsageError('--bundle: not available for text input (there is no host to record)');
   if (options.policy) throw new UsageError('--policy: not available for text input (a checklist needs every value; analyze a snapshot instead)');
   if (inputs.ifaces.length) throw new UsageError('--iface: not available for text input (the text names its interfaces)');
   const linkSpeedMbps = inputs.linkSpeedMbps;
   const text = await readInput(input);
-  const outcomes = await analyzeText(text, {
+  return analyzeText(text, {
     checks: registry,
     log,
     profile: inputs.profile,
@@ -68,6 +73,10 @@ export async function analyzeTextCommand(input: string, options: TextAnalyzeOpti
     sourcePath: input === '-' ? 'stdin' : input,
     ...(linkSpeedMbps ? { linkSpeedMbps } : {}),
   });
+}
+
+export async function analyzeTextCommand(input: string, options: TextAnalyzeOptions, log: Logger): Promise<number> {
+  const outcomes = await textOutcomes(input, options, log);
   const color = !options.output && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const rendered =
     options.format === 'json' && outcomes.length > 1

@@ -1,70 +1,62 @@
-import { parseLinkSpeed } from '../util/validate.js';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
-import { collectors } from '../collectors/index.js';
 import { parseCpuList } from '../parsers/cpulist.js';
-import { FactStore } from '../engine/collector.js';
-import { UsageError } from '../util/errors.js';
+import { hostFactStore } from '../pipeline/host-facts.js';
 import { scan } from '../pipeline/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import { closeInfoEndpoint, fetchServerInfo, startInfoEndpoint } from '../bench/info-endpoint.js';
-import { validateInterfaceNames } from '../util/validate.js';
 import type { Direction } from '../bench/iperf3-client.js';
-import { parsePorts, validateHost } from '../bench/ports.js';
 import { planCpus } from '../bench/cpu-plan.js';
 import { runBench, type BenchOptions } from '../bench/run-bench.js';
 import { Iperf3ServerPool } from '../bench/server-pool.js';
 import { onShutdown, shutdownSignal } from '../util/shutdown.js';
 import { VERSION } from '../util/version.js';
 import { checkOutputs, emit, exitCodeFor, policyInput, scanInputs, withBundle, type ReportOptions } from './commands.js';
+import { UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { Policy } from '../policy/schema.js';
 import { createProgress } from './progress.js';
 
+/** Values as the argParsers of cli.ts/options.ts give them: checked and parsed. */
 export interface BenchCliOptions {
   peer?: string;
   loopback?: boolean;
-  ports: string;
-  controlPort: string;
-  duration: string;
-  stepDuration: string;
-  omit: string;
-  maxProcs?: string;
+  ports: number[];
+  controlPort: number;
+  /** Seconds. */
+  duration: number;
+  stepDuration: number;
+  omit: number;
+  maxProcs?: number;
   reverse?: boolean;
   bidir?: boolean;
   udp?: boolean;
   rate?: string;
-  linkSpeed?: string;
+  /** Mb/s. */
+  linkSpeed?: number;
 }
-
-function positiveInteger(value: string, flag: string, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`${flag}: "${value}" must be a whole number from 1 to ${max}`);
-  return Number(value);
-}
-
-export { parseLinkSpeed } from '../util/validate.js';
 
 /** Validates every bench option before anything runs. */
-export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger): Omit<BenchOptions, 'store'> {
+export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger): Omit<BenchOptions, 'store' | 'freshStore'> {
   if (options.peer && options.loopback) throw new UsageError('--peer and --loopback: choose one');
   if (!options.peer && !options.loopback) throw new UsageError('give --peer HOST (nicdoctor serve on the far end) or --loopback');
   if (options.reverse && options.bidir) throw new UsageError('--reverse and --bidir: choose one');
   if (options.rate && !options.udp) throw new UsageError('--rate goes with --udp');
-  if (options.udp && (!options.rate || !/^\d+(\.\d+)?[KMG]?$/i.test(options.rate))) throw new UsageError('--udp needs --rate, e.g. --rate 5G');
+  if (options.udp && !options.rate) throw new UsageError('--udp needs --rate, e.g. --rate 5G');
   const direction: Direction = options.bidir ? 'bidir' : options.reverse ? 'reverse' : 'forward';
   return {
     io,
     log,
-    peer: options.peer ? validateHost(options.peer) : null,
-    ports: parsePorts(options.ports),
-    controlPort: positiveInteger(options.controlPort, '--control-port', 65535),
-    durationSeconds: positiveInteger(options.duration, '--duration', 3600),
-    stepSeconds: positiveInteger(options.stepDuration, '--step-duration', 600),
-    omitSeconds: /^\d+$/.test(options.omit) ? Number(options.omit) : (() => { throw new UsageError(`--omit: "${options.omit}" must be a whole number of seconds`); })(),
-    ...(options.maxProcs ? { maxProcesses: positiveInteger(options.maxProcs, '--max-procs', 256) } : {}),
+    peer: options.peer ?? null,
+    ports: options.ports,
+    controlPort: options.controlPort,
+    durationSeconds: options.duration,
+    stepSeconds: options.stepDuration,
+    omitSeconds: options.omit,
+    ...(options.maxProcs ? { maxProcesses: options.maxProcs } : {}),
     direction,
     ...(options.udp && options.rate ? { udpRate: options.rate } : {}),
-    ...(options.linkSpeed ? { linkSpeedMbps: parseLinkSpeed(options.linkSpeed) } : {}),
+    ...(options.linkSpeed ? { linkSpeedMbps: options.linkSpeed } : {}),
   };
 }
 
@@ -102,7 +94,7 @@ async function benchScan(options: ReportOptions & BenchCliOptions, io: LiveHostI
     only,
     beforeChecks: async (store) => {
       try {
-        const measurement = await runBench({ ...plan, store, onProgress: (text) => progress.step(text) });
+        const measurement = await runBench({ ...plan, store, freshStore: () => hostFactStore(io, log), onProgress: (text) => progress.step(text) });
         store.provide('bench.result', measurement);
       } finally {
         progress.done();
@@ -112,13 +104,15 @@ async function benchScan(options: ReportOptions & BenchCliOptions, io: LiveHostI
   return outcome;
 }
 
+/** Values as the argParsers give them: --bind a checked host, --iface a checked name, numbers parsed. */
 export interface ServeCliOptions {
   bind?: string;
   iface?: string;
-  ports: string;
-  controlPort: string;
-  idleTimeout?: string;
-  maxTestDuration: string;
+  ports: number[];
+  controlPort: number;
+  /** Seconds. */
+  idleTimeout?: number;
+  maxTestDuration: number;
   rsaPrivateKey?: string;
   authorizedUsers?: string;
   tokenFile?: string;
@@ -162,25 +156,23 @@ async function interfaceOfAddress(io: LiveHostIO, address: string): Promise<stri
 }
 
 export async function serveCommand(options: ServeCliOptions, log: Logger): Promise<number> {
-  const ports = parsePorts(options.ports);
-  const controlPort = positiveInteger(options.controlPort, '--control-port', 65535);
+  const { ports, controlPort } = options;
   if (ports.includes(controlPort)) throw new UsageError(`--control-port: ${controlPort} is also in --ports`);
-  const idleSeconds = options.idleTimeout ? positiveInteger(options.idleTimeout, '--idle-timeout', 7 * 24 * 3600) : null;
-  const maxTestSeconds = positiveInteger(options.maxTestDuration, '--max-test-duration', 24 * 3600);
+  const idleSeconds = options.idleTimeout ?? null;
+  const maxTestSeconds = options.maxTestDuration;
   if (Boolean(options.rsaPrivateKey) !== Boolean(options.authorizedUsers)) throw new UsageError('--rsa-private-key and --authorized-users go together (iperf3 authentication)');
   const token = options.tokenFile ? await readToken(options.tokenFile) : undefined;
   const io = new LiveHostIO();
   if (options.bind && options.iface) throw new UsageError('--bind and --iface: choose one');
-  if (options.iface) validateInterfaceNames([options.iface]);
   // Never all addresses by accident: the address given, or the one of the interface under test.
   let bind: string;
-  if (options.bind) bind = validateHost(options.bind, '--bind');
+  if (options.bind) bind = options.bind;
   else if (options.iface) {
     const address = await addressOfInterface(io, options.iface);
     if (!address) throw new UsageError(`--iface: ${options.iface} has no address to listen on; give --bind ADDRESS`);
     bind = address;
   } else throw new UsageError('give --bind ADDRESS (or --iface NAME, to listen on its address); serve does not listen on every address unless told to (--bind 0.0.0.0)');
-  const store = new FactStore(io, collectors, log);
+  const store = hostFactStore(io, log);
   const iface = bind ? await interfaceOfAddress(io, bind) : null;
   const [topology, device, version] = await Promise.all([store.get('cpu.topology'), iface ? store.get('net.device', iface) : null, store.get('iperf3.version')]);
   const local = device?.ok && device.value.localCpuList ? parseCpuList(device.value.localCpuList) : null;

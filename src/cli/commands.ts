@@ -4,26 +4,28 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
 import { collectors } from '../collectors/index.js';
-import { UsageError } from '../util/errors.js';
 import { scan, type ScanOutcome } from '../pipeline/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import { RecordingHostIO } from '../hostio/recording.js';
-import { SnapshotError, SnapshotHostIO } from '../hostio/snapshot.js';
+import { SnapshotHostIO } from '../hostio/snapshot.js';
 import type { HostIO } from '../hostio/types.js';
 import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
 import { planOutput, writeOutput } from '../util/safe-output.js';
-import { interfaceList, parseLinkSpeed, splitList } from '../util/validate.js';
+import { checkInterfaceList, splitList } from '../util/validate.js';
 import { VERSION } from '../util/version.js';
+import { exitCodeOf, failureOf, RunError, UsageError } from './errors.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
+import { required } from './options.js';
 import type { Policy } from '../policy/schema.js';
 
 export interface ReportOptions {
+  /** Interface names, checked as they were parsed (options.ts). */
   iface?: string[];
   /** Keep interfaces that are down (skipped by default when no --iface names them). */
   all?: boolean;
-  /** The link speed to judge by, for interfaces that report none of their own (--link-speed). */
-  linkSpeed?: string;
+  /** The link speed to judge by, in Mb/s, for interfaces that report none of their own (--link-speed). */
+  linkSpeed?: number;
   format: Format;
   output?: string;
   only?: string[];
@@ -38,11 +40,16 @@ export interface ReportOptions {
   redact?: boolean;
 }
 
+/** The interface list; commander checked each value already, a programmatic caller gets the same check. */
+export function interfaceList(values: readonly string[] | undefined): string[] {
+  return [...new Set((values ?? []).flatMap((value) => required(checkInterfaceList(value), '--iface', value)))];
+}
+
 export function scanInputs(options: ReportOptions) {
   return {
     ifaces: interfaceList(options.iface),
     all: options.all === true,
-    ...(options.linkSpeed ? { linkSpeedMbps: parseLinkSpeed(options.linkSpeed) } : {}),
+    ...(options.linkSpeed ? { linkSpeedMbps: options.linkSpeed } : {}),
     only: splitList(options.only),
     skip: splitList(options.skip),
     profile: options.profile,
@@ -79,11 +86,11 @@ export async function emit(report: Report, options: ReportOptions, inputs: reado
   else process.stdout.write(text);
 }
 
+/** The exit code of a finished scan whose report was printed (errors.ts maps its failures). */
 export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
-  const interfaces = outcome.store.runs.find((run) => run.fact === 'interfaces');
-  if (interfaces && !interfaces.ok) return EXIT.couldNotRun;
-  // A bench that could not finish (peer unreachable, port in use): the partial report was printed.
-  if (outcome.report.bench && !outcome.report.bench.complete) return EXIT.couldNotRun;
+  // The interface list unreadable, or a bench that could not finish: the partial report was printed.
+  const failure = failureOf(outcome);
+  if (failure) return exitCodeOf(failure);
   // A pre-deployment checklist decides by itself: pass → 0, fail → 1.
   if (outcome.report.policy) return outcome.report.policy.pass ? EXIT.ok : EXIT.findings;
   const severities = outcome.report.checks.flatMap((check) => check.findings.map((finding) => finding.severity));
@@ -94,11 +101,8 @@ async function reportOn(io: HostIO, options: ReportOptions, log: Logger, policy:
   const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...policy, ...(sourcePath ? { sourcePath } : {}) });
   await emit(outcome.report, options, sourcePath ? [sourcePath] : []);
   // Offline, an interface list that cannot be read is bad input (exit 2), not a failure to run.
-  const interfaces = outcome.store.runs.find((run) => run.fact === 'interfaces');
-  if (sourcePath && interfaces && !interfaces.ok) {
-    process.stderr.write(`nicdoctor: ${sourcePath}: the interface list cannot be read: ${interfaces.error?.message ?? 'unknown error'}\n`);
-    return EXIT.usage;
-  }
+  const failure = sourcePath ? failureOf(outcome, sourcePath) : null;
+  if (failure instanceof UsageError) throw failure;
   return exitCodeFor(outcome, options.failOn);
 }
 
@@ -133,26 +137,24 @@ export async function withBundle(options: ReportOptions, log: Logger, run: (io: 
 
 /**
  * Opens what `analyze` (and `fix --from`) accept: a snapshot directory, an evidence bundle
- * (.tar.gz) or an extracted sosreport; runs `use` on it, then cleans up. Unreadable input is a
- * usage error (exit 2).
+ * (.tar.gz) or an extracted sosreport; runs `use` on it, then cleans up. Unreadable input
+ * (SnapshotError, BundleError, SnapshotArchiveError) is exit 2 (errors.ts).
  */
 export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Promise<T>): Promise<T> {
-  const { BundleError, looksLikeBundle, openBundle } = await import('../bundle/index.js');
+  const { looksLikeBundle, openBundle } = await import('../bundle/index.js');
   const { SosreportHostIO, isSosreport } = await import('../hostio/sosreport.js');
   let cleanup: (() => Promise<void>) | undefined;
   try {
     let io: HostIO;
-    const { isSnapshotArchive, openSnapshotArchive, SnapshotArchiveError } = await import('../collect-script/archive.js');
+    const { isSnapshotArchive, openSnapshotArchive } = await import('../collect-script/archive.js');
     if (looksLikeBundle(input) && (await isSnapshotArchive(input))) {
       // The archive of `collect --script` (collect.sh): a snapshot directory in a tar.gz.
-      const opened = await openSnapshotArchive(input).catch((error: unknown) => {
-        throw error instanceof SnapshotArchiveError ? new UsageError(error.message) : error;
-      });
+      const opened = await openSnapshotArchive(input);
       cleanup = opened.cleanup;
       io = await SnapshotHostIO.open(opened.snapshotDir);
     } else if (looksLikeBundle(input)) {
       const opened = await openBundle(input);
-      cleanup = opened.cleanup;
+      cleanup = () => opened.cleanup();
       io = await SnapshotHostIO.open(opened.snapshotDir);
     } else if (await isSosreport(input)) {
       io = await SosreportHostIO.open(input);
@@ -160,9 +162,6 @@ export async function withOfflineInput<T>(input: string, use: (io: HostIO) => Pr
       io = await SnapshotHostIO.open(input);
     }
     return await use(io);
-  } catch (error) {
-    if (error instanceof SnapshotError || error instanceof BundleError) throw new UsageError(error.message);
-    throw error;
   } finally {
     await cleanup?.();
   }
@@ -177,21 +176,36 @@ export async function analyzeCommand(input: string, options: ReportOptions, log:
 
 export interface CollectOptions {
   output: string;
+  /** Interface names, checked as they were parsed (options.ts). */
   iface?: string[];
+  verbose?: boolean;
 }
 
-/** Records every fact every collector can read, so that any check can run on it later. */
+/**
+ * Records every fact every collector can read, so that any check can run on it later. Fails
+ * like `scan`: an output that cannot be used is exit 2 before anything is read, an interface list
+ * that cannot be read is exit 3 (what was read is kept), bad --iface is exit 2.
+ */
 export async function collectCommand(options: CollectOptions, log: Logger): Promise<number> {
   const ifaces = interfaceList(options.iface);
   const dir = path.resolve(options.output);
   const existing = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw new UsageError(`--output: ${dir}: ${error.message}`);
+    if (error.code === 'ENOENT') return null;
+    throw new UsageError(`--output: ${dir}: ${error.code === 'ENOTDIR' ? 'not a directory' : error.message}`);
   });
-  if (existing.length) throw new UsageError(`--output: ${dir} is not empty; choose a new directory`);
-  await mkdir(dir, { recursive: true });
+  if (existing?.length) throw new UsageError(`--output: ${dir} is not empty; choose a new directory`);
+  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new RunError(`--output: cannot create ${dir}: ${error.code === 'EACCES' ? 'permission denied' : error.message}`);
+  });
   const io = new RecordingHostIO(dir);
-  const outcome = await scan({ io, checks: registry, log, ifaces, all: true });
+  let outcome: ScanOutcome;
+  try {
+    outcome = await scan({ io, checks: registry, log, ifaces, all: true });
+  } catch (error) {
+    // Refused before anything was read (--iface naming no interface): leave no empty snapshot behind.
+    if (existing === null && error instanceof UsageError) await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   // Facts no check asked for this time are still recorded, for checks added later.
   await Promise.all(
     collectors.flatMap((collector) =>
@@ -200,18 +214,27 @@ export async function collectCommand(options: CollectOptions, log: Logger): Prom
   );
   await io.writeManifest(await io.inventory(), { name: 'nicdoctor', version: VERSION });
   await writeFile(path.join(dir, 'README.txt'), 'A nicdoctor snapshot. Analyse it anywhere with: nicdoctor analyze <this directory>\n');
-  const failed = outcome.store.runs.filter((run) => !run.ok).length;
-  process.stderr.write(`Recorded ${outcome.store.runs.length} facts (${failed} could not be read) for ${outcome.report.interfaces.length} interfaces in ${dir}\n`);
+  const failedRuns = outcome.store.runs.filter((run) => !run.ok);
+  process.stderr.write(`Recorded ${outcome.store.runs.length} facts (${failedRuns.length} could not be read) for ${outcome.report.interfaces.length} interfaces in ${dir}\n`);
+  if (options.verbose) {
+    for (const run of failedRuns) process.stderr.write(`  not read: ${run.fact}${run.subject ? ` (${run.subject})` : ''}: ${run.error?.message ?? 'unknown error'}\n`);
+  }
+  const failure = failureOf(outcome);
+  if (failure) throw failure;
   return EXIT.ok;
 }
 
-export function checksCommand(format: 'terminal' | 'json'): number {
+/** `nicdoctor checks`; --verbose adds what each check looks at and the facts it reads. */
+export function checksCommand(format: 'terminal' | 'json', verbose = false): number {
   if (format === 'json') {
     const list = registry.map((check) => ({ id: check.id, title: check.title, scope: check.scope, description: check.description, requires: check.requires, symptoms: Object.keys(check.symptoms) }));
     process.stdout.write(JSON.stringify(list, null, 2) + '\n');
     return EXIT.ok;
   }
   const width = Math.max(...registry.map((check) => check.id.length));
-  for (const check of registry) process.stdout.write(`${check.id.padEnd(width)}  ${check.title}\n`);
+  for (const check of registry) {
+    process.stdout.write(`${check.id.padEnd(width)}  ${check.title}\n`);
+    if (verbose) process.stdout.write(`${' '.repeat(width + 2)}${check.scope}; reads ${check.requires.join(', ') || 'nothing'}\n${' '.repeat(width + 2)}${check.description}\n`);
+  }
   return EXIT.ok;
 }

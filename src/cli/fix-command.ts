@@ -6,8 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
-import { RunError, UsageError } from '../util/errors.js';
-import { scan } from '../pipeline/scan.js';
+import { scan, type ScanOutcome } from '../pipeline/scan.js';
 import { LiveHostIO } from '../hostio/live.js';
 import type { HostIO } from '../hostio/types.js';
 import type { Profile, Report } from '../report/schema.js';
@@ -19,7 +18,8 @@ import { shellJoin } from '../fix/shell.js';
 import { lockStateFile, StateLockedError } from '../fix/lock.js';
 import { DEFAULT_STATE_FILE, readState, StateFileError } from '../fix/state.js';
 import { changeArgv } from '../fix/vocabulary.js';
-import { scanInputs, withOfflineInput } from './commands.js';
+import { scanInputs, withOfflineInput, type ReportOptions } from './commands.js';
+import { failureOf, RunError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
 export interface FixOptions {
@@ -27,6 +27,7 @@ export interface FixOptions {
   only?: string[];
   skip?: string[];
   profile: Profile;
+  /** What to diagnose instead of this host: the input argument (or --from), as `analyze` takes it. */
   from?: string;
   output?: string;
   apply?: boolean;
@@ -35,11 +36,13 @@ export interface FixOptions {
   state?: string;
   verbose?: boolean;
   all?: boolean;
-  linkSpeed?: string;
+  /** Mb/s (--link-speed). */
+  linkSpeed?: number;
 }
 
-function inputs(options: FixOptions) {
-  return scanInputs({
+/** The report options that `fix` shares with `analyze`. */
+function reportOptions(options: FixOptions): ReportOptions {
+  return {
     iface: options.iface,
     only: options.only,
     skip: options.skip,
@@ -48,19 +51,34 @@ function inputs(options: FixOptions) {
     failOn: 'never',
     ...(options.all ? { all: true } : {}),
     ...(options.linkSpeed ? { linkSpeed: options.linkSpeed } : {}),
-  });
+  };
 }
 
-async function reportFrom(io: HostIO, options: FixOptions, log: Logger, sourcePath?: string): Promise<Report> {
-  const outcome = await scan({ io, checks: registry, log, ...inputs(options), ...(sourcePath ? { sourcePath } : {}) });
-  const interfaces = outcome.store.runs.find((run) => run.fact === 'interfaces');
-  if (interfaces && !interfaces.ok) throw new RunError(`could not list the network interfaces: ${interfaces.error?.message ?? 'unknown error'}`);
+function inputs(options: FixOptions) {
+  return scanInputs(reportOptions(options));
+}
+
+/** The report to fix; a scan that could not list the interfaces is refused as `analyze` and `scan` refuse it. */
+function usable(outcome: ScanOutcome, sourcePath?: string): Report {
+  const failure = failureOf(outcome, sourcePath);
+  if (failure) throw failure;
   return outcome.report;
 }
 
-/** The same inputs as `analyze`: a snapshot directory, an evidence bundle or a sosreport. */
-function offlineReport(input: string, options: FixOptions, log: Logger): Promise<Report> {
-  return withOfflineInput(input, (io) => reportFrom(io, options, log, input));
+async function reportFrom(io: HostIO, options: FixOptions, log: Logger, sourcePath?: string): Promise<Report> {
+  return usable(await scan({ io, checks: registry, log, ...inputs(options), ...(sourcePath ? { sourcePath } : {}) }), sourcePath);
+}
+
+/**
+ * The same inputs as `analyze`, with the same errors: a snapshot directory, an evidence bundle or
+ * collect-script archive, an extracted sosreport, or a text file / - (stdin) of pasted outputs.
+ */
+async function offlineReport(input: string, options: FixOptions, log: Logger): Promise<Report> {
+  const text = await import('./analyze-text.js');
+  if (!(await text.isTextInput(input))) return withOfflineInput(input, (io) => reportFrom(io, options, log, input));
+  const outcomes = await text.textOutcomes(input, reportOptions(options), log);
+  if (outcomes.length !== 1) throw new UsageError(`${input === '-' ? 'stdin' : input}: the text holds ${outcomes.length} hosts; a fix script is for one host: give the text of one`);
+  return usable(outcomes[0]!, input === '-' ? 'stdin' : input);
 }
 
 /**
@@ -143,7 +161,7 @@ async function revertCommand(options: FixOptions, stateFile: string): Promise<nu
 
 export async function fixCommand(options: FixOptions, log: Logger): Promise<number> {
   if (options.apply && options.revert) throw new UsageError('--apply and --revert exclude each other');
-  if ((options.apply || options.revert) && options.from) throw new UsageError(`--${options.apply ? 'apply' : 'revert'} changes this host: it cannot take --from`);
+  if ((options.apply || options.revert) && options.from) throw new UsageError(`--${options.apply ? 'apply' : 'revert'} changes this host: it takes no input to diagnose (INPUT or --from)`);
   if ((options.apply || options.revert) && options.output) throw new UsageError('--output writes the script; it does not go with --apply or --revert');
   if (options.yes && !options.apply && !options.revert) throw new UsageError('--yes confirms --apply or --revert');
   if (options.state !== undefined && !options.apply && !options.revert) throw new UsageError('--state goes with --apply or --revert');
@@ -160,13 +178,14 @@ export async function fixCommand(options: FixOptions, log: Logger): Promise<numb
       }
     }
   } catch (error) {
-    if (error instanceof StateFileError || error instanceof StateLockedError) throw new UsageError(error.message);
+    // A corrupt or locked state file is exit 2 (errors.ts); a state file that cannot be written is exit 3.
+    if (error instanceof StateFileError || error instanceof StateLockedError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new RunError(`cannot write the state file ${stateFile}: ${(error as Error).message}`);
     throw error;
   }
 
-  const outputTarget = { flag: '--output', inputs: options.from ? [options.from] : [] };
+  const outputTarget = { flag: '--output', inputs: options.from && options.from !== '-' ? [options.from] : [] };
   if (options.output) await planOutput(options.output, outputTarget); // before any work: a bad path is exit 2
   const report = options.from ? await offlineReport(options.from, options, log) : await reportFrom(new LiveHostIO(), options, log);
   const script = renderScript(buildPlan(report));

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { loadRules, RuleLoadError } from '../rules/loader.js';
-import { UsageError } from '../util/errors.js';
+import { UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
-/** `nicdoctor rules`: the diagnosis catalogue, validated as it loads. */
-export async function rulesCommand(format: 'terminal' | 'json'): Promise<number> {
+/** `nicdoctor rules`: the diagnosis catalogue, validated as it loads; --verbose adds confidence and file. */
+export async function rulesCommand(format: 'terminal' | 'json', verbose = false): Promise<number> {
   let rules;
   try {
     rules = loadRules();
@@ -17,6 +17,9 @@ export async function rulesCommand(format: 'terminal' | 'json'): Promise<number>
     return EXIT.ok;
   }
   const width = Math.max(...rules.map((rule) => rule.id.length));
-  for (const rule of rules) process.stdout.write(`${rule.id.padEnd(width)}  cause ${String(rule.cause).padStart(2)}  ${rule.title}\n`);
+  for (const rule of rules) {
+    process.stdout.write(`${rule.id.padEnd(width)}  cause ${String(rule.cause).padStart(2)}  ${rule.title}\n`);
+    if (verbose) process.stdout.write(`${' '.repeat(width + 2)}confidence ${rule.confidence}; ${path.basename(rule.file)}\n`);
+  }
   return EXIT.ok;
 }

@@ -281,6 +281,15 @@ function meaningOf(rule: CounterRule): CounterMeaning {
 }
 
 /**
+ * What one counter means, by the name the classifiers report (the base name) and where it was
+ * read: the wording of a finding is derived from its counter name, never stored with it.
+ */
+export function counterMeaning(name: string, driver: string | null, from: 'ethtool' | 'generic'): CounterMeaning | undefined {
+  const rule = findRule(from === 'ethtool' ? ETHTOOL_RULES : SYSFS_RULES, name, driver);
+  return rule ? meaningOf(rule) : undefined;
+}
+
+/**
  * The counters of `ethtool -S` that nicdoctor understands, one per base name, in output order.
  * A device-wide counter wins over the per-queue ones of the same name (bnx2x prints both).
  */

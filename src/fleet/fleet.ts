@@ -1,4 +1,4 @@
-import { exceedsThreshold, type FailOn } from '../cli/exit-codes.js';
+import { exceedsThreshold, type FailOn } from '../report/fail-on.js';
 import type { Report, Scalar } from '../report/schema.js';
 import type { LoadedInput } from './inputs.js';
 

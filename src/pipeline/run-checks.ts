@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { CheckResult, Evidence, Finding, InterfaceSummary, Profile, Scalar, Source, SubjectResult } from '../report/schema.js';
-import type { AnyCheck, CheckContext, FindingInput, Skip, SymptomMeta } from '../engine/check.js';
+import { fill } from '../rules/template.js';
+import { phrasesFor, type AnyCheck, type CheckContext, type FindingInput, type SymptomMeta, type SymptomTable, type Skip } from '../engine/check.js';
 import type { FactStore } from '../engine/collector.js';
 import type { FactId, FactResult } from '../engine/facts.js';
+import { isStrict } from '../engine/strict.js';
 import { findingFixTemplate } from '../rules/fix-render.js';
 
 export const HOST_SUBJECT = 'host';
@@ -15,13 +17,6 @@ export interface CheckRunOptions {
   log: Logger;
   /** Per-check option overrides (validated by each check's own schema). */
   checkOptions?: Record<string, unknown>;
-}
-
-export function renderTemplate(template: string, data: Record<string, Scalar>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const value = data[name];
-    return value === undefined || value === null ? whole : String(value);
-  });
 }
 
 /** Runs every check for every subject; results come back in registry order. */
@@ -132,7 +127,7 @@ function makeContext(
   checkOptions: unknown,
   options: CheckRunOptions,
   sink: Finding[],
-): CheckContext<FactId, FactId, string, unknown> {
+): CheckContext<FactId, FactId, SymptomTable, unknown> {
   const values = new Map<string, unknown>(required.map((id, index) => [id, (requiredResults[index] as { value: unknown }).value]));
   const optionalMap = new Map<string, FactResult<unknown>>(optional.map((id, index) => [id, optionalResults[index]!]));
   const allSources = new Map<string, Source[]>([
@@ -165,18 +160,29 @@ function makeContext(
       return sources.find((source) => (source.kind === 'file' ? source.path.includes(match) : source.kind === 'command' ? source.argv.join(' ').includes(match) : false));
     },
     report(symptom, input: FindingInput) {
-      const meta = (check.symptoms as Record<string, { severity: Finding['severity']; message: string; fix?: SymptomMeta['fix'] }>)[symptom];
+      const meta = (check.symptoms as Record<string, SymptomMeta>)[symptom];
       if (!meta) throw new Error(`check ${check.id} reported undeclared symptom "${symptom}"`);
-      const data = input.data ?? {};
       const findingSubject = input.subject ?? subject;
-      const templateData = { subject: findingSubject, ...data };
+      const data = validData(check.id, symptom, meta, input.data ?? {}, options.log);
+      const bindings = { subject: findingSubject, ...data, ...phrasesFor(meta, data, { subject: findingSubject }) };
+      const text = (template: string, what: string) => {
+        const filled = fill(template, bindings);
+        if (filled.missing.length > 0) {
+          const problem = `${check.id}/${symptom} ${what} has no value for {${filled.missing.join('}, {')}}`;
+          // A symptom without a data schema (not yet typed) keeps the old leniency: its placeholders
+          // were never checked against anything.
+          if (isStrict() && meta.data) throw new Error(problem);
+          options.log.warn({ check: check.id, symptom, missing: filled.missing }, problem);
+        }
+        return filled.text;
+      };
       sink.push({
         symptom,
         check: check.id,
         subject: findingSubject,
         severity: input.severity ?? meta.severity,
-        message: renderTemplate(meta.message, templateData),
-        ...(meta.fix ? { fix: renderTemplate(findingFixTemplate(meta.fix, templateData), templateData) } : {}),
+        message: text(meta.message, 'message'),
+        ...(meta.fix ? { fix: text(findingFixTemplate(meta.fix, bindings), 'fix') } : {}),
         evidence: input.evidence.map((item: Evidence) => item),
         data,
       });
@@ -184,4 +190,26 @@ function makeContext(
     notApplicable: (reason) => ({ status: 'not-applicable', reason }),
     unknown: (reason, hint) => ({ status: 'unknown', reason, ...(hint ? { hint } : {}) }),
   };
+}
+
+/**
+ * The finding's data as its symptom's schema makes it (defaults applied, undeclared keys
+ * dropped), without undefined values. An invalid payload is a bug in the check: under tests it
+ * throws (the check result becomes `error` with zod's message); in production it is logged and
+ * the finding kept with what the check gave.
+ */
+function validData(checkId: string, symptom: string, meta: SymptomMeta, given: Record<string, Scalar | undefined>, log: Logger): Record<string, Scalar> {
+  let data: Record<string, unknown> = given;
+  if (meta.data) {
+    const parsed = meta.data.safeParse(given);
+    if (parsed.success) data = parsed.data as Record<string, unknown>;
+    else {
+      const problem = `${checkId}/${symptom} reported data that does not match its schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ')}`;
+      if (isStrict()) throw new Error(problem);
+      log.warn({ check: checkId, symptom, issues: parsed.error.issues }, problem);
+    }
+  }
+  const kept: Record<string, Scalar> = {};
+  for (const [key, value] of Object.entries(data)) if (value !== undefined) kept[key] = value as Scalar;
+  return kept;
 }

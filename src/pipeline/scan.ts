@@ -138,7 +138,7 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   // Diagnoses read only facts already collected: rules never make the scan run anything.
   const rules = options.rules ?? loadRules();
   const facts = await collectRuleFacts(store, rules, interfaces.map((iface) => iface.name));
-  Object.assign(report, partitionDiagnoses(diagnose({ report, facts, rules })));
+  Object.assign(report, partitionDiagnoses(diagnose({ report, facts, rules, checks: options.checks })));
   fixFindingsFromDiagnoses(report);
   report.verdict = reportVerdict(report);
   if (options.policy) report.policy = evaluatePolicy(options.policy, report, await collectPolicyFacts(store, report));

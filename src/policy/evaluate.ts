@@ -34,6 +34,8 @@ const HARDWARE_KINDS: ReadonlySet<InterfaceSummary['kind']> = new Set(['physical
 /** Default of the iperf3 check's `threadedSince` option: a passing iperf3 check proves at least this. */
 const IPERF3_CHECK_THRESHOLD = '3.16';
 const PCIE_DOWNGRADE_SYMPTOMS = new Set(['pcie-link-downgraded', 'pcie-bandwidth-below-port', 'upstream-port-limits']);
+const RING_SYMPTOMS = new Set(['rx-ring-below-max', 'tx-ring-below-max']);
+const IPERF3_SYMPTOMS = ['single-threaded-version', 'affinity-with-threads', 'missing-feature', 'authentication-before-fix'];
 
 /** Judges a report against a policy. Pure: the report (and optional raw facts) in, items out. */
 export function evaluatePolicy(policy: Policy, report: Report, facts: PolicyFacts = {}): PolicyResult {
@@ -148,8 +150,6 @@ function subjectFindings(report: Report, checkId: string, subject: string, sympt
   return findCheck(report, checkId)?.findings.filter((finding) => finding.subject === subject && symptoms.has(finding.symptom)) ?? [];
 }
 
-const RING_SYMPTOMS = new Set(['rx-ring-below-max', 'tx-ring-below-max']);
-
 function ringsItem(report: Report, iface: InterfaceSummary, facts: PolicyFacts): Judged {
   const fromFacts = facts.rings?.[iface.name];
   const below = subjectFindings(report, 'rx-rings', iface.name, RING_SYMPTOMS);
@@ -226,9 +226,15 @@ function governorItem(wanted: string, report: Report, facts: PolicyFacts): Polic
   const finding = check?.findings.find((candidate) => candidate.symptom === 'governor-not-performance');
   if (finding) {
     const cpus = Number(finding.data.cpus);
-    const onWanted = Number(finding.data[`cpus_${wanted}`] ?? 0);
+    // governorCounts: "powersave=16,performance=2" (CPUs per governor).
+    const counts = String(finding.data.governorCounts ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((entry) => entry.split('=') as [string, string]);
+    const onWanted = Number(counts.find(([governor]) => governor === wanted)?.[1] ?? 0);
     const ok = onWanted === cpus;
-    return { ...base, status: ok ? 'pass' : 'fail', observed: finding.data.governors ?? null, reason: ok ? `all ${cpus} CPUs use ${wanted}` : `${cpus - onWanted} of ${cpus} CPUs use another governor (CAUSES.md 12)` };
+    const observed = counts.length ? counts.map(([governor, count]) => `${governor} x${count}`).join(', ') : null;
+    return { ...base, status: ok ? 'pass' : 'fail', observed, reason: ok ? `all ${cpus} CPUs use ${wanted}` : `${cpus - onWanted} of ${cpus} CPUs use another governor (CAUSES.md 12)` };
   }
   const skipped = unjudged(report, 'cpu-frequency', null);
   if (skipped) return { ...base, status: 'unknown', observed: null, reason: skipped.reason };
@@ -309,3 +315,16 @@ function checkItem(id: string, report: Report): PolicyItem {
       return { ...item, status: 'unknown', reason: `${check.reason ?? 'could not be judged'}${check.hint ? ` (${check.hint})` : ''}` };
   }
 }
+
+/**
+ * The finding data this module reads, by check and symptoms: the conformance test fails when a
+ * check stops declaring one of these (a field listed for several symptoms must be declared by at
+ * least one of them). Keep it in step with the items above.
+ */
+export const POLICY_FINDING_FIELDS: ReadonlyArray<{ check: string; symptoms: readonly string[]; fields: readonly string[] }> = [
+  { check: 'rx-rings', symptoms: [...RING_SYMPTOMS], fields: ['rxCurrent', 'rxMax', 'txCurrent', 'txMax'] },
+  { check: 'pcie-link', symptoms: [...PCIE_DOWNGRADE_SYMPTOMS], fields: ['maxLink', 'minimumLink', 'maxGts', 'maxWidth', 'ceilingLink', 'limitingLink', 'currentLink'] },
+  { check: 'iperf3', symptoms: IPERF3_SYMPTOMS, fields: ['version'] },
+  { check: 'cpu-frequency', symptoms: ['governor-not-performance'], fields: ['cpus', 'governorCounts'] },
+  { check: 'socket-buffers', symptoms: BUFFER_KEYS.map((entry) => entry.symptom), fields: ['observed'] },
+];

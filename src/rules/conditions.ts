@@ -18,6 +18,8 @@ export interface EvalContext {
   /** A collected fact's value, undefined when it was not collected or failed. */
   fact(id: string, subject: string | undefined): unknown;
   isInterfaceFact(id: string): boolean;
+  /** The wording a finding's symptom derives from its data (its `phrases`), bound like data fields. */
+  phrases?(finding: Finding): Record<string, string>;
 }
 
 export interface Match {
@@ -147,7 +149,7 @@ export function evaluate(condition: Condition, ctx: EvalContext, bindings: Bindi
     for (const finding of matched) result.evidence.push({ check: finding.check, symptom: finding.symptom, subject: finding.subject });
     const first = matched[0]!;
     if (condition.as && condition.data) bind(result.bindings, condition.as, first.data[condition.data] ?? null);
-    for (const [key, value] of Object.entries(first.data)) {
+    for (const [key, value] of Object.entries({ ...first.data, ...ctx.phrases?.(first) })) {
       bind(result.bindings, `${condition.symptom}.${key}`, value);
       bind(result.bindings, key, value);
     }

@@ -1,4 +1,5 @@
 import { collectors } from '../collectors/index.js';
+import { phrasesFor, type AnyCheck, type SymptomMeta } from '../engine/check.js';
 import type { FactStore } from '../engine/collector.js';
 import type { FactId } from '../engine/facts.js';
 import type { Finding, Report, Scalar, Severity } from '../report/schema.js';
@@ -53,6 +54,23 @@ export interface DiagnoseInput {
   report: Report;
   facts: FactLookup;
   rules: readonly Rule[];
+  /** The check registry: its symptoms' phrases are available to rule templates. */
+  checks?: readonly AnyCheck[];
+}
+
+/** A finding's phrases, computed from its data by the symptom that declared them (never stored). */
+export function phraseLookup(checks: readonly AnyCheck[]): (finding: Finding) => Record<string, string> {
+  const symptoms = new Map<string, SymptomMeta>();
+  for (const check of checks) for (const [id, meta] of Object.entries(check.symptoms as Record<string, SymptomMeta>)) symptoms.set(`${check.id}/${id}`, meta);
+  const cache = new WeakMap<Finding, Record<string, string>>();
+  return (finding) => {
+    let phrases = cache.get(finding);
+    if (!phrases) {
+      phrases = phrasesFor(symptoms.get(`${finding.check}/${finding.symptom}`), finding.data, finding);
+      cache.set(finding, phrases);
+    }
+    return phrases;
+  };
 }
 
 const HOST = 'host';
@@ -97,11 +115,17 @@ function interfaceNamed(report: Report, name: string): Report['interfaces'][numb
   return index.get(name);
 }
 
+/** The names every rule template may use besides what its conditions bind (conformance-tested). */
+export const BUILTIN_BINDINGS = [
+  'subject', 'interface', 'pciAddress', 'driver', 'speedMbps', 'linkGbps', 'mtu', 'numaNode', 'hostname', 'kernel', 'physicalCores', 'logicalCpus', 'profile',
+  'bench.interface', 'bench.pciAddress', 'bench.peer', 'bench.client', 'bench.server', 'bench.resultGbps', 'bench.processes', 'bench.ceilingGbps', 'bench.pcieGbps', 'bench.linkGbps',
+] as const;
+
 /** Built-in template values: the subject's interface, the host, the bench. */
 function builtins(report: Report, subject: string): Bindings {
   const iface = interfaceNamed(report, subject);
   const bench = report.bench;
-  const values: Record<string, Scalar | undefined> = {
+  const values: Record<(typeof BUILTIN_BINDINGS)[number], Scalar | undefined> = {
     subject,
     interface: iface?.name,
     pciAddress: iface?.pciAddress,
@@ -335,8 +359,9 @@ function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: re
  * Rules × subjects (each selected interface, then the host) → diagnoses: actionable ones first,
  * strongest evidence first (see SCORE), informational ones (causes 18, 19) last. Pure: reads the report and already-collected facts, runs nothing.
  */
-export function diagnose({ report, facts, rules }: DiagnoseInput): Diagnosis[] {
+export function diagnose({ report, facts, rules, checks }: DiagnoseInput): Diagnosis[] {
   const findings = allFindings(report);
+  const phrases = checks ? phraseLookup(checks) : undefined;
   const subjects = [...new Set([...report.interfaces.map((iface) => iface.name), ...findings.map((finding) => finding.subject).filter((subject) => subject !== HOST)]), HOST];
   const lookup: FactLookup = (id, subject) => {
     const value = facts(id, subject);
@@ -368,7 +393,7 @@ export function diagnose({ report, facts, rules }: DiagnoseInput): Diagnosis[] {
   };
   const diagnoses: Diagnosis[] = [];
   for (const subject of subjects) {
-    const ctx: EvalContext = { subject, findings, findingsOf, checkStatus, fact: lookup, isInterfaceFact: (id) => INTERFACE_FACTS.has(id) };
+    const ctx: EvalContext = { subject, findings, findingsOf, checkStatus, fact: lookup, isInterfaceFact: (id) => INTERFACE_FACTS.has(id), ...(phrases ? { phrases } : {}) };
     for (const rule of rules) {
       const diagnosis = diagnoseRule(rule, ctx, report, findings);
       if (diagnosis) diagnoses.push(diagnosis);

@@ -3,7 +3,8 @@ import cpuFrequency from '../../checks/cpu-frequency.js';
 import type { CpuTopology } from '../../src/collectors/cpu-topology.js';
 import type { CpuFreq, CpuFreqPolicy } from '../../src/collectors/cpufreq.js';
 import { parseNumactlHardware } from '../../src/parsers/numactl.js';
-import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { failed } from '../helpers/check-harness.js';
+import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
 
 const host = { interfaces: [] };
@@ -34,38 +35,41 @@ function awsTopology(): CpuTopology {
   };
 }
 
+const tester = checkTester(cpuFrequency);
+
 describe('cpu-frequency check', () => {
   it('passes CPUs on the performance governor near their maximum, SMT off', async () => {
-    const result = await runCheckOn(cpuFrequency, { cpufreq: freq(['performance', 'performance']), 'cpu.topology': noSmt(2) }, host);
+    const result = await tester.run({ cpufreq: freq(['performance', 'performance']), 'cpu.topology': noSmt(2) }, host);
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([]);
   });
 
   it('fails powersave/schedutil governors, with per-governor CPU counts', async () => {
-    const result = await runCheckOn(cpuFrequency, { cpufreq: freq(['powersave', 'powersave', 'powersave', 'performance']), 'cpu.topology': noSmt(4) }, fastHost);
+    const result = await tester.run({ cpufreq: freq(['powersave', 'powersave', 'powersave', 'performance']), 'cpu.topology': noSmt(4) }, fastHost);
     expect(result.status).toBe('fail');
-    const slow = await runCheckOn(cpuFrequency, { cpufreq: freq(['powersave', 'powersave', 'powersave', 'performance']), 'cpu.topology': noSmt(4) }, host);
+    const slow = await tester.run({ cpufreq: freq(['powersave', 'powersave', 'powersave', 'performance']), 'cpu.topology': noSmt(4) }, host);
     expect(slow.status).toBe('pass');
     expect(slow.findings.find((finding) => finding.symptom === 'governor-not-performance')).toMatchObject({ severity: 'info' });
     expect(result.findings).toEqual([
       expect.objectContaining({
         symptom: 'governor-not-performance',
         severity: 'warning',
-        data: { wanted: 'performance', notWanted: 3, cpus: 4, governors: 'powersave x3, performance x1', driver: 'intel_pstate', cpus_powersave: 3, cpus_performance: 1 },
+        data: { wanted: 'performance', notWanted: 3, cpus: 4, governorCounts: 'powersave=3,performance=1', driver: 'intel_pstate' },
       }),
     ]);
+    expect(result.findings[0]!.message).toBe('3 of 4 CPUs use a governor other than performance (powersave x3, performance x1): lower per-stream rate and run-to-run variance');
     expect(result.findings[0]!.fix).toMatch(/^cpupower frequency-set -g performance/);
     expect(result.findings[0]!.evidence.map((item) => item.label)).toEqual(['scaling_governor (CPUs 0-2)', 'scaling_governor (CPUs 3)']);
   });
 
   it('only notes the governor on a latency profile', async () => {
-    const result = await runCheckOn(cpuFrequency, { cpufreq: freq(['schedutil', 'schedutil']), 'cpu.topology': noSmt(2) }, { ...host, profile: 'latency' });
+    const result = await tester.run({ cpufreq: freq(['schedutil', 'schedutil']), 'cpu.topology': noSmt(2) }, { ...host, profile: 'latency' });
     expect(result.status).toBe('pass');
     expect(result.findings[0]).toMatchObject({ symptom: 'governor-not-performance', severity: 'info' });
   });
 
   it('notes CPUs clocked far below and a lowered scaling_max_freq', async () => {
-    const result = await runCheckOn(cpuFrequency, { cpufreq: freq(['performance', 'performance', 'performance'], { curKHz: 1_200_000, scalingMaxKHz: 2_000_000 }), 'cpu.topology': noSmt(3) }, host);
+    const result = await tester.run({ cpufreq: freq(['performance', 'performance', 'performance'], { curKHz: 1_200_000, scalingMaxKHz: 2_000_000 }), 'cpu.topology': noSmt(3) }, host);
     expect(result.status).toBe('pass');
     expect(result.findings.map((finding) => finding.symptom)).toEqual(['max-frequency-capped', 'frequency-below-max']);
     expect(result.findings[0]!.data).toMatchObject({ capped: 3, scalingMaxMHz: 2000, maxMHz: 3500 });
@@ -73,7 +77,7 @@ describe('cpu-frequency check', () => {
   });
 
   it('notes SMT on a 72-thread host laid out like the real c5n.18xlarge capture', async () => {
-    const result = await runCheckOn(cpuFrequency, { cpufreq: freq(Array(72).fill('performance')), 'cpu.topology': awsTopology() }, host);
+    const result = await tester.run({ cpufreq: freq(Array(72).fill('performance')), 'cpu.topology': awsTopology() }, host);
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([expect.objectContaining({ symptom: 'smt-active', severity: 'info', data: expect.objectContaining({ threads: 72, cores: 36, firstThreads: '0-35' }) })]);
     expect(result.findings[0]!.message).toContain('lose ~15 %');
@@ -81,18 +85,18 @@ describe('cpu-frequency check', () => {
 
   it('is not applicable without cpufreq (VM), but still notes SMT there', async () => {
     const vm: CpuFreq = { present: false, driver: null, cpus: [] };
-    const plain = await runCheckOn(cpuFrequency, { cpufreq: vm, 'cpu.topology': noSmt(2) }, host);
+    const plain = await tester.run({ cpufreq: vm, 'cpu.topology': noSmt(2) }, host);
     expect(plain.status).toBe('not-applicable');
     expect(plain.reason).toContain('no cpufreq in sysfs');
-    const withSmt = await runCheckOn(cpuFrequency, { cpufreq: vm, 'cpu.topology': awsTopology() }, host);
+    const withSmt = await tester.run({ cpufreq: vm, 'cpu.topology': awsTopology() }, host);
     expect(withSmt.status).toBe('pass');
     expect(withSmt.findings.map((finding) => finding.symptom)).toEqual(['smt-active']);
   });
 
   it('judges the governor without the topology, and is unknown when cpufreq could not be read', async () => {
-    const noTopology = await runCheckOn(cpuFrequency, { cpufreq: freq(['ondemand']), 'cpu.topology': failed('not-captured') }, fastHost);
+    const noTopology = await tester.run({ cpufreq: freq(['ondemand']), 'cpu.topology': failed('not-captured') }, fastHost);
     expect(noTopology.status).toBe('fail');
-    const unreadable = await runCheckOn(cpuFrequency, { cpufreq: failed('not-captured', '/sys/devices/system/cpu/online could not be read'), 'cpu.topology': noSmt(2) }, host);
+    const unreadable = await tester.run({ cpufreq: failed('not-captured', '/sys/devices/system/cpu/online could not be read'), 'cpu.topology': noSmt(2) }, host);
     expect(unreadable.status).toBe('unknown');
     expect(unreadable.reason).toContain('/sys/devices/system/cpu/online');
   });

@@ -4,7 +4,8 @@ import { ethtoolPauseCollector } from '../../src/collectors/ethtool-pause.js';
 import { FactStore } from '../../src/engine/collector.js';
 import { parseEthtoolPause } from '../../src/parsers/ethtool-pause.js';
 import { silentLogger } from '../../src/util/log.js';
-import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { failed } from '../helpers/check-harness.js';
+import { checkTester } from '../helpers/check-tester.js';
 import { fakeHost } from '../helpers/fake-host.js';
 import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';
@@ -21,17 +22,19 @@ async function collectedError(stderr: string) {
   return failed(result.error.kind, result.error.message, result.error.hint);
 }
 
+const tester = checkTester(flowControl);
+
 describe('flow-control check', () => {
   it('passes pause frames on in both directions on a 25G ice port', async () => {
     const device = netDevice('eth0', { driver: 'ice', speedMbps: 25_000 });
-    const result = await runCheckOn(flowControl, { 'net.device': device, 'ethtool.pause': pause('on', 'on', ['on', 'on']) });
+    const result = await tester.run({ 'net.device': device, 'ethtool.pause': pause('on', 'on', ['on', 'on']) });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([]);
   });
 
   it('notes flow control off on ice, whose default is off: a setting, a cause only with drops (rule flow-control-off)', async () => {
     const device = netDevice('eth0', { driver: 'ice', speedMbps: 100_000 });
-    const result = await runCheckOn(flowControl, { 'net.device': device, 'ethtool.pause': pause('off', 'off', ['off', 'off']) });
+    const result = await tester.run({ 'net.device': device, 'ethtool.pause': pause('off', 'off', ['off', 'off']) });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([
       expect.objectContaining({ symptom: 'pause-off', severity: 'info', fix: expect.stringMatching(/^ethtool -A eth0 rx on tx on, and turn flow control on at the switch port/) }),
@@ -47,27 +50,27 @@ describe('flow-control check', () => {
 
   it('notes flow control off on another 10G driver (info, the check passes)', async () => {
     const device = netDevice('eth0', { driver: 'ixgbe', speedMbps: 10_000 });
-    const result = await runCheckOn(flowControl, { 'net.device': device, 'ethtool.pause': pause('on', 'off') });
+    const result = await tester.run({ 'net.device': device, 'ethtool.pause': pause('on', 'off') });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([expect.objectContaining({ symptom: 'pause-off', severity: 'info', data: expect.objectContaining({ rx: 'on', tx: 'off' }) })]);
   });
 
   it('blames the link partner when pause is configured on but negotiated off', async () => {
     const device = netDevice('eth0', { driver: 'i40e', speedMbps: 40_000 });
-    const result = await runCheckOn(flowControl, { 'net.device': device, 'ethtool.pause': pause('on', 'on', ['off', 'off']) });
+    const result = await tester.run({ 'net.device': device, 'ethtool.pause': pause('on', 'on', ['off', 'off']) });
     expect(result.findings[0]!.message).toContain('the switch port has flow control off');
   });
 
   it('says nothing below 10G', async () => {
     const device = netDevice('eth0', { driver: 'igb', speedMbps: 1000 });
-    const result = await runCheckOn(flowControl, { 'net.device': device, 'ethtool.pause': pause('off', 'off') });
+    const result = await tester.run({ 'net.device': device, 'ethtool.pause': pause('off', 'off') });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([]);
   });
 
   it('follows the options: a lower speed floor and another off-by-default driver', async () => {
     const device = netDevice('eth0', { driver: 'igb', speedMbps: 1000 });
-    const result = await runCheckOn(flowControl, { 'net.device': device, 'ethtool.pause': pause('off', 'off') }, { options: { minSpeedMbps: 1000, offByDefaultDrivers: ['igb'] } });
+    const result = await tester.run({ 'net.device': device, 'ethtool.pause': pause('off', 'off') }, { options: { minSpeedMbps: 1000, offByDefaultDrivers: ['igb'] } });
     expect(result.findings).toEqual([expect.objectContaining({ symptom: 'pause-off', severity: 'info' })]);
     expect(result.findings[0]!.message).toContain('the igb driver turns it off by default');
   });
@@ -76,28 +79,28 @@ describe('flow-control check', () => {
     const device = netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net' });
     const error = await collectedError(realCapture('local-vm/ethtool_-a-virtio_net-eth0.txt'));
     expect(error.failure).toBe('unsupported');
-    const result = await runCheckOn(flowControl, { 'net.device': device, 'ethtool.pause': error });
+    const result = await tester.run({ 'net.device': device, 'ethtool.pause': error });
     expect(result.status).toBe('not-applicable');
     expect(result.reason).toContain('paravirtual interface');
   });
 
   it('is not applicable on a physical port whose driver has no pause control (real answer)', async () => {
     const error = await collectedError(realCapture('local-vm/ethtool_-a-virtio_net-eth0.txt'));
-    const result = await runCheckOn(flowControl, { 'net.device': netDevice('eth0'), 'ethtool.pause': error });
+    const result = await tester.run({ 'net.device': netDevice('eth0'), 'ethtool.pause': error });
     expect(result.status).toBe('not-applicable');
     expect(result.reason).toContain('does not support flow control');
   });
 
   it('is unknown, with the hint, when ethtool -a is not permitted', async () => {
     const error = await collectedError('netlink error: Operation not permitted\n');
-    const result = await runCheckOn(flowControl, { 'net.device': netDevice('eth0'), 'ethtool.pause': error });
+    const result = await tester.run({ 'net.device': netDevice('eth0'), 'ethtool.pause': error });
     expect(result.status).toBe('unknown');
     expect(result.hint).toContain('root');
   });
 
   it('is unknown when ethtool -a reports only one direction', async () => {
     const partial = { ...pause('off', 'off'), tx: null };
-    const result = await runCheckOn(flowControl, { 'net.device': netDevice('eth0'), 'ethtool.pause': partial });
+    const result = await tester.run({ 'net.device': netDevice('eth0'), 'ethtool.pause': partial });
     expect(result.status).toBe('unknown');
   });
 });

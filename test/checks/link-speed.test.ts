@@ -2,15 +2,18 @@ import { describe, expect, it } from 'vitest';
 import linkSpeed from '../../checks/link-speed.js';
 import { parseEthtoolDriver } from '../../src/parsers/ethtool-driver.js';
 import { parseEthtoolSettings, type EthtoolSettings } from '../../src/parsers/ethtool-settings.js';
-import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { failed } from '../helpers/check-harness.js';
+import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';
 
 const settingsOf = (file: string, extra: Partial<EthtoolSettings> = {}): EthtoolSettings => ({ ...parseEthtoolSettings(realCapture(file)), ...extra });
 
+const tester = checkTester(linkSpeed);
+
 describe('link-speed check', () => {
   it('passes a 10G NIC linked at 10G (real capture)', async () => {
-    const result = await runCheckOn(linkSpeed, {
+    const result = await tester.run({
       'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt'),
       'net.device': netDevice('eth0', { speedMbps: 10000 }),
     });
@@ -19,16 +22,14 @@ describe('link-speed check', () => {
   });
 
   it('passes a ConnectX-3 at 40G: 56G is supported but not advertised, so 40G is its best', async () => {
-    const result = await runCheckOn(
-      linkSpeed,
-      { 'ethtool.settings': settingsOf('ethtool/mlx4-connectx3-settings-jc-1.txt'), 'net.device': netDevice('enp1s0', { driver: 'mlx4_en', speedMbps: 40000 }) },
+    const result = await tester.run({ 'ethtool.settings': settingsOf('ethtool/mlx4-connectx3-settings-jc-1.txt'), 'net.device': netDevice('enp1s0', { driver: 'mlx4_en', speedMbps: 40000 }) },
       { interfaces: [{ name: 'enp1s0' }] },
     );
     expect(result.status).toBe('pass');
   });
 
   it('fails a 1G NIC held at 100M by a link partner that advertises only 100baseT (real capture)', async () => {
-    const result = await runCheckOn(linkSpeed, {
+    const result = await tester.run({
       'ethtool.settings': settingsOf('ethtool/generic-settings-lp-100M-jc-1.txt'),
       'net.device': netDevice('eth0', { driver: 'igb', speedMbps: 100 }),
     });
@@ -58,7 +59,7 @@ describe('link-speed check', () => {
       linkPartnerAdvertisedLinkModes: ['10000baseSR/Full', '25000baseSR/Full'],
       speedMbps: 10000,
     };
-    const result = await runCheckOn(linkSpeed, { 'ethtool.settings': settings, 'net.device': netDevice('eth0', { driver: 'ice' }) });
+    const result = await tester.run({ 'ethtool.settings': settings, 'net.device': netDevice('eth0', { driver: 'ice' }) });
     expect(result.status).toBe('fail');
     expect(result.findings[0]).toMatchObject({ symptom: 'below-capability', severity: 'warning', data: { negotiatedMbps: 10000, bestMbps: 25000, bestMode: '25000baseSR/Full' } });
     expect(result.findings[0]!.message).toContain('both ends advertise 25000baseSR/Full');
@@ -66,7 +67,7 @@ describe('link-speed check', () => {
   });
 
   it('is critical for 1G on a 10G NIC whose driver does not show the link partner, naming its firmware', async () => {
-    const result = await runCheckOn(linkSpeed, {
+    const result = await tester.run({
       'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt', { speedMbps: 1000 }),
       'net.device': netDevice('eth0', { speedMbps: 1000 }),
       'ethtool.driver': parseEthtoolDriver(realCapture('ethtool/ixgbe-i-netutils-ixgbe-82599-2xE5-2640-eth2.txt')),
@@ -79,7 +80,7 @@ describe('link-speed check', () => {
   });
 
   it('fails half duplex as critical', async () => {
-    const result = await runCheckOn(linkSpeed, {
+    const result = await tester.run({
       'ethtool.settings': settingsOf('ethtool/e1000-settings-jc-1.txt', { duplex: 'half' }),
       'net.device': netDevice('eth0', { driver: 'e1000', speedMbps: 1000, duplex: 'half' }),
     });
@@ -89,9 +90,7 @@ describe('link-speed check', () => {
   });
 
   it('warns about an interface that is up without a link, and does not judge its stale speed (real capture)', async () => {
-    const result = await runCheckOn(
-      linkSpeed,
-      {
+    const result = await tester.run({
         'ethtool.settings': settingsOf('ethtool/rtl83xx-dsa-settings-linkdown-1.txt'),
         'net.device': netDevice('lan12', { driver: 'rtl83xx', carrier: false, operstate: 'down', speedMbps: null }),
       },
@@ -104,7 +103,7 @@ describe('link-speed check', () => {
   });
 
   it('warns about a flapping link, and explains that carrier_changes counts 2 per flap', async () => {
-    const result = await runCheckOn(linkSpeed, {
+    const result = await tester.run({
       'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt'),
       'net.device': netDevice('eth0', { carrierChanges: 24 }),
     });
@@ -116,16 +115,14 @@ describe('link-speed check', () => {
   });
 
   it('takes the flapping threshold from its options', async () => {
-    const result = await runCheckOn(
-      linkSpeed,
-      { 'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt'), 'net.device': netDevice('eth0', { carrierChanges: 24 }) },
+    const result = await tester.run({ 'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt'), 'net.device': netDevice('eth0', { carrierChanges: 24 }) },
       { options: { carrierChangesThreshold: 50 } },
     );
     expect(result.status).toBe('pass');
   });
 
   it('reports a flapping virtio NIC even though it has no link modes to compare', async () => {
-    const result = await runCheckOn(linkSpeed, {
+    const result = await tester.run({
       'ethtool.settings': settingsOf('local-vm/ethtool-virtio_net-eth0.txt'),
       'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', speedMbps: null, duplex: null, carrierChanges: 12 }),
     });
@@ -134,7 +131,7 @@ describe('link-speed check', () => {
   });
 
   it('is not applicable to a virtio NIC that reports no speed and no modes (real capture)', async () => {
-    const result = await runCheckOn(linkSpeed, {
+    const result = await tester.run({
       'ethtool.settings': settingsOf('local-vm/ethtool-virtio_net-eth0.txt'),
       'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', speedMbps: null, duplex: null }),
     });
@@ -144,18 +141,14 @@ describe('link-speed check', () => {
   });
 
   it('is not applicable to ENA, which prints no link settings at all (real capture)', async () => {
-    const result = await runCheckOn(
-      linkSpeed,
-      { 'ethtool.settings': settingsOf('ethtool/ena-settings-nospeed-1.txt'), 'net.device': netDevice('ens3', { kind: 'paravirtual', driver: 'ena', speedMbps: null }) },
+    const result = await tester.run({ 'ethtool.settings': settingsOf('ethtool/ena-settings-nospeed-1.txt'), 'net.device': netDevice('ens3', { kind: 'paravirtual', driver: 'ena', speedMbps: null }) },
       { interfaces: [{ name: 'ens3' }] },
     );
     expect(result.status).toBe('not-applicable');
   });
 
   it('is not applicable to a veth, whose 10000Mb/s is nominal (real capture)', async () => {
-    const result = await runCheckOn(
-      linkSpeed,
-      { 'ethtool.settings': settingsOf('local-vm/ethtool-veth.txt'), 'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null }) },
+    const result = await tester.run({ 'ethtool.settings': settingsOf('local-vm/ethtool-veth.txt'), 'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null }) },
       { interfaces: [{ name: 'nd-va', kind: 'virtual' }] },
     );
     expect(result.status).toBe('not-applicable');
@@ -163,7 +156,7 @@ describe('link-speed check', () => {
   });
 
   it('is not applicable to an interface that is administratively down', async () => {
-    const result = await runCheckOn(linkSpeed, {
+    const result = await tester.run({
       'ethtool.settings': settingsOf('ethtool/rtl83xx-dsa-settings-linkdown-1.txt'),
       'net.device': netDevice('eth0', { carrier: null, operstate: 'down', speedMbps: null }),
     });
@@ -172,7 +165,7 @@ describe('link-speed check', () => {
   });
 
   it('is unknown when ethtool is missing, with how to install it', async () => {
-    const result = await runCheckOn(linkSpeed, {
+    const result = await tester.run({
       'ethtool.settings': failed('tool-missing', 'ethtool: command not found', 'install ethtool: apt-get install ethtool (dnf install ethtool on RHEL)'),
       'net.device': netDevice('eth0'),
     });
@@ -182,7 +175,7 @@ describe('link-speed check', () => {
   });
 
   it('is unknown when a NIC lists modes but the driver reports no negotiated speed', async () => {
-    const result = await runCheckOn(linkSpeed, {
+    const result = await tester.run({
       'ethtool.settings': settingsOf('ethtool/e1000-settings-jc-1.txt', { speedMbps: null, duplex: null }),
       'net.device': netDevice('eth0', { speedMbps: null, duplex: null }),
     });

@@ -1,29 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import mtu from '../../checks/mtu.js';
-import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { failed } from '../helpers/check-harness.js';
+import { checkTester } from '../helpers/check-tester.js';
 import { netDevice } from '../helpers/net-device.js';
+
+const tester = checkTester(mtu);
 
 describe('mtu check', () => {
   it('passes a 10G link with jumbo frames', async () => {
     const device = netDevice('eth0', { mtu: 9000 });
-    const result = await runCheckOn(mtu, { 'net.device': device, interfaces: [device] });
+    const result = await tester.run({ 'net.device': device, interfaces: [device] });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([]);
   });
 
   it('notes the goodput ceiling of MTU 1500 on a 10G link, without failing', async () => {
     const device = netDevice('eth0', { mtu: 1500, speedMbps: 10000 });
-    const result = await runCheckOn(mtu, { 'net.device': device, interfaces: [device] });
+    const result = await tester.run({ 'net.device': device, interfaces: [device] });
     expect(result.status).toBe('pass');
     expect(result.findings).toHaveLength(1);
     expect(result.findings[0]).toMatchObject({ symptom: 'standard-mtu-fast-link', severity: 'info', subject: 'eth0' });
     expect(result.findings[0]!.message).toContain('9.41 Gb/s');
     expect(result.findings[0]!.message).toContain('9.90 Gb/s');
+    // The ceilings are wording derived from the data, not stored in it.
+    expect(result.findings[0]!.data).toEqual({ mtu: 1500, linkGbps: 10, jumboMtu: 9000, probeSize: 8972 });
   });
 
   it('says nothing about MTU 1500 on a 1G link', async () => {
     const device = netDevice('eth0', { mtu: 1500, speedMbps: 1000 });
-    const result = await runCheckOn(mtu, { 'net.device': device, interfaces: [device] });
+    const result = await tester.run({ 'net.device': device, interfaces: [device] });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([]);
   });
@@ -31,8 +36,7 @@ describe('mtu check', () => {
   it('fails a bond member whose MTU differs from the bond', async () => {
     const bond = netDevice('bond0', { kind: 'bond', mtu: 9000, bondSlaves: ['eth0', 'eth1'], pciAddress: null });
     const member = netDevice('eth1', { mtu: 1500, master: 'bond0', speedMbps: 1000 });
-    const result = await runCheckOn(
-      mtu,
+    const result = await tester.run(
       { 'net.device': (subject) => (subject === 'bond0' ? bond : member), interfaces: [bond, member] },
       { interfaces: [{ name: 'bond0', kind: 'bond' }, { name: 'eth1' }] },
     );
@@ -43,22 +47,30 @@ describe('mtu check', () => {
     expect(result.subjects.map((s) => s.status)).toEqual(['pass', 'fail']);
   });
 
+  it('notes an Ethernet MTU below the standard 1500 (a tunnel or cloud setting)', async () => {
+    const device = netDevice('eth0', { mtu: 1450, speedMbps: 25000, linkType: 1 });
+    const result = await tester.run({ 'net.device': device, interfaces: [device] });
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'mtu-below-standard', severity: 'info', data: { mtu: 1450, standardMtu: 1500 } })]);
+    expect(result.findings[0]!.message).toBe('eth0 uses MTU 1450, below the Ethernet standard 1500 (normal for tunnels and some clouds; lowers goodput slightly)');
+  });
+
   it('is unknown when the MTU cannot be read', async () => {
     const device = netDevice('eth0', { mtu: null });
-    const result = await runCheckOn(mtu, { 'net.device': device, interfaces: [device] });
+    const result = await tester.run({ 'net.device': device, interfaces: [device] });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('mtu');
   });
 
   it('is unknown, with the reason, when the interface facts could not be read', async () => {
-    const result = await runCheckOn(mtu, { 'net.device': failed('permission-denied', '/sys/class/net/eth0: permission denied', 'run as root'), interfaces: [] });
+    const result = await tester.run({ 'net.device': failed('permission-denied', '/sys/class/net/eth0: permission denied', 'run as root'), interfaces: [] });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('permission denied');
     expect(result.hint).toBe('run as root');
   });
 
   it('has nothing to judge (not applicable) when no interface is selected', async () => {
-    const result = await runCheckOn(mtu, { interfaces: [] }, { interfaces: [] });
+    const result = await tester.run({ interfaces: [] }, { interfaces: [] });
     expect(result.status).toBe('not-applicable');
   });
 });

@@ -6,7 +6,8 @@ import { netStatisticsCollector } from '../../src/collectors/net-statistics.js';
 import { FactStore } from '../../src/engine/collector.js';
 import { parseEthtoolStats, type EthtoolStats } from '../../src/parsers/ethtool-stats.js';
 import { silentLogger } from '../../src/util/log.js';
-import { failed, runCheckOn, type FactInput } from '../helpers/check-harness.js';
+import { failed, type FactInput } from '../helpers/check-harness.js';
+import { checkTester } from '../helpers/check-tester.js';
 import { fakeHost, type FakeAnswer } from '../helpers/fake-host.js';
 import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';
@@ -21,20 +22,22 @@ function facts(driver: string | null, ethtool: FactInput['ethtool.stats'], sysfs
   return { 'net.device': netDevice('eth0', { driver }), 'net.statistics': { counters: sysfs }, 'ethtool.stats': ethtool };
 }
 
+const tester = checkTester(nicDrops);
+
 describe('nic-drops check', () => {
   it('passes a clean i40e (real capture, balanced queues)', async () => {
-    const result = await runCheckOn(nicDrops, facts('i40e', capture('ethtool/i40e-S-ethq-1.txt')));
+    const result = await tester.run(facts('i40e', capture('ethtool/i40e-S-ethq-1.txt')));
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([]);
   });
 
   it('passes a clean mlx5 and a clean virtio_net (real captures)', async () => {
-    expect((await runCheckOn(nicDrops, facts('mlx5_core', capture('ethtool/mlx5_core-S-ethq-1.txt')))).findings).toEqual([]);
-    expect((await runCheckOn(nicDrops, facts('virtio_net', capture('local-vm/ethtool_-S-virtio_net-eth0.txt')))).status).toBe('pass');
+    expect((await tester.run(facts('mlx5_core', capture('ethtool/mlx5_core-S-ethq-1.txt')))).findings).toEqual([]);
+    expect((await tester.run(facts('virtio_net', capture('local-vm/ethtool_-S-virtio_net-eth0.txt')))).status).toBe('pass');
   });
 
   it('fails e1000e-S-nodeexporter: port.rx_dropped 12028 (backpressure) and rx_missed 401 (rings)', async () => {
-    const result = await runCheckOn(nicDrops, facts('e1000e', capture('ethtool/e1000e-S-nodeexporter-1.txt')));
+    const result = await tester.run(facts('e1000e', capture('ethtool/e1000e-S-nodeexporter-1.txt')));
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => [finding.symptom, finding.severity, finding.data.counter, finding.data.value, finding.data.remedy])).toEqual([
       ['nic-drops', 'warning', 'port.rx_dropped', 12028, 'host-backpressure'],
@@ -51,7 +54,7 @@ describe('nic-drops check', () => {
   });
 
   it('fails i40e 2.3.2-k: rx_dropped 179160 means full rings on i40e', async () => {
-    const result = await runCheckOn(nicDrops, facts('i40e', capture('ethtool/i40e-S-ethq-v2.3.2k-1.txt')));
+    const result = await tester.run(facts('i40e', capture('ethtool/i40e-S-ethq-v2.3.2k-1.txt')));
     expect(result.status).toBe('fail');
     expect(result.findings).toEqual([
       expect.objectContaining({ symptom: 'nic-drops', severity: 'warning', subject: 'eth0', data: expect.objectContaining({ counter: 'rx_dropped', value: 179160, remedy: 'rings' }) }),
@@ -60,7 +63,7 @@ describe('nic-drops check', () => {
   });
 
   it('fails bnxt_en: rx_discards summed over 12 rings, checksum errors as info', async () => {
-    const result = await runCheckOn(nicDrops, facts('bnxt_en', capture('ethtool/bnxt_en-S-ethq-1.txt'), { ...CLEAN_SYSFS, rx_packets: 123_000_000_000 }));
+    const result = await tester.run(facts('bnxt_en', capture('ethtool/bnxt_en-S-ethq-1.txt'), { ...CLEAN_SYSFS, rx_packets: 123_000_000_000 }));
     expect(result.status).toBe('fail');
     const drops = result.findings.filter((finding) => finding.symptom === 'nic-drops');
     expect(drops).toHaveLength(1);
@@ -74,20 +77,20 @@ describe('nic-drops check', () => {
   });
 
   it('fails sfc on port_rx_dp_di_dropped_packets 27', async () => {
-    const result = await runCheckOn(nicDrops, facts('sfc', capture('ethtool/sfc-S-ethq-1.txt')));
+    const result = await tester.run(facts('sfc', capture('ethtool/sfc-S-ethq-1.txt')));
     expect(result.findings.map((finding) => [finding.symptom, finding.data.counter, finding.data.value])).toEqual([['nic-drops', 'port_rx_dp_di_dropped_packets', 27]]);
   });
 
   it('reports CRC errors as physical errors with the cable/optic fix', async () => {
     const stats = parseEthtoolStats('NIC statistics:\n     rx_packets: 5000\n     rx_crc_errors: 17\n     rx_missed_errors: 0\n');
-    const result = await runCheckOn(nicDrops, facts('ixgbe', stats));
+    const result = await tester.run(facts('ixgbe', stats));
     expect(result.status).toBe('fail');
     expect(result.findings).toEqual([expect.objectContaining({ symptom: 'physical-errors', severity: 'warning', data: expect.objectContaining({ counter: 'rx_crc_errors', value: 17 }) })]);
     expect(result.findings[0]!.fix).toContain('ethtool -m eth0');
   });
 
   it('notes one receive queue carrying all the packets (igb capture) without failing', async () => {
-    const result = await runCheckOn(nicDrops, facts('igb', capture('ethtool/igb-S-4space-insights-1.txt')));
+    const result = await tester.run(facts('igb', capture('ethtool/igb-S-4space-insights-1.txt')));
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([
       expect.objectContaining({ symptom: 'rx-queue-imbalance', severity: 'info', data: expect.objectContaining({ queue: 0, sharePercent: 100, queues: 4, activeQueues: 1 }) }),
@@ -96,14 +99,12 @@ describe('nic-drops check', () => {
   });
 
   it('does not call two evenly loaded queues an imbalance (virtio_net capture, 50.3 %)', async () => {
-    const result = await runCheckOn(nicDrops, facts('virtio_net', capture('ethtool/virtio_net-S-ethq-1.txt')));
+    const result = await tester.run(facts('virtio_net', capture('ethtool/virtio_net-S-ethq-1.txt')));
     expect(result.findings).toEqual([]);
   });
 
   it('falls back to the sysfs counters when ethtool -S is not available', async () => {
-    const result = await runCheckOn(
-      nicDrops,
-      facts('veth', failed('unsupported', 'ethtool -S: the driver has no statistics'), { ...CLEAN_SYSFS, rx_missed_errors: 250, rx_crc_errors: 3 }),
+    const result = await tester.run(facts('veth', failed('unsupported', 'ethtool -S: the driver has no statistics'), { ...CLEAN_SYSFS, rx_missed_errors: 250, rx_crc_errors: 3 }),
     );
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => [finding.symptom, finding.data.counter, finding.data.origin])).toEqual([
@@ -113,30 +114,30 @@ describe('nic-drops check', () => {
   });
 
   it('shows sysfs rx_dropped as info only: it also counts frames of unknown protocols', async () => {
-    const result = await runCheckOn(nicDrops, facts(null, failed('tool-missing', 'ethtool: command not found'), { ...CLEAN_SYSFS, rx_dropped: 29220 }));
+    const result = await tester.run(facts(null, failed('tool-missing', 'ethtool: command not found'), { ...CLEAN_SYSFS, rx_dropped: 29220 }));
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([expect.objectContaining({ symptom: 'nic-drops', severity: 'info', data: expect.objectContaining({ counter: 'rx_dropped', value: 29220 }) })]);
   });
 
   it('does not repeat a sysfs drop counter when the driver reports drops itself', async () => {
-    const result = await runCheckOn(nicDrops, facts('virtio_net', capture('local-vm/ethtool_-S-virtio_net-eth0.txt'), { ...CLEAN_SYSFS, rx_dropped: 7 }));
+    const result = await tester.run(facts('virtio_net', capture('local-vm/ethtool_-S-virtio_net-eth0.txt'), { ...CLEAN_SYSFS, rx_dropped: 7 }));
     expect(result.findings).toEqual([]);
   });
 
   it('ignores counts at or below the configured minimum', async () => {
-    const result = await runCheckOn(nicDrops, facts('sfc', capture('ethtool/sfc-S-ethq-1.txt')), { options: { minDrops: 100 } });
+    const result = await tester.run(facts('sfc', capture('ethtool/sfc-S-ethq-1.txt')), { options: { minDrops: 100 } });
     expect(result.status).toBe('pass');
   });
 
   it('is not applicable to a bond: its members are judged', async () => {
     const bond = netDevice('bond0', { kind: 'bond', driver: null, bondSlaves: ['eth0', 'eth1'] });
-    const result = await runCheckOn(nicDrops, { 'net.device': bond, 'net.statistics': { counters: { ...CLEAN_SYSFS, rx_dropped: 500 } }, 'ethtool.stats': failed('unsupported') }, { interfaces: [{ name: 'bond0', kind: 'bond' }] });
+    const result = await tester.run({ 'net.device': bond, 'net.statistics': { counters: { ...CLEAN_SYSFS, rx_dropped: 500 } }, 'ethtool.stats': failed('unsupported') }, { interfaces: [{ name: 'bond0', kind: 'bond' }] });
     expect(result.status).toBe('not-applicable');
     expect(result.reason).toContain('bond');
   });
 
   it('judges ethtool -S alone when the sysfs statistics cannot be read (a capture without /sys)', async () => {
-    const result = await runCheckOn(nicDrops, {
+    const result = await tester.run({
       ...facts('sfc', capture('ethtool/sfc-S-ethq-1.txt')),
       'net.statistics': failed('not-captured', 'the sosreport holds no /sys/class/net/eth0/statistics'),
     });
@@ -144,7 +145,7 @@ describe('nic-drops check', () => {
   });
 
   it('is unknown, and says what to capture, when no source of counters holds the interface', async () => {
-    const unreadable = await runCheckOn(nicDrops, {
+    const unreadable = await tester.run({
       'net.device': netDevice('eth0', { driver: 'ixgbe' }),
       'ethtool.stats': failed('not-captured', 'the sosreport holds no output of `ethtool -S eth0`'),
       'net.statistics': failed('permission-denied', '/sys/class/net/eth0/statistics: permission denied', 'run as root'),
@@ -171,10 +172,10 @@ describe('nic-drops check', () => {
     ].join('\n');
     const links = parseIpLink(ipText);
     const noStats = { 'ethtool.stats': failed('not-captured', 'not captured'), 'net.statistics': failed('not-captured', 'not captured'), 'ip.links': links };
-    const heavy = await runCheckOn(nicDrops, { 'net.device': netDevice('eno1', { driver: 'ixgbe' }), ...noStats }, { interfaces: [{ name: 'eno1' }] });
+    const heavy = await tester.run({ 'net.device': netDevice('eno1', { driver: 'ixgbe' }), ...noStats }, { interfaces: [{ name: 'eno1' }] });
     expect(heavy.status).toBe('fail');
     expect(heavy.findings[0]).toMatchObject({ symptom: 'nic-drops', severity: 'warning', data: { counter: 'rx_missed_errors', value: 45_000_000, origin: 'ip.links' } });
-    const negligible = await runCheckOn(nicDrops, { 'net.device': netDevice('eno2', { driver: 'ixgbe' }), ...noStats }, { interfaces: [{ name: 'eno2' }] });
+    const negligible = await tester.run({ 'net.device': netDevice('eno2', { driver: 'ixgbe' }), ...noStats }, { interfaces: [{ name: 'eno2' }] });
     expect(negligible.status).toBe('pass');
     expect(negligible.findings[0]).toMatchObject({ severity: 'info' });
     expect(negligible.findings[0]!.message).toContain('negligible');
@@ -183,16 +184,14 @@ describe('nic-drops check', () => {
   it('does not count an XDP program\'s XDP_DROP verdicts as loss (virtio_net rx_drops = rx_xdp_drops, real AF_XDP guest)', async () => {
     // fixtures/eval/virtio-net-kvm-guest-macvtap-1vcpu-afxdp: rx_queue_0_drops 79419999 = rx_queue_0_xdp_drops.
     const text = 'NIC statistics:\n\t rx_queue_0_packets: 80341229\n\t rx_queue_0_drops: 79419999\n\t rx_queue_0_xdp_packets: 80332151\n\t rx_queue_0_xdp_drops: 79419999\n';
-    const result = await runCheckOn(nicDrops, facts('virtio_net', parseEthtoolStats(text)));
+    const result = await tester.run(facts('virtio_net', parseEthtoolStats(text)));
     expect(result.status).toBe('pass');
     expect(result.findings.filter((finding) => finding.symptom === 'nic-drops')).toEqual([]);
   });
 
   it('reports drops on a software device as the kernel\'s, never as a NIC fault (flannel VXLAN)', async () => {
     const vxlan = netDevice('flannel.1', { kind: 'virtual', softwareType: 'vxlan', driver: null, pciAddress: null });
-    const result = await runCheckOn(
-      nicDrops,
-      { 'net.device': vxlan, 'ethtool.stats': failed('unsupported', 'no stats'), 'net.statistics': { counters: { rx_packets: 1000, rx_dropped: 0, tx_packets: 100, tx_dropped: 52 } } },
+    const result = await tester.run({ 'net.device': vxlan, 'ethtool.stats': failed('unsupported', 'no stats'), 'net.statistics': { counters: { rx_packets: 1000, rx_dropped: 0, tx_packets: 100, tx_dropped: 52 } } },
       { interfaces: [{ name: 'flannel.1', kind: 'virtual' }] },
     );
     expect(result.status).toBe('pass');

@@ -4,16 +4,19 @@ import type { NicIrqs } from '../../src/collectors/nic-irqs.js';
 import { nicInterruptRows, parseProcInterrupts } from '../../src/parsers/proc-interrupts.js';
 import type { NetQueues } from '../../src/collectors/net-queues.js';
 import { parseEthtoolChannels } from '../../src/parsers/ethtool-channels.js';
-import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { failed } from '../helpers/check-harness.js';
+import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';
+
+const tester = checkTester(rssQueues);
 
 const channels = (name: string) => parseEthtoolChannels(realCapture(name));
 const singleQueue = (rpsCpus: string, rpsCpuCount: number): NetQueues => ({ rx: [{ index: 0, rpsCpus, rpsCpuCount }], tx: [0] });
 
 describe('rss-queues check', () => {
   it('passes ENA using both of its 2 channels (ena-l-1)', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'ena', speedMbps: null, localCpuList: '0-7' }),
       'ethtool.channels': channels('ethtool/ena-l-1.txt'),
     });
@@ -22,7 +25,7 @@ describe('rss-queues check', () => {
   });
 
   it('passes 14 of 16 channels when the NIC has only 8 local CPUs (unknown-l-14of16-1)', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { localCpuList: '0-7' }),
       'ethtool.channels': channels('ethtool/unknown-l-14of16-1.txt'),
     });
@@ -30,7 +33,7 @@ describe('rss-queues check', () => {
   });
 
   it('fails a single queue on a 10G port: Combined 1 of 64 (unknown-l-combined1-1)', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'i40e', speedMbps: 10000, localCpuList: '0-15' }),
       'ethtool.channels': channels('ethtool/unknown-l-combined1-1.txt'),
       'net.queues': singleQueue('00000000', 0),
@@ -48,7 +51,7 @@ describe('rss-queues check', () => {
   });
 
   it('reports Combined 1 of 64 as below the maximum when the link speed is unknown', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'i40e', speedMbps: null, localCpuList: '0-15' }),
       'ethtool.channels': channels('ethtool/unknown-l-combined1-1.txt'),
     });
@@ -69,11 +72,11 @@ describe('rss-queues check', () => {
 
   it('only notes 8 of 64 queues when no CPU count is known (hv_netvsc-l-1 alone), and warns with the 208 online CPUs of that Azure VM', async () => {
     const device = netDevice('eth0', { kind: 'paravirtual', driver: 'hv_netvsc', pciAddress: null, pciPath: null, localCpuList: null, speedMbps: 40000 });
-    const alone = await runCheckOn(rssQueues, { 'net.device': device, 'ethtool.channels': channels('ethtool/hv_netvsc-l-1.txt') });
+    const alone = await tester.run({ 'net.device': device, 'ethtool.channels': channels('ethtool/hv_netvsc-l-1.txt') });
     expect(alone.status).toBe('pass');
     expect(alone.findings).toEqual([expect.objectContaining({ symptom: 'queues-below-max', severity: 'info' })]);
     const online = Array.from({ length: 208 }, (_, cpu) => cpu);
-    const withCpus = await runCheckOn(rssQueues, {
+    const withCpus = await tester.run({
       'net.device': device,
       'ethtool.channels': channels('ethtool/hv_netvsc-l-1.txt'),
       'cpu.topology': { online, smtActive: null, smtControl: null, cpus: [] },
@@ -89,7 +92,7 @@ describe('rss-queues check', () => {
   });
 
   it('caps the suggestion at ixgbe\'s 16 RSS queues although it reports 63 channels (unknown-l-combined1-pbench-1)', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'ixgbe', speedMbps: 10000, localCpuList: '0-31' }),
       'ethtool.channels': channels('ethtool/unknown-l-combined1-pbench-1.txt'),
     });
@@ -100,7 +103,7 @@ describe('rss-queues check', () => {
 
   it('passes ixgbe at 16 channels of 63 on a 32-CPU node', async () => {
     const parsed = channels('ethtool/unknown-l-combined1-pbench-1.txt');
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'ixgbe', localCpuList: '0-31' }),
       'ethtool.channels': { ...parsed, current: { ...parsed.current, combined: 16 } },
     });
@@ -108,7 +111,7 @@ describe('rss-queues check', () => {
   });
 
   it('uses the rx/tx form for drivers with separate channels: TX 1 of 4 (unknown-l-separate-rxtx-1)', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'tg3', speedMbps: 1000, localCpuList: '0-3' }),
       'ethtool.channels': channels('ethtool/unknown-l-separate-rxtx-1.txt'),
     });
@@ -118,7 +121,7 @@ describe('rss-queues check', () => {
   });
 
   it('notes a single virtio queue without RPS, without failing (local VM captures)', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', speedMbps: null, localCpuList: '0-1' }),
       'ethtool.channels': channels('local-vm/ethtool_-l-virtio_net-eth0.txt'),
       'net.queues': singleQueue('0', 0),
@@ -130,7 +133,7 @@ describe('rss-queues check', () => {
   });
 
   it('says nothing about RPS when it is already on', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', speedMbps: null, localCpuList: '0-1' }),
       'ethtool.channels': channels('local-vm/ethtool_-l-virtio_net-eth0.txt'),
       'net.queues': singleQueue('3', 2),
@@ -140,7 +143,7 @@ describe('rss-queues check', () => {
   });
 
   it('points a driver limited to one queue on a fast port at multiqueue or RPS, with a 40-CPU mask', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', speedMbps: 25000, localCpuList: '0-39' }),
       'ethtool.channels': channels('local-vm/ethtool_-l-virtio_net-eth0.txt'),
     });
@@ -151,7 +154,7 @@ describe('rss-queues check', () => {
   });
 
   it('judges a single sysfs queue when the driver does not support ethtool -l', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'e1000e', speedMbps: 10000, localCpuList: '0-3' }),
       'ethtool.channels': failed('unsupported', '`ethtool -l eth0`: the driver does not support this (netlink error: Operation not supported)'),
       'net.queues': singleQueue('0', 0),
@@ -159,10 +162,13 @@ describe('rss-queues check', () => {
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => finding.symptom)).toEqual(['single-queue-fast-port', 'rps-off-single-queue']);
     expect(result.findings[0]!.fix).toContain('echo f > ');
+    // Without ethtool -l the driver maximum is unknown, and the message says so.
+    expect(result.findings[0]!.message).toContain('single queue (1 of max unknown) on a 10 Gb/s port');
+    expect(result.findings[0]!.data).toMatchObject({ max: null, suggested: null, localCpus: 4, localCpuMask: 'f', targetCombined: null, targetRx: null, targetTx: null });
   });
 
   it('is not applicable when the driver does not support ethtool -l and sysfs shows several queues', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'e1000e' }),
       'ethtool.channels': failed('unsupported', 'not supported'),
       'net.queues': { rx: [0, 1, 2, 3].map((index) => ({ index, rpsCpus: '0', rpsCpuCount: 0 })), tx: [0, 1, 2, 3] },
@@ -173,7 +179,7 @@ describe('rss-queues check', () => {
   });
 
   it('judges a veth pair whose channels are settable (local VM capture: rx 2 of 2 passes)', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null, localCpuList: null }),
       'ethtool.channels': channels('local-vm/ethtool_-l-veth.txt'),
     }, { interfaces: [{ name: 'nd-va', kind: 'virtual' }] });
@@ -181,7 +187,7 @@ describe('rss-queues check', () => {
   });
 
   it('is not applicable on a software interface without settable channels', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('ifb0', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null }),
       'ethtool.channels': failed('unsupported'),
     }, { interfaces: [{ name: 'ifb0', kind: 'virtual' }] });
@@ -190,7 +196,7 @@ describe('rss-queues check', () => {
   });
 
   it('is not applicable on a bond, whose ethtool -l fails', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('bond0', { kind: 'bond', driver: null }),
       'ethtool.channels': failed('unsupported'),
     }, { interfaces: [{ name: 'bond0', kind: 'bond' }] });
@@ -198,7 +204,7 @@ describe('rss-queues check', () => {
   });
 
   it('is unknown, with the hint, when ethtool -l needs root', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': netDevice('eth0'),
       'ethtool.channels': failed('permission-denied', '`ethtool -l eth0`: permission denied', 'run nicdoctor as root (sudo nicdoctor ...)'),
     });
@@ -208,7 +214,7 @@ describe('rss-queues check', () => {
   });
 
   it('is unknown when the interface facts could not be read', async () => {
-    const result = await runCheckOn(rssQueues, {
+    const result = await tester.run({
       'net.device': failed('not-found', '/sys/class/net/eth0: no such interface'),
       'ethtool.channels': channels('ethtool/ena-l-1.txt'),
     });
@@ -229,17 +235,15 @@ describe('rss-queues from /proc/interrupts alone (ethtool -l not captured)', () 
   const notCaptured = failed('not-captured', 'the sosreport holds no output of `ethtool -l eth2`');
 
   it('infers one busy receive queue from a single MSI vector on a 12-CPU host (real netutils capture: eth2, 3.49e9 interrupts on CPU0)', async () => {
-    const result = await runCheckOn(rssQueues, { 'net.device': netDevice('eth2', { driver: null, localCpuList: null }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth2'), 'proc.interrupts': interrupts }, { interfaces: [{ name: 'eth2' }] });
+    const result = await tester.run({ 'net.device': netDevice('eth2', { driver: null, localCpuList: null }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth2'), 'proc.interrupts': interrupts }, { interfaces: [{ name: 'eth2' }] });
     expect(result.status).toBe('fail');
     expect(result.findings[0]).toMatchObject({ symptom: 'single-queue-vector', severity: 'warning', data: { vector: 'eth2', cpus: 12 } });
   });
 
   it('stays unknown for an idle single-vector port, and for a guest\'s emulated NIC', async () => {
-    const idle = await runCheckOn(rssQueues, { 'net.device': netDevice('eth3', { driver: null }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth3'), 'proc.interrupts': interrupts }, { interfaces: [{ name: 'eth3' }] });
+    const idle = await tester.run({ 'net.device': netDevice('eth3', { driver: null }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth3'), 'proc.interrupts': interrupts }, { interfaces: [{ name: 'eth3' }] });
     expect(idle.status).toBe('unknown');
-    const guest = await runCheckOn(
-      rssQueues,
-      { 'net.device': netDevice('eth2', { kind: 'paravirtual', driver: 'e1000' }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth2'), 'proc.interrupts': interrupts },
+    const guest = await tester.run({ 'net.device': netDevice('eth2', { kind: 'paravirtual', driver: 'e1000' }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth2'), 'proc.interrupts': interrupts },
       { interfaces: [{ name: 'eth2', kind: 'paravirtual' }] },
     );
     expect(guest.status).toBe('unknown');

@@ -5,9 +5,12 @@ import { FactStore } from '../../src/engine/collector.js';
 import { parseSoftnetStat } from '../../src/parsers/softnet-stat.js';
 import { parseSysctlAll, sysctlNetFrom, type SysctlNet } from '../../src/parsers/sysctl.js';
 import { silentLogger } from '../../src/util/log.js';
-import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { failed } from '../helpers/check-harness.js';
+import { checkTester } from '../helpers/check-tester.js';
 import { fakeHost } from '../helpers/fake-host.js';
 import { realCapture } from '../helpers/fixtures.js';
+
+const tester = checkTester(softnet);
 
 function softnetFrom(file: string) {
   return { cpus: parseSoftnetStat(realCapture(file)) };
@@ -23,13 +26,13 @@ const CLEAN = '0030b54a 00000000 00000000 00000000 00000000 00000000 00000000 00
 
 describe('softnet check', () => {
   it('passes when no CPU dropped or ran out of budget', async () => {
-    const result = await runCheckOn(softnet, { softnet: { cpus: parseSoftnetStat(CLEAN) }, 'sysctl.net': ubuntuSysctl() });
+    const result = await tester.run({ softnet: { cpus: parseSoftnetStat(CLEAN) }, 'sysctl.net': ubuntuSysctl() });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([]);
   });
 
   it('notes a little time squeeze on the local VM capture without failing', async () => {
-    const result = await runCheckOn(softnet, { softnet: softnetFrom('local-vm/softnet_stat-2cpu.txt'), 'sysctl.net': ubuntuSysctl() });
+    const result = await tester.run({ softnet: softnetFrom('local-vm/softnet_stat-2cpu.txt'), 'sysctl.net': ubuntuSysctl() });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([
       expect.objectContaining({ symptom: 'budget-exhausted', severity: 'info', subject: 'host', data: expect.objectContaining({ totalSqueeze: 6, cpuCount: 2, budget: 300, budgetUsecs: 2000 }) }),
@@ -39,10 +42,11 @@ describe('softnet check', () => {
   });
 
   it('fails on backlog drops: node_exporter capture, 0x29 on the second row (no CPU column before 5.10)', async () => {
-    const result = await runCheckOn(softnet, { softnet: softnetFrom('softnet/nodeexporter-1.txt'), 'sysctl.net': ubuntuSysctl() });
+    const result = await tester.run({ softnet: softnetFrom('softnet/nodeexporter-1.txt'), 'sysctl.net': ubuntuSysctl() });
     expect(result.status).toBe('fail');
     const drops = result.findings.find((finding) => finding.symptom === 'backlog-drops')!;
-    expect(drops).toMatchObject({ severity: 'warning', data: { totalDropped: 41, cpuCount: 1, cpuList: 'softnet row 1', backlog: 1000, suggestedBacklog: 2000 } });
+    expect(drops).toMatchObject({ severity: 'warning', data: { totalDropped: 41, cpuCount: 1, cpus: '1', cpuIds: 'row', backlog: 1000, suggestedBacklog: 2000 } });
+    expect(drops.message).toContain('on softnet row 1:');
     expect(drops.message).toContain('41 packets dropped since boot');
     expect(drops.message).toContain('netdev_max_backlog = 1000');
     expect(drops.fix).toContain('sysctl -w net.core.netdev_max_backlog=2000');
@@ -53,39 +57,42 @@ describe('softnet check', () => {
     ]);
     // Squeeze on every row, but at most 1.6e-5 per packet: info.
     const squeeze = result.findings.find((finding) => finding.symptom === 'budget-exhausted')!;
-    expect(squeeze).toMatchObject({ severity: 'info', data: expect.objectContaining({ totalSqueeze: 146, cpuCount: 4, worstCpu: 'softnet row 3' }) });
+    expect(squeeze).toMatchObject({ severity: 'info', data: expect.objectContaining({ totalSqueeze: 146, cpuCount: 4, worstCpu: 3, cpuIds: 'row' }) });
+    expect(squeeze.message).toContain('per packet on softnet row 3:');
   });
 
   it('fails on the RHEL 9 capture with drops on every CPU, named by the CPU column', async () => {
-    const result = await runCheckOn(softnet, { softnet: softnetFrom('softnet/rhel9-13col-insights-1.txt'), 'sysctl.net': failed('not-found') });
+    const result = await tester.run({ softnet: softnetFrom('softnet/rhel9-13col-insights-1.txt'), 'sysctl.net': failed('not-found') });
     const drops = result.findings.find((finding) => finding.symptom === 'backlog-drops')!;
     expect(drops.data).toMatchObject({
       totalDropped: 0x6283 + 0x446 + 0x4bc7 + 0x7e2e + 0x2db94,
       cpuCount: 5,
-      cpuList: 'CPU 0, CPU 1, CPU 2, CPU 3, CPU 0',
-      backlog: 'not read, kernel default 1000',
+      cpus: '0,1,2,3,0',
+      cpuIds: 'cpu',
+      backlog: null,
       suggestedBacklog: 2000,
     });
+    expect(drops.message).toContain('(net.core.netdev_max_backlog = not read, kernel default 1000), on CPU 0, CPU 1, CPU 2, CPU 3, CPU 0:');
   });
 
   it('makes budget exhaustion a warning when squeezes are frequent per packet (rhel8 capture: 18 per 142307)', async () => {
-    const result = await runCheckOn(softnet, { softnet: softnetFrom('softnet/rhel8-11col-insights-1.txt'), 'sysctl.net': ubuntuSysctl() }, { options: { squeezeWarningRatio: 0.0001 } });
+    const result = await tester.run({ softnet: softnetFrom('softnet/rhel8-11col-insights-1.txt'), 'sysctl.net': ubuntuSysctl() }, { options: { squeezeWarningRatio: 0.0001 } });
     expect(result.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([
       ['backlog-drops', 'warning'],
       ['budget-exhausted', 'warning'],
     ]);
-    const defaults = await runCheckOn(softnet, { softnet: softnetFrom('softnet/rhel8-11col-insights-1.txt'), 'sysctl.net': ubuntuSysctl() });
+    const defaults = await tester.run({ softnet: softnetFrom('softnet/rhel8-11col-insights-1.txt'), 'sysctl.net': ubuntuSysctl() });
     expect(defaults.findings.find((finding) => finding.symptom === 'budget-exhausted')?.severity).toBe('info');
   });
 
   it('ignores drops at or below the configured minimum', async () => {
-    const result = await runCheckOn(softnet, { softnet: softnetFrom('softnet/nodeexporter-1.txt'), 'sysctl.net': ubuntuSysctl() }, { options: { minDrops: 100 } });
+    const result = await tester.run({ softnet: softnetFrom('softnet/nodeexporter-1.txt'), 'sysctl.net': ubuntuSysctl() }, { options: { minDrops: 100 } });
     expect(result.findings.map((finding) => finding.symptom)).toEqual(['budget-exhausted']);
     expect(result.status).toBe('pass');
   });
 
   it('is unknown when /proc/net/softnet_stat could not be read', async () => {
-    const result = await runCheckOn(softnet, { softnet: failed('parse-failed', 'softnet_stat line 1 is not 9 or more hex columns'), 'sysctl.net': ubuntuSysctl() });
+    const result = await tester.run({ softnet: failed('parse-failed', 'softnet_stat line 1 is not 9 or more hex columns'), 'sysctl.net': ubuntuSysctl() });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('softnet_stat line 1');
   });

@@ -3,8 +3,12 @@ import throughput from '../../checks/throughput.js';
 import { aggregateStep, alignIntervals, type ClientOutcome } from '../../src/bench/aggregate.js';
 import type { BenchMeasurement } from '../../src/collectors/bench-result.js';
 import { parseIperf3Json, type Iperf3Result } from '../../src/parsers/iperf3-json.js';
-import { failed, runCheckOn } from '../helpers/check-harness.js';
+import type { CheckResult } from '../../src/report/schema.js';
+import { failed } from '../helpers/check-harness.js';
+import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
+
+const tester = checkTester(throughput);
 
 const G = 1e9;
 
@@ -34,18 +38,18 @@ function measurement(steps: ClientOutcome[][], final: ClientOutcome[], extra: Pa
   };
 }
 
-const symptoms = (result: Awaited<ReturnType<typeof runCheckOn>>) => result.findings.map((finding) => finding.symptom).sort();
+const symptoms = (result: CheckResult) => result.findings.map((finding) => finding.symptom).sort();
 
 describe('throughput check', () => {
   it('is not applicable without a bench, and says how to run one', async () => {
-    const result = await runCheckOn(throughput, { 'bench.result': failed('not-found', 'no bench was run', 'add --peer HOST') });
+    const result = await tester.run({ 'bench.result': failed('not-found', 'no bench was run', 'add --peer HOST') });
     expect(result.status).toBe('not-applicable');
     expect(result.reason).toContain('--peer');
   });
 
   it('passes at the link ceiling', async () => {
     const final = [outcome(synthetic([9.3, 9.35, 9.3, 9.32]))];
-    const result = await runCheckOn(throughput, { 'bench.result': measurement([final], final) });
+    const result = await tester.run({ 'bench.result': measurement([final], final) });
     expect(result.status).toBe('pass');
     expect(symptoms(result)).toEqual(['at-link-ceiling']);
   });
@@ -53,7 +57,7 @@ describe('throughput check', () => {
   it('finds a single CPU-bound process when more processes raise the sum (cgroup quota)', async () => {
     const single = [outcome(synthetic([1.9, 1.9, 1.9]), { measuredCpuPercent: 19.6, cpuQuotaPercent: 20 })];
     const four = [1, 2, 3, 4].map(() => outcome(synthetic([1.9, 1.9, 1.9]), { measuredCpuPercent: 19.5, cpuQuotaPercent: 20 }));
-    const result = await runCheckOn(throughput, { 'bench.result': measurement([single, four], four) });
+    const result = await tester.run({ 'bench.result': measurement([single, four], four) });
     expect(result.status).toBe('fail');
     expect(symptoms(result)).toEqual(['below-link-ceiling', 'single-core-bound']);
     expect(result.findings.find((f) => f.symptom === 'single-core-bound')?.data).toMatchObject({ cpuPercent: 19.6, limitPercent: 20, bestProcesses: 4, ratio: 4 });
@@ -62,7 +66,7 @@ describe('throughput check', () => {
   it('finds a per-process limit when more processes scale linearly, even if this end\'s CPU is not at its limit', async () => {
     const single = [outcome(synthetic([2, 2, 2]), { measuredCpuPercent: 6, cpuQuotaPercent: 20 })];
     const two = [1, 2].map(() => outcome(synthetic([1.9, 1.9, 1.9]), { measuredCpuPercent: 7, cpuQuotaPercent: 20 }));
-    const result = await runCheckOn(throughput, { 'bench.result': measurement([single, two], two) });
+    const result = await tester.run({ 'bench.result': measurement([single, two], two) });
     const finding = result.findings.find((f) => f.symptom === 'single-core-bound');
     expect(finding?.data).toMatchObject({ cpuBound: false, efficiencyPercent: 95, bestProcesses: 2 });
     expect(finding?.message).toContain('far end');
@@ -71,44 +75,63 @@ describe('throughput check', () => {
   it('does not blame the tool when one process is not CPU-bound', async () => {
     const single = [outcome(synthetic([3, 3, 3]), { measuredCpuPercent: 40 })];
     const two = [1, 2].map(() => outcome(synthetic([1.6, 1.6, 1.6]), { measuredCpuPercent: 25 }));
-    const result = await runCheckOn(throughput, { 'bench.result': measurement([single, two], single) });
+    const result = await tester.run({ 'bench.result': measurement([single, two], single) });
     expect(symptoms(result)).toEqual(['below-link-ceiling']);
   });
 
   it('reads a real 3.12 run: retransmits and CPU from the capture', async () => {
     const real = parseIperf3Json(realCapture('iperf3/3.9-tcp-retrans-1.json'));
     const final = [outcome(real)];
-    const result = await runCheckOn(throughput, { 'bench.result': measurement([final], final, { linkSpeedMbps: null, ceilingBitsPerSecond: null }) }, { options: { retransmitRate: 0 } });
+    const result = await tester.run({ 'bench.result': measurement([final], final, { linkSpeedMbps: null, ceilingBitsPerSecond: null }) }, { options: { retransmitRate: 0 } });
     expect(symptoms(result)).toContain('retransmits');
     expect(result.findings.find((f) => f.symptom === 'retransmits')?.data.retransmits).toBe(real.retransmits);
   });
 
   it('reports a PCIe-bound plateau, loss, a collapse after the first second, and instability', async () => {
     const pcie = [outcome(synthetic([3.5, 3.52, 3.49, 3.5]))];
-    const pcieResult = await runCheckOn(throughput, { 'bench.result': measurement([pcie], pcie, { pcieBitsPerSecond: 3.56 * G }) });
+    const pcieResult = await tester.run({ 'bench.result': measurement([pcie], pcie, { pcieBitsPerSecond: 3.56 * G }) });
     expect(pcieResult.findings.find((f) => f.symptom === 'pcie-bound')?.severity).toBe('critical');
 
     const collapse = [outcome(synthetic([9, 1, 1.1, 0.9]))];
-    expect(symptoms(await runCheckOn(throughput, { 'bench.result': measurement([collapse], collapse) }))).toContain('collapse-after-first-interval');
+    expect(symptoms(await tester.run({ 'bench.result': measurement([collapse], collapse) }))).toContain('collapse-after-first-interval');
 
     const wobbly = [outcome(synthetic([9, 4, 9, 4, 9]))];
-    expect(symptoms(await runCheckOn(throughput, { 'bench.result': measurement([wobbly], wobbly) }))).toContain('unstable');
+    expect(symptoms(await tester.run({ 'bench.result': measurement([wobbly], wobbly) }))).toContain('unstable');
 
     const lossy = [outcome(synthetic([5, 5, 5], 60_000))];
-    expect(symptoms(await runCheckOn(throughput, { 'bench.result': measurement([lossy], lossy) }))).toContain('retransmits');
+    expect(symptoms(await tester.run({ 'bench.result': measurement([lossy], lossy) }))).toContain('retransmits');
   });
 
   it('labels harness problems: a busy server and version skew', async () => {
     const busy = parseIperf3Json(realCapture('iperf3/3.12-error-busy-netns-1.json'));
-    const result = await runCheckOn(throughput, { 'bench.result': measurement([[outcome(busy, { serverVersion: '3.9' })]], [outcome(synthetic([2, 2, 2]), { serverVersion: '3.9' })], { ceilingBitsPerSecond: null }) });
+    const result = await tester.run({ 'bench.result': measurement([[outcome(busy, { serverVersion: '3.9' })]], [outcome(synthetic([2, 2, 2]), { serverVersion: '3.9' })], { ceilingBitsPerSecond: null }) });
     expect(symptoms(result)).toEqual(['server-busy', 'version-skew']);
+  });
+
+  it('judges no ceiling when the bench moved more than the stated link speed can carry (a veth\'s nominal 10000)', async () => {
+    const final = [1, 2].map(() => outcome(synthetic([10.7, 10.7, 10.7])));
+    const result = await tester.run({ 'bench.result': measurement([final], final) });
+    expect(result.status).toBe('pass');
+    expect(symptoms(result)).toEqual(['exceeds-link-speed']);
+    expect(result.findings[0]).toMatchObject({ severity: 'info', data: { resultGbps: 21.4, ceilingGbps: 9.41, percent: 227, interface: 'eth0', linkGbps: 10, mtu: 1500, processes: 2 } });
+    expect(result.findings[0]!.message).toBe(
+      'The bench moved 21.4 Gb/s, 227 % of the 9.41 Gb/s goodput ceiling of a 10 Gb/s link: that speed is nominal (a veth or virtual NIC) or --link-speed is too low, so no ceiling is judged',
+    );
+  });
+
+  it('says which values a pasted run did not give (no interface, MTU unknown) instead of leaving placeholders', async () => {
+    const final = [outcome(synthetic([5, 5, 5]))];
+    const result = await tester.run({ 'bench.result': measurement([final], final, { interface: null, mtu: null }) });
+    expect(result.findings.find((f) => f.symptom === 'below-link-ceiling')!.message).toBe(
+      'The best plateau is 5 Gb/s, 53 % of the 9.41 Gb/s TCP goodput ceiling of the link (10 Gb/s, MTU unknown)',
+    );
   });
 
   it('compares the two directions of a bidirectional run', async () => {
     const final = [outcome(synthetic([6, 6, 6]))];
     const bench = measurement([final], final, { direction: 'bidir' });
     bench.result!.reverseBitsPerSecond = 2 * G;
-    const result = await runCheckOn(throughput, { 'bench.result': bench });
+    const result = await tester.run({ 'bench.result': bench });
     expect(result.findings.find((f) => f.symptom === 'bidir-asymmetry')?.data).toMatchObject({ forwardGbps: 6, reverseGbps: 2 });
   });
 });

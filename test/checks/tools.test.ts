@@ -4,7 +4,10 @@ import { STANDARD_DIRS, TOOLS, toolsCollector, type ToolName, type Tools } from 
 import { FactStore } from '../../src/engine/collector.js';
 import type { HostIO } from '../../src/hostio/types.js';
 import { silentLogger } from '../../src/util/log.js';
-import { failed, runCheckOn } from '../helpers/check-harness.js';
+import { failed } from '../helpers/check-harness.js';
+import { checkTester } from '../helpers/check-tester.js';
+
+const tester = checkTester(tools);
 import { fakeHost, type FakeHost } from '../helpers/fake-host.js';
 
 const PACKAGES: Record<ToolName, [string, string]> = {
@@ -32,13 +35,13 @@ function toolsFact(missing: ToolName[] = []): Tools {
 
 describe('tools check', () => {
   it('passes when every tool is installed', async () => {
-    const result = await runCheckOn(tools, { tools: toolsFact() });
+    const result = await tester.run({ tools: toolsFact() });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([]);
   });
 
   it('fails when ethtool is missing (warning) and names the packages; tc is optional (info)', async () => {
-    const result = await runCheckOn(tools, { tools: toolsFact(['ethtool', 'tc']) });
+    const result = await tester.run({ tools: toolsFact(['ethtool', 'tc']) });
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => [finding.symptom, finding.subject, finding.severity, finding.data.tool])).toEqual([
       ['tool-missing', 'host', 'warning', 'ethtool'],
@@ -51,14 +54,14 @@ describe('tools check', () => {
   });
 
   it('warns about a missing iperf3: the bench needs it', async () => {
-    const result = await runCheckOn(tools, { tools: toolsFact(['iperf3']) });
+    const result = await tester.run({ tools: toolsFact(['iperf3']) });
     expect(result.status).toBe('fail');
     expect(result.findings[0]).toMatchObject({ severity: 'warning', data: { tool: 'iperf3', package: 'iperf3' } });
     expect(result.findings[0]!.message).toContain('bench');
   });
 
   it('passes with notes when only optional tools are missing', async () => {
-    const result = await runCheckOn(tools, { tools: toolsFact(['numactl', 'taskset', 'irqbalance']) });
+    const result = await tester.run({ tools: toolsFact(['numactl', 'taskset', 'irqbalance']) });
     expect(result.status).toBe('pass');
     expect(result.findings.map((finding) => [finding.data.tool, finding.data.package, finding.severity])).toEqual([
       ['numactl', 'numactl', 'info'],
@@ -68,12 +71,12 @@ describe('tools check', () => {
   });
 
   it('takes the list of needed tools from its options', async () => {
-    const result = await runCheckOn(tools, { tools: toolsFact(['numactl']) }, { options: { needed: ['ethtool', 'iperf3', 'numactl'] } });
+    const result = await tester.run({ tools: toolsFact(['numactl']) }, { options: { needed: ['ethtool', 'iperf3', 'numactl'] } });
     expect(result.findings[0]?.severity).toBe('warning');
   });
 
   it('is unknown when the directories could not be listed', async () => {
-    const result = await runCheckOn(tools, { tools: failed('not-captured', 'none of /usr/sbin, /usr/bin could be listed') });
+    const result = await tester.run({ tools: failed('not-captured', 'none of /usr/sbin, /usr/bin could be listed') });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('could be listed');
   });

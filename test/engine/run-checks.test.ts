@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineCheck } from '../../src/engine/check.js';
-import { combineStatus, renderTemplate } from '../../src/pipeline/run-checks.js';
+import { defineCheck, symptom } from '../../src/engine/check.js';
+import { combineStatus } from '../../src/pipeline/run-checks.js';
 import { failed, runCheckOn } from '../helpers/check-harness.js';
 import { netDevice } from '../helpers/net-device.js';
 
@@ -14,14 +14,22 @@ const probe = defineCheck({
   requires: ['net.device'],
   options: z.object({ limit: z.number().default(9000) }),
   symptoms: {
-    small: { severity: 'warning', message: '{subject} has MTU {mtu} below {limit}', fix: 'ip link set dev {subject} mtu {limit}' },
-    note: { severity: 'info', message: 'note on {subject}' },
+    small: symptom({
+      severity: 'warning',
+      data: z.object({ mtu: z.number().int().nullable(), limit: z.number().int() }),
+      phrases: { gap: (d) => (d.mtu === null ? 'an unknown MTU' : `${d.limit - d.mtu} bytes short`) },
+      message: '{subject} has MTU {mtu} below {limit} ({gap})',
+      fix: 'ip link set dev {subject} mtu {limit}',
+    }),
+    note: symptom({ severity: 'info', data: z.object({}), message: 'note on {subject}' }),
   },
   run({ facts, options, report, notApplicable, subject }) {
     const device = facts['net.device'];
     if (device.kind === 'virtual') return notApplicable('virtual');
     if (subject === 'crash0') throw new Error('boom');
     if (subject === 'peek0') void (facts as Record<string, unknown>)['ethtool.rings'];
+    // A check bug on purpose: data that breaks the schema (the cast gets it past the compiler).
+    if (subject === 'bad0') report('small', { evidence: [], data: { mtu: 'big', limit: options.limit } as never });
     if ((device.mtu ?? 0) < options.limit) report('small', { evidence: [{ label: 'MTU', observed: device.mtu }], data: { mtu: device.mtu, limit: options.limit } });
     else report('note', { evidence: [] });
     return undefined;
@@ -33,7 +41,7 @@ describe('running checks', () => {
     const result = await runCheckOn(probe, { 'net.device': netDevice('eth0', { mtu: 1500 }) });
     expect(result.status).toBe('fail');
     expect(result.title).toBe('Probe found something');
-    expect(result.findings[0]).toMatchObject({ check: 'probe', symptom: 'small', message: 'eth0 has MTU 1500 below 9000', fix: 'ip link set dev eth0 mtu 9000' });
+    expect(result.findings[0]).toMatchObject({ check: 'probe', symptom: 'small', message: 'eth0 has MTU 1500 below 9000 (7500 bytes short)', fix: 'ip link set dev eth0 mtu 9000' });
   });
 
   it('validates check options and applies overrides', async () => {
@@ -75,7 +83,77 @@ describe('running checks', () => {
     expect(combineStatus([])).toBe('not-applicable');
   });
 
-  it('leaves unknown placeholders visible rather than inventing values', () => {
-    expect(renderTemplate('{a} and {b}', { a: 1 })).toBe('1 and {b}');
+  it('keeps only the schema fields in data: phrases are wording, computed at render time', async () => {
+    const result = await runCheckOn(probe, { 'net.device': netDevice('eth0', { mtu: 1500 }) });
+    expect(result.findings[0]!.data).toEqual({ mtu: 1500, limit: 9000 });
   });
+
+  describe('data that breaks its schema', () => {
+    afterEach(() => vi.unstubAllEnvs());
+
+    it('makes the check an error under tests, with the field and zod message', async () => {
+      const result = await runCheckOn(probe, { 'net.device': netDevice('bad0') }, { interfaces: [{ name: 'bad0' }] });
+      expect(result.status).toBe('error');
+      expect(result.error?.message).toMatch(/probe\/small reported data that does not match its schema: mtu: /);
+    });
+
+    it('is a logged warning in production, the finding kept', async () => {
+      vi.stubEnv('VITEST', '');
+      vi.stubEnv('NICDOCTOR_STRICT', '');
+      const result = await runCheckOn(probe, { 'net.device': netDevice('bad0') }, { interfaces: [{ name: 'bad0' }] });
+      expect(result.status).toBe('fail');
+      expect(result.findings[0]).toMatchObject({ symptom: 'small', data: { mtu: 'big', limit: 9000 } });
+    });
+  });
+
+  describe('a message placeholder with no value', () => {
+    const leaky = defineCheck({
+      id: 'leaky',
+      title: 'Leaky',
+      failureTitle: 'Leaky failed',
+      description: 'test check',
+      scope: 'host',
+      requires: [],
+      symptoms: { gap: symptom({ severity: 'warning', data: z.object({ value: z.number().nullable() }), message: 'value {value}' }) },
+      run({ report }) {
+        report('gap', { evidence: [], data: { value: null } });
+      },
+    });
+    afterEach(() => vi.unstubAllEnvs());
+
+    it('throws under tests', async () => {
+      const result = await runCheckOn(leaky, {});
+      expect(result.status).toBe('error');
+      expect(result.error?.message).toBe('leaky/gap message has no value for {value}');
+    });
+
+    it('stays visible in production rather than inventing a value', async () => {
+      vi.stubEnv('VITEST', '');
+      vi.stubEnv('NICDOCTOR_STRICT', '');
+      const result = await runCheckOn(leaky, {});
+      expect(result.findings[0]!.message).toBe('value {value}');
+    });
+  });
+});
+
+// Compile-time contract (checked by `tsc -p tsconfig.test.json`): report() data is typed per symptom.
+export const typed = defineCheck({
+  id: 'typed',
+  title: 'Typed',
+  failureTitle: 'Typed failed',
+  description: 'type test',
+  scope: 'host',
+  requires: [],
+  symptoms: { s: symptom({ severity: 'info', data: z.object({ n: z.number(), label: z.string().optional() }), message: '{n}' }) },
+  run({ report }) {
+    report('s', { evidence: [], data: { n: 1 } });
+    // @ts-expect-error a missing field
+    report('s', { evidence: [], data: {} });
+    // @ts-expect-error a field of the wrong type
+    report('s', { evidence: [], data: { n: 'one' } });
+    // @ts-expect-error a field the schema does not declare
+    report('s', { evidence: [], data: { n: 1, m: 2 } });
+    // @ts-expect-error a symptom the check does not declare
+    report('t', { evidence: [] });
+  },
 });

@@ -178,8 +178,8 @@ describe('output paths and arguments', () => {
 
   it.each([
     [['--log-level', 'nonsense', 'checks'], /--log-level/],
-    [['analyze', HOST, '--iface', ''], /--iface: an empty interface name/],
-    [['bench', '--loopback', '--ports', '1000-1200,2000-2200'], /--ports: .*at most 256/],
+    [['analyze', HOST, '--iface', ''], /--iface <name>' argument '' is invalid\. An empty interface name/],
+    [['bench', '--loopback', '--ports', '1000-1200,2000-2200'], /--ports <ports>' argument .* is invalid\. 402 ports; at most 256/],
     [['serve', '--bind', '127.0.0.1', '--ports', '1-300'], /--ports/],
   ])('bad arguments are exit 2 with a message naming them: %j', async (args, message) => {
     const run = await runCli(args, QUICK);

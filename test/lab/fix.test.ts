@@ -68,9 +68,5 @@ describe.skipIf(skipReason)('nicdoctor fix in a lab namespace', () => {
     expect(nothing.exitCode).toBe(2);
   });
 
-  it('refuses --apply with --from (exit 2)', async () => {
-    const run = await runCli(['fix', '--apply', '--yes', '--from', fixLab.dir]);
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain('--from');
-  });
+  // --apply with an input to diagnose is a usage error that needs no lab: test/cli/usage.test.ts.
 });

@@ -4,13 +4,12 @@
  * contract (exit codes, schema, five states, offline = live) rather than a fixed check list.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.js';
-import { TOOL_PACKAGES } from '../../src/engine/collector.js';
-import { CHECK_STATES, brokenChecks, hasStackTrace, listChecks, parseReport, runCli, toolPath, type CheckInfo } from '../../bench/lab/cli.js';
+import { CHECK_STATES, brokenChecks, hasStackTrace, listChecks, parseReport, runCli, type CheckInfo } from '../../bench/lab/cli.js';
 import { cleanupStale, createLab, labAvailable, type Lab } from '../../bench/lab/lab.js';
 
 const skipReason = labAvailable();
@@ -215,47 +214,4 @@ describe.skipIf(skipReason)('nicdoctor inside a lab namespace with one veth', ()
   });
 });
 
-describe.skipIf(skipReason)('usage errors', () => {
-  it('--iface "a;b" exits 2 naming --iface, before running anything', async () => {
-    // Stand-ins for every tool nicdoctor runs: each leaves a mark when called.
-    const fakeBin = tempDir('fakebin');
-    const marks = path.join(fakeBin, 'marks');
-    for (const tool of new Set([...Object.keys(TOOL_PACKAGES), 'ethtool', 'lspci', 'ip', 'tc', 'sysctl', 'iperf3', 'dmidecode', 'lscpu', 'udevadm'])) {
-      const file = path.join(fakeBin, tool);
-      writeFileSync(file, `#!/bin/sh\necho "${tool} $*" >> '${marks}'\n`);
-      chmodSync(file, 0o755);
-    }
-    const run = await runCli(['scan', '--iface', 'a;b', '--format', 'json'], { env: { PATH: `${fakeBin}:${toolPath()}` } });
-    expect(run.exitCode).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/--iface/);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(() => readFileSync(marks, 'utf8')).toThrow(/ENOENT/);
-  });
-
-  it('--iface naming no interface of this host exits 2', async () => {
-    const run = await runCli(['scan', '--iface', 'doesnotexist0']);
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr).toMatch(/--iface.*doesnotexist0/);
-    expect(hasStackTrace(run.stderr)).toBe(false);
-  });
-
-  it('analyze of a directory that does not exist exits 2 with a one-line error', async () => {
-    const run = await runCli(['analyze', '/nonexistent', '--format', 'json']);
-    expect(run.exitCode).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toContain('/nonexistent');
-  });
-
-  it('analyze of a snapshot whose snapshot.json is corrupt exits 2', async () => {
-    const dir = tempDir('corrupt');
-    writeFileSync(path.join(dir, 'snapshot.json'), '{"format": "nicdoctor-snapshot", "version": 1, "inventory": {');
-    const run = await runCli(['analyze', dir, '--format', 'json']);
-    expect(run.exitCode).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('snapshot.json');
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(hasStackTrace(run.stderr)).toBe(false);
-  });
-});
+// The usage errors (bad options, missing or corrupt inputs) need no lab: test/cli/usage.test.ts.

@@ -1,4 +1,5 @@
-import { checks } from '../../checks/index.js';
+import { checks, type RegisteredCheck } from '../../checks/index.js';
+import type { SymptomIdOf, SymptomInput, SymptomMeta } from '../../src/engine/check.js';
 import { diagnose, type Diagnosis, type FactLookup } from '../../src/rules/engine.js';
 import { loadRules } from '../../src/rules/loader.js';
 import type { Rule } from '../../src/rules/schema.js';
@@ -14,6 +15,33 @@ export function finding(symptom: string, subject: string, data: Record<string, S
   const declared = severities.get(symptom);
   if (!declared) throw new Error(`no check declares ${symptom}`);
   return { check, symptom: id, subject, severity: severity ?? declared, message: symptom, evidence: [], data };
+}
+
+/** Every `<check>/<symptom>` a registered check declares. */
+export type SymptomId = SymptomIdOf<RegisteredCheck>;
+
+/** What that symptom's check passes to report(): the input type of its data schema. */
+export type FindingData<S extends SymptomId> = S extends `${infer C}/${infer N}`
+  ? Extract<RegisteredCheck, { id: C }>['symptoms'] extends infer Sy
+    ? N extends keyof Sy
+      ? SymptomInput<Sy[N]>
+      : never
+    : never
+  : never;
+
+const metas = new Map<string, SymptomMeta>(checks.flatMap((check) => Object.entries(check.symptoms as Record<string, SymptomMeta>).map(([id, meta]) => [`${check.id}/${id}`, meta] as const)));
+
+/**
+ * A finding whose data is typed and validated by the symptom's real schema, as the check would
+ * report it: a renamed or retyped field breaks the fixture (at compile time and when it loads).
+ */
+export function typedFinding<S extends SymptomId>(symptom: S, subject: string, data: FindingData<S>, severity?: Severity): Finding {
+  const meta = metas.get(symptom);
+  if (!meta?.data) return finding(symptom, subject, data as Record<string, Scalar>, severity);
+  const parsed = meta.data.safeParse(data);
+  if (!parsed.success) throw new Error(`fixture ${symptom}: the data does not match the check's schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  const kept = Object.fromEntries(Object.entries(parsed.data as Record<string, Scalar | undefined>).filter(([, value]) => value !== undefined)) as Record<string, Scalar>;
+  return finding(symptom, subject, kept, severity);
 }
 
 export const IF = 'enp65s0f0';
@@ -96,5 +124,5 @@ export function lookup(facts: Facts = {}): FactLookup {
 }
 
 export function run(input: ScenarioInput & { facts?: Facts; rules?: readonly Rule[] } = {}): Diagnosis[] {
-  return diagnose({ report: report(input), facts: lookup(input.facts), rules: input.rules ?? catalogue });
+  return diagnose({ report: report(input), facts: lookup(input.facts), rules: input.rules ?? catalogue, checks });
 }

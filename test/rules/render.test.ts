@@ -33,7 +33,7 @@ describe('rendering diagnoses', () => {
   });
 
   it('leaves out a setting whose value is unknown; keeps the lines of a drop-in it can fill', () => {
-    const noTx = finding('rx-rings/rx-ring-below-max', IF, { ...x.rxRingBelow.data, txCurrent: null, txMax: null, txTarget: null });
+    const noTx = finding('rx-rings/rx-ring-below-max', IF, { ...x.rxRingBelow.data, txCurrent: null, txMax: null });
     const [diagnosis] = run({ findings: [noTx] }).filter((item) => item.ruleId === 'rings-below-max');
     // The driver has no TX ring to raise: the operation sets the RX ring alone.
     expect(diagnosis!.fixes[0]!.commands).toEqual(['ethtool -G enp65s0f0 rx 8192']);
@@ -45,11 +45,27 @@ describe('rendering diagnoses', () => {
   });
 
   it('refuses an operation whose filled value does not fit its schema, with a note, and runs nothing of it', () => {
-    const garbage = finding('rx-rings/rx-ring-below-max', IF, { ...x.rxRingBelow.data, rxTarget: 'lots', txTarget: 4096 });
-    const [diagnosis] = run({ findings: [garbage] }).filter((item) => item.ruleId === 'rings-below-max');
+    const [rule] = parseRuleFile(
+      `rules:
+  - id: demo
+    title: Demo rule
+    cause: 7
+    when: { symptom: rx-rings/rx-ring-below-max }
+    explanation: "x"
+    fixes:
+      - text: "Raise"
+        ops:
+          - { kind: ethtool-rings, iface: "{subject}", rx: "{profile}" }
+        disruptive: true
+    confidence: low
+    references: [x]
+`,
+      'demo.yaml',
+    );
+    const [diagnosis] = run({ findings: [x.rxRingBelow], rules: [rule!] });
     expect(diagnosis!.fixes[0]!.commands).toEqual([]);
     expect(diagnosis!.fixes[0]!.operations).toEqual([]);
-    expect(diagnosis!.notes).toContain('ethtool-rings on enp65s0f0 refused: rx: rx ring size must be a number, not "lots"');
+    expect(diagnosis!.notes).toEqual(['ethtool-rings on enp65s0f0 refused: rx: rx ring size must be a number, not "throughput"']);
   });
 
   it('leaves out an operation with a placeholder inside a longer value, and says which', () => {
