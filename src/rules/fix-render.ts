@@ -107,12 +107,12 @@ export function fillDropIn(template: DropIn, bindings: Bindings, notes: string[]
 }
 
 /**
- * A finding's fix template as the check engine renders it: a plain template as it is, or the
- * text of a structured fix with `{commands}` filled (left as a placeholder when no operation
- * could be filled, for the engine's unfilled-placeholder policy to report).
+ * The `{commands}` binding of a structured symptom fix: its operations' shell text, "; "-joined.
+ * Bound like any value (never spliced into the template), so text from evidence in it (an
+ * interface named `$(touch${IFS}P)`) is not read as a placeholder. No binding when no operation
+ * could be filled: the engine's unfilled-placeholder policy reports it.
  */
-export function findingFixTemplate(fix: string | SymptomFixTemplate, bindings: Bindings): string {
-  if (typeof fix === 'string') return fix;
+export function fixCommandsBinding(fix: SymptomFixTemplate, bindings: Bindings): Bindings {
   const filled = fillOperations(fix.ops ?? [], bindings);
-  return filled.commands.length ? fix.text.split('{commands}').join(filled.commands.join('; ')) : fix.text;
+  return filled.commands.length ? { commands: filled.commands.join('; ') } : {};
 }
