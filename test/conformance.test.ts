@@ -54,21 +54,13 @@ describe('conformance: collectors', () => {
   });
 });
 
-/**
- * Checks whose symptoms do not declare a data schema yet (issue 12: helper A2 types them on its
- * branch). Remove each as it is typed; once the list is empty, `data` becomes required in SymptomMeta.
- */
-const UNTYPED_PENDING: ReadonlySet<string> = new Set([]);
-
 describe('conformance: typed symptom data (check → rule → policy → scenario)', () => {
   const declared = declaredSymptoms(checks);
   const rules = loadRules();
 
-  it('every symptom declares its data schema (outside the pending list), and a pending check is still untyped', () => {
-    const missing = [...declared.values()].filter((symptom) => !symptom.typed && !UNTYPED_PENDING.has(symptom.id.split('/')[0]!)).map((symptom) => symptom.id);
+  it('every symptom declares its data schema', () => {
+    const missing = [...declared.values()].filter((symptom) => !symptom.typed).map((symptom) => symptom.id);
     expect(missing, 'symptoms without a data schema').toEqual([]);
-    const typedButListed = [...UNTYPED_PENDING].filter((check) => [...declared.values()].filter((symptom) => symptom.id.startsWith(`${check}/`)).every((symptom) => symptom.typed));
-    expect(typedButListed, 'fully typed checks still in UNTYPED_PENDING').toEqual([]);
   });
 
   it('a symptom\'s message and fix use only its subject, data fields and phrases', () => {

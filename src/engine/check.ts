@@ -21,7 +21,7 @@ export type Phrases<D> = Record<string, (data: D, finding: PhraseContext) => str
 export interface SymptomMeta<D extends SymptomDataSchema = SymptomDataSchema> {
   severity: Severity;
   /** What `report()` must pass as `data`; validated at run time (a throw under tests, a warning otherwise). */
-  data?: D;
+  data: D;
   /** Named wording computed from the data: `{name}` in the message, the fix and rule templates. */
   phrases?: Phrases<z.output<D>>;
   /** Message template: `{subject}`, data fields and phrases are its placeholders. */
@@ -62,6 +62,7 @@ export type Skip =
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SymptomTable = Record<string, SymptomMeta<any>>;
 
+/** Function properties, not methods: checks destructure them (`run({ report, unknown })`). */
 export interface CheckContext<R extends FactId, Opt extends FactId, Sy extends SymptomTable, O> {
   /** The interface under examination (interface checks) or "host". */
   readonly subject: string;
@@ -74,11 +75,11 @@ export interface CheckContext<R extends FactId, Opt extends FactId, Sy extends S
   readonly options: O;
   readonly profile: Profile;
   /** Where a fact came from (files read, commands run), for evidence. */
-  source(id: R | Opt, match?: string): Source | undefined;
+  source: (id: R | Opt, match?: string) => Source | undefined;
   /** Records a finding; `data` is typed (and at run time validated) by the symptom's schema. */
-  report<K extends keyof Sy & string>(symptom: K, finding: FindingInput<SymptomInput<Sy[K]>>): void;
-  notApplicable(reason: string): Skip;
-  unknown(reason: string, hint?: string): Skip;
+  report: <K extends keyof Sy & string>(symptom: K, finding: FindingInput<SymptomInput<Sy[K]>>) => void;
+  notApplicable: (reason: string) => Skip;
+  unknown: (reason: string, hint?: string) => Skip;
 }
 
 export interface CheckDefinition<R extends FactId = FactId, Opt extends FactId = FactId, Sy extends SymptomTable = SymptomTable, O = unknown, Id extends string = string> {
@@ -113,6 +114,7 @@ export function defineCheck<const R extends FactId, const Sy extends SymptomTabl
 export type AnyCheck = CheckDefinition<any, any, any, any, string>;
 
 /** `<check>/<symptom>` ids of a check type, e.g. "rx-rings/rx-ring-below-max". */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SymptomIdOf<C> = C extends CheckDefinition<any, any, infer Sy, any, infer Id> ? `${Id}/${keyof Sy & string}` : never;
 
 /**
@@ -123,7 +125,7 @@ export type SymptomIdOf<C> = C extends CheckDefinition<any, any, infer Sy, any, 
 export function phrasesFor(meta: SymptomMeta | undefined, data: Record<string, Scalar>, finding: PhraseContext): Record<string, string> {
   const phrases: Record<string, string> = {};
   if (!meta?.phrases) return phrases;
-  const parsed = meta.data ? meta.data.safeParse(data) : { success: true as const, data };
+  const parsed = meta.data.safeParse(data);
   if (!parsed.success) return phrases;
   for (const [name, phrase] of Object.entries(meta.phrases)) {
     const text = phrase(parsed.data, finding);
@@ -134,5 +136,5 @@ export function phrasesFor(meta: SymptomMeta | undefined, data: Record<string, S
 
 /** The declared fields of a symptom's data (conformance, rule fixtures). */
 export function dataFields(meta: SymptomMeta): string[] {
-  return meta.data ? Object.keys(meta.data.shape) : [];
+  return Object.keys(meta.data.shape as Record<string, unknown>);
 }

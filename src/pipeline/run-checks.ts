@@ -169,9 +169,7 @@ function makeContext(
         const filled = fill(template, { ...bindings, ...extra });
         if (filled.missing.length > 0) {
           const problem = `${check.id}/${symptom} ${what} has no value for {${filled.missing.join('}, {')}}`;
-          // A symptom without a data schema (not yet typed) keeps the old leniency: its placeholders
-          // were never checked against anything.
-          if (isStrict() && meta.data) throw new Error(problem);
+          if (isStrict()) throw new Error(problem);
           options.log.warn({ check: check.id, symptom, missing: filled.missing }, problem);
         }
         return filled.text;
@@ -200,14 +198,12 @@ function makeContext(
  */
 function validData(checkId: string, symptom: string, meta: SymptomMeta, given: Record<string, Scalar | undefined>, log: Logger): Record<string, Scalar> {
   let data: Record<string, unknown> = given;
-  if (meta.data) {
-    const parsed = meta.data.safeParse(given);
-    if (parsed.success) data = parsed.data as Record<string, unknown>;
-    else {
-      const problem = `${checkId}/${symptom} reported data that does not match its schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ')}`;
-      if (isStrict()) throw new Error(problem);
-      log.warn({ check: checkId, symptom, issues: parsed.error.issues }, problem);
-    }
+  const parsed = meta.data.safeParse(given);
+  if (parsed.success) data = parsed.data;
+  else {
+    const problem = `${checkId}/${symptom} reported data that does not match its schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ')}`;
+    if (isStrict()) throw new Error(problem);
+    log.warn({ check: checkId, symptom, issues: parsed.error.issues }, problem);
   }
   const kept: Record<string, Scalar> = {};
   for (const [key, value] of Object.entries(data)) if (value !== undefined) kept[key] = value as Scalar;

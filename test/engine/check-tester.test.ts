@@ -18,6 +18,9 @@ describe('check tester', () => {
         { symptom: 'bond-member-mtu-mismatch', message: 'fine', fix: 'ip link set dev {master} mtu 9000' },
       ],
     } as unknown as CheckResult;
-    expect(unfilledPlaceholders(result)).toEqual(['mtu/mtu-below-standard message kept {mtu}: eth0 uses MTU {mtu}', 'mtu/bond-member-mtu-mismatch fix kept {master}: ip link set dev {master} mtu 9000']);
+    expect(unfilledPlaceholders(result)).toEqual([
+      'mtu/mtu-below-standard message kept {mtu}: eth0 uses MTU {mtu}',
+      'mtu/bond-member-mtu-mismatch fix kept {master}: ip link set dev {master} mtu 9000',
+    ]);
   });
 });

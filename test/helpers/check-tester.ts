@@ -20,7 +20,10 @@ export interface CheckTester {
 export function unfilledPlaceholders(result: CheckResult): string[] {
   const problems: string[] = [];
   for (const finding of result.findings) {
-    for (const [what, text] of [['message', finding.message], ['fix', finding.fix]] as const) {
+    for (const [what, text] of [
+      ['message', finding.message],
+      ['fix', finding.fix],
+    ] as const) {
       const left = text === undefined ? [] : placeholders(text);
       if (left.length > 0) problems.push(`${result.id}/${finding.symptom} ${what} kept {${left.join('}, {')}}: ${text}`);
     }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AnyCheck, SymptomMeta } from '../../src/engine/check.js';
 import { dataFields } from '../../src/engine/check.js';
 import { BUILTIN_BINDINGS } from '../../src/rules/engine.js';
@@ -24,7 +25,13 @@ export function declaredSymptoms(checks: readonly AnyCheck[]): Map<string, Decla
   for (const check of checks) {
     for (const [symptom, meta] of Object.entries(check.symptoms as Record<string, SymptomMeta>)) {
       const id = `${check.id}/${symptom}`;
-      declared.set(id, { id, typed: meta.data !== undefined, fields: new Set(dataFields(meta)), phrases: new Set(Object.keys(meta.phrases ?? {})), meta });
+      declared.set(id, {
+        id,
+        typed: meta.data instanceof z.ZodObject,
+        fields: new Set(dataFields(meta)),
+        phrases: new Set(Object.keys(meta.phrases ?? {})),
+        meta,
+      });
     }
   }
   return declared;
@@ -43,14 +50,19 @@ export function symptomTemplateProblems(symptom: DeclaredSymptom): string[] {
       if (!known.has(name)) problems.push(`${symptom.id} ${what} uses {${name}}, which is neither a data field nor a phrase of ${symptom.id} (fields: ${[...symptom.fields].join(', ') || 'none'}; phrases: ${[...symptom.phrases].join(', ') || 'none'})`);
     }
   }
-  for (const phrase of symptom.phrases) if (symptom.fields.has(phrase)) problems.push(`${symptom.id} phrase "${phrase}" has the name of a data field`);
+  for (const phrase of symptom.phrases)
+    if (symptom.fields.has(phrase)) problems.push(`${symptom.id} phrase "${phrase}" has the name of a data field`);
   return problems;
 }
 
 function conditionsOf(rule: Rule): Condition[] {
-  return [rule.when, rule.unless, rule.confirmedBy, ...(rule.ruledOut ?? []).map((entry) => entry.when), ...rule.fixes.map((fix) => fix.when)].filter(
-    (condition): condition is Condition => condition !== undefined,
-  );
+  return [
+    rule.when,
+    rule.unless,
+    rule.confirmedBy,
+    ...(rule.ruledOut ?? []).map((entry) => entry.when),
+    ...rule.fixes.map((fix) => fix.when),
+  ].filter((condition): condition is Condition => condition !== undefined);
 }
 
 function walk(condition: Condition, visit: (leaf: Condition) => void): void {
@@ -79,7 +91,12 @@ function templatesOf(rule: Rule): Array<[string, string]> {
     ...rule.fixes.flatMap((fix, index) => [
       [`fixes[${index}].text`, fix.text] as [string, string],
       ...(fix.ops ?? []).flatMap((op, opIndex) => templateStrings(op).map((text) => [`fixes[${index}].ops[${opIndex}]`, text] as [string, string])),
-      ...(fix.persistent ? [[`fixes[${index}].persistent.file`, fix.persistent.file] as [string, string], [`fixes[${index}].persistent.content`, fix.persistent.content] as [string, string]] : []),
+      ...(fix.persistent
+        ? [
+            [`fixes[${index}].persistent.file`, fix.persistent.file] as [string, string],
+            [`fixes[${index}].persistent.content`, fix.persistent.content] as [string, string],
+          ]
+        : []),
     ]),
   ];
 }
@@ -111,20 +128,25 @@ export function ruleProblems(rule: Rule, declared: ReadonlyMap<string, DeclaredS
         }
         if (!symptom.typed) untyped = true;
         else if (leaf.data !== undefined && !symptom.fields.has(leaf.data)) {
-          problems.push(`rule ${rule.id} reads data field "${leaf.data}" of ${leaf.symptom}, which its schema does not declare (fields: ${[...symptom.fields].join(', ')})`);
+          problems.push(
+            `rule ${rule.id} reads data field "${leaf.data}" of ${leaf.symptom}, which its schema does not declare (fields: ${[...symptom.fields].join(', ')})`,
+          );
         }
         if (leaf.as) names.add(leaf.as);
         for (const name of [...symptom.fields, ...symptom.phrases]) {
           names.add(name);
           names.add(`${leaf.symptom}.${name}`);
         }
-        if (leaf.value && typeof leaf.value === 'object' && !Array.isArray(leaf.value)) refs.push([`a ${leaf.symptom} condition's ref`, leaf.value.ref]);
+        if (leaf.value && typeof leaf.value === 'object' && !Array.isArray(leaf.value))
+          refs.push([`a ${leaf.symptom} condition's ref`, leaf.value.ref]);
       } else if ('fact' in leaf) {
         names.add(leaf.as ?? `${leaf.fact}.${leaf.path}`);
-        if (leaf.value && typeof leaf.value === 'object' && !Array.isArray(leaf.value)) refs.push([`a ${leaf.fact} condition's ref`, leaf.value.ref]);
+        if (leaf.value && typeof leaf.value === 'object' && !Array.isArray(leaf.value))
+          refs.push([`a ${leaf.fact} condition's ref`, leaf.value.ref]);
       } else if ('var' in leaf) {
         refs.push(['a var condition', leaf.var]);
-        if (leaf.value && typeof leaf.value === 'object' && !Array.isArray(leaf.value)) refs.push(['a var condition\'s ref', leaf.value.ref]);
+        if (leaf.value && typeof leaf.value === 'object' && !Array.isArray(leaf.value))
+          refs.push(["a var condition's ref", leaf.value.ref]);
       }
     });
   }
@@ -132,7 +154,10 @@ export function ruleProblems(rule: Rule, declared: ReadonlyMap<string, DeclaredS
   const resolve = (where: string, name: string) => {
     if (names.has(name)) return;
     if (untyped) unchecked.push(`rule ${rule.id} ${where}: {${name}}`);
-    else problems.push(`rule ${rule.id} ${where} uses {${name}}, which is no built-in, fact binding, or data field or phrase of a symptom the rule names`);
+    else
+      problems.push(
+        `rule ${rule.id} ${where} uses {${name}}, which is no built-in, fact binding, or data field or phrase of a symptom the rule names`,
+      );
   };
   for (const [where, name] of refs) resolve(where, name);
   for (const [where, template] of templatesOf(rule)) for (const name of placeholders(template)) resolve(where, name);
@@ -140,7 +165,11 @@ export function ruleProblems(rule: Rule, declared: ReadonlyMap<string, DeclaredS
 }
 
 /** A table of symptoms and the data fields code reads from them (the policy's). */
-export function fieldTableProblems(owner: string, table: ReadonlyArray<{ check: string; symptoms: readonly string[]; fields: readonly string[] }>, declared: ReadonlyMap<string, DeclaredSymptom>): string[] {
+export function fieldTableProblems(
+  owner: string,
+  table: ReadonlyArray<{ check: string; symptoms: readonly string[]; fields: readonly string[] }>,
+  declared: ReadonlyMap<string, DeclaredSymptom>,
+): string[] {
   const problems: string[] = [];
   for (const entry of table) {
     const symptoms = entry.symptoms.map((symptom) => `${entry.check}/${symptom}`);
@@ -151,7 +180,8 @@ export function fieldTableProblems(owner: string, table: ReadonlyArray<{ check: 
     });
     if (known.some((symptom) => !symptom.typed)) continue;
     for (const field of entry.fields) {
-      if (!known.some((symptom) => symptom.fields.has(field))) problems.push(`${owner} reads data field "${field}" of ${symptoms.join(' / ')}, which no schema declares`);
+      if (!known.some((symptom) => symptom.fields.has(field)))
+        problems.push(`${owner} reads data field "${field}" of ${symptoms.join(' / ')}, which no schema declares`);
     }
   }
   return problems;
@@ -164,14 +194,21 @@ export interface Expectation {
   statuses?: Record<string, string>;
 }
 
-export function expectationProblems(name: string, expected: Expectation, checks: readonly AnyCheck[], declared: ReadonlyMap<string, DeclaredSymptom>): string[] {
+export function expectationProblems(
+  name: string,
+  expected: Expectation,
+  checks: readonly AnyCheck[],
+  declared: ReadonlyMap<string, DeclaredSymptom>,
+): string[] {
   const problems: string[] = [];
   const ids = new Set(checks.map((check) => check.id));
   const entries = [...(expected.findings ?? []), ...(expected.absent ?? [])];
   for (const entry of entries) {
     if (!ids.has(entry.check)) problems.push(`${name}: names check ${entry.check}, which does not exist`);
-    else if (entry.symptom && !declared.has(`${entry.check}/${entry.symptom}`)) problems.push(`${name}: names symptom ${entry.check}/${entry.symptom}, which no check declares`);
+    else if (entry.symptom && !declared.has(`${entry.check}/${entry.symptom}`))
+      problems.push(`${name}: names symptom ${entry.check}/${entry.symptom}, which no check declares`);
   }
-  for (const check of Object.keys(expected.statuses ?? {})) if (!ids.has(check)) problems.push(`${name}: names check ${check} in statuses, which does not exist`);
+  for (const check of Object.keys(expected.statuses ?? {}))
+    if (!ids.has(check)) problems.push(`${name}: names check ${check} in statuses, which does not exist`);
   return problems;
 }

@@ -3,13 +3,15 @@ import * as x from './fixtures.js';
 import { typedFinding } from './helpers.js';
 
 describe('rule test fixtures', () => {
-  it('carry the data their checks report, validated by the checks\' schemas', () => {
+  it("carry the data their checks report, validated by the checks' schemas", () => {
     expect(x.pauseOff.data).toEqual({ rx: 'off', tx: 'off', refused: false, driver: 'ice', speedMbps: 25000, offByDefault: true });
   });
 
   it('refuse data a check would not report: a renamed, missing or retyped field', () => {
     // The casts stand for a fixture written against an old schema (the compiler rejects it too).
-    expect(() => typedFinding('mtu/mtu-below-standard', 'eth0', { mtu: 1450, standard: 1500 } as never)).toThrow(/fixture mtu\/mtu-below-standard: .*standardMtu/);
+    expect(() => typedFinding('mtu/mtu-below-standard', 'eth0', { mtu: 1450, standard: 1500 } as never)).toThrow(
+      /fixture mtu\/mtu-below-standard: .*standardMtu/,
+    );
     expect(() => typedFinding('flow-control/pause-off', 'eth0', { ...x.pauseOff.data, rx: 'maybe' } as never)).toThrow(/rx/);
   });
 });
