@@ -2,7 +2,6 @@
  * Runs the built CLI (dist/src/cli.js, what users run) for lab tests and the scan bench:
  * on the host, inside a lab namespace, or as another user. Imports no test framework.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { reportSchema, type Report } from '../../src/report/schema.js';

@@ -227,7 +227,7 @@ export async function collectCommand(options: CollectOptions, log: Logger): Prom
 /** `nicdoctor checks`; --verbose adds what each check looks at and the facts it reads. */
 export function checksCommand(format: 'terminal' | 'json', verbose = false): number {
   if (format === 'json') {
-    const list = registry.map((check) => ({ id: check.id, title: check.title, scope: check.scope, description: check.description, requires: check.requires, symptoms: Object.keys(check.symptoms) }));
+    const list = registry.map((check) => ({ id: check.id, title: check.title, scope: check.scope, description: check.description, requires: check.requires, symptoms: Object.keys(check.symptoms as Record<string, unknown>) }));
     process.stdout.write(JSON.stringify(list, null, 2) + '\n');
     return EXIT.ok;
   }

@@ -6,9 +6,9 @@ import type { Source } from '../report/schema.js';
  *
  *   declare module '../engine/facts.js' { interface FactTypes { 'ethtool.rings': Rings } }
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface FactTypes {}
-export type FactId = keyof FactTypes & string;
+export type FactId = Extract<keyof FactTypes, string>;
 
 export type FactErrorKind =
   | 'tool-missing'

@@ -135,8 +135,8 @@ function makeContext(
     ...optional.map((id, index) => [id, optionalResults[index]!.sources] as const),
   ]);
   // Checks read only what they declared; reading anything else is a bug caught in tests.
-  const guard = <T>(map: Map<string, T>, kind: string) =>
-    new Proxy({} as Record<string, T>, {
+  const guard = <T>(map: Map<string, T>, kind: string): Record<string, T> =>
+    new Proxy<Record<string, T>>({}, {
       get(_, key) {
         if (typeof key !== 'string') return undefined;
         if (!map.has(key)) throw new Error(`check ${check.id} read ${kind} fact "${key}" that it did not declare`);

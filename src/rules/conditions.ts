@@ -11,9 +11,10 @@ export interface EvalContext {
   findings: readonly Finding[];
   /**
    * Findings of one symptom ("check/symptom"), on this subject and the host or on any subject:
-   * an index, so that evaluating every rule on thousands of interfaces stays linear.
+   * an index, so that evaluating every rule on thousands of interfaces stays linear. The subject
+   * 'any' asks for the symptom's findings on every subject.
    */
-  findingsOf?(symptom: string, subject: string | 'any'): readonly Finding[];
+  findingsOf?(symptom: string, subject: string): readonly Finding[];
   checkStatus(check: string, subject: string): CheckStatus | undefined;
   /** A collected fact's value, undefined when it was not collected or failed. */
   fact(id: string, subject: string | undefined): unknown;
@@ -49,6 +50,11 @@ function resolveValue(value: ConditionValue | undefined, bindings: Bindings): Sc
 }
 
 /** One comparison. A missing actual value satisfies only `absent`: no value is no evidence. */
+/** A value as a `matches` pattern sees it: scalars as printed, anything else as JSON. */
+function textOf(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value) ?? '';
+}
+
 export function compare(actual: unknown, op: Op, expected: Scalar | Scalar[] | undefined): boolean {
   const missing = actual === undefined || actual === null;
   if (op === 'absent') return missing;
@@ -74,7 +80,7 @@ export function compare(actual: unknown, op: Op, expected: Scalar | Scalar[] | u
     case 'in':
       return Array.isArray(expected) && expected.some((candidate) => compare(actual, 'eq', candidate));
     case 'matches':
-      return typeof expected === 'string' && new RegExp(expected).test(String(actual));
+      return typeof expected === 'string' && new RegExp(expected).test(textOf(actual));
   }
 }
 

@@ -207,8 +207,6 @@ function strongestSeverity(evidence: readonly DiagnosisEvidence[], findings: rea
   return best === 3 ? 'critical' : best === 2 ? 'warning' : 'info';
 }
 
-const LOWER_CONFIDENCE: Record<Confidence, Confidence> = { high: 'medium', medium: 'low', low: 'low' };
-
 /**
  * Confidence follows what was seen: an info finding (a negligible rate, a note about a default)
  * can at most back a low-confidence note, whatever the rule claims.
@@ -385,7 +383,7 @@ export function diagnose({ report, facts, rules, checks }: DiagnoseInput): Diagn
     const key = `${symptom}@${finding.subject}`;
     (bySymptomSubject.get(key) ?? bySymptomSubject.set(key, []).get(key)!).push(finding);
   }
-  const findingsOf = (symptom: string, subject: string | 'any'): readonly Finding[] => {
+  const findingsOf = (symptom: string, subject: string): readonly Finding[] => {
     if (subject === 'any') return bySymptom.get(symptom) ?? [];
     const own = bySymptomSubject.get(`${symptom}@${subject}`) ?? [];
     const host = subject === HOST ? [] : (bySymptomSubject.get(`${symptom}@${HOST}`) ?? []);

@@ -37,7 +37,7 @@ const metas = new Map<string, SymptomMeta>(checks.flatMap((check) => Object.entr
  */
 export function typedFinding<S extends SymptomId>(symptom: S, subject: string, data: FindingData<S>, severity?: Severity): Finding {
   const meta = metas.get(symptom);
-  if (!meta?.data) return finding(symptom, subject, data as Record<string, Scalar>, severity);
+  if (!meta?.data) return finding(symptom, subject, data, severity);
   const parsed = meta.data.safeParse(data);
   if (!parsed.success) throw new Error(`fixture ${symptom}: the data does not match the check's schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
   const kept = Object.fromEntries(Object.entries(parsed.data as Record<string, Scalar | undefined>).filter(([, value]) => value !== undefined)) as Record<string, Scalar>;
