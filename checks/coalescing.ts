@@ -64,11 +64,15 @@ export default defineCheck({
       }),
       phrases: {
         setting: (d) => (d.setRxUsecs !== null ? `rx-usecs ${d.setRxUsecs}` : 'adaptive-rx on adaptive-tx on'),
+        // What the structured fix sets; an empty value leaves the parameter out.
+        targetRxUsecs: (d) => (d.setRxUsecs !== null ? String(d.setRxUsecs) : ''),
+        targetAdaptiveRx: (d) => (d.setRxUsecs !== null ? '' : 'on'),
+        targetAdaptiveTx: (d) => (d.setRxUsecs !== null ? '' : 'on'),
         note: (d) => (d.paravirtual ? ' (a virtual NIC: the hypervisor may not offer coalescing to the guest)' : ''),
       },
       message:
         '{subject}: adaptive coalescing off and rx-usecs {rxUsecs} (rx-frames {rxFrames}): one interrupt per packet; for a throughput host that means a high interrupt rate and CPU load already at moderate rates{note}',
-      fix: 'ethtool -C {subject} {setting}',
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': '{targetAdaptiveRx}', 'adaptive-tx': '{targetAdaptiveTx}', 'rx-usecs': '{targetRxUsecs}' }] },
     }),
     'adaptive-coalescing-on': symptom({
       severity: 'info',
@@ -88,20 +92,24 @@ export default defineCheck({
           d.profile === 'measurement'
             ? 'a measurement (perfSONAR-style) host turns it off so that interrupt timing does not blur what is measured'
             : `for a latency host it lets the driver raise the delay under load${d.rxUsecsHigh ? ` (up to rx-usecs-high ${d.rxUsecsHigh} µs)` : ''}`,
+        // What the structured fix sets: rx-usecs 0 for a dynamic-ITR driver, else adaptive off where it is on.
+        targetRxUsecs: (d) => (d.dynamicItr ? '0' : ''),
+        targetAdaptiveRx: (d) => (!d.dynamicItr && d.adaptiveRx === 'on' ? 'off' : ''),
+        targetAdaptiveTx: (d) => (!d.dynamicItr && d.adaptiveTx === 'on' ? 'off' : ''),
         setting: (d) =>
           d.dynamicItr
             ? 'rx-usecs 0'
             : [d.adaptiveRx === 'on' ? 'adaptive-rx off' : '', d.adaptiveTx === 'on' ? 'adaptive-tx off' : ''].filter(Boolean).join(' '),
       },
       message: '{subject}: adaptive interrupt coalescing is on (RX {adaptiveRx}, TX {adaptiveTx}{dynamicMode}); {why}',
-      fix: 'ethtool -C {subject} {setting}',
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': '{targetAdaptiveRx}', 'adaptive-tx': '{targetAdaptiveTx}', 'rx-usecs': '{targetRxUsecs}' }] },
     }),
     'high-rx-usecs': symptom({
       severity: 'warning',
       data: z.object({ rxUsecs: z.number().int(), interruptsPerSecond: z.number().int(), latencyMaxRxUsecs: z.number().int(), profile: profileSchema }),
       message:
         '{subject}: rx-usecs {rxUsecs} holds each received packet up to {rxUsecs} µs (about {interruptsPerSecond} interrupts/s per queue); for a latency host keep it at or below {latencyMaxRxUsecs} µs',
-      fix: 'ethtool -C {subject} adaptive-rx off rx-usecs {latencyMaxRxUsecs}',
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': 'off', 'rx-usecs': '{latencyMaxRxUsecs}' }] },
     }),
   },
   run(ctx) {

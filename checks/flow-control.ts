@@ -46,7 +46,7 @@ export default defineCheck({
         driverNote: (d) => (d.offByDefault ? `; the ${d.driver} driver turns it off by default, a known cause of drops under bursts` : ''),
       },
       message: '{subject}: flow control RX {rx}, TX {tx} ({detail}); without pause frames a burst the host cannot absorb is dropped at the NIC{driverNote}',
-      fix: 'ethtool -A {subject} rx on tx on, and turn flow control on at the switch port too (both ends must agree)',
+      fix: { text: '{commands}, and turn flow control on at the switch port too (both ends must agree)', ops: [{ kind: 'ethtool-pause', iface: '{subject}', rx: 'on', tx: 'on' }] },
     }),
   },
   run(ctx) {

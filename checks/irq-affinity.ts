@@ -56,7 +56,7 @@ const check = defineCheck({
       data: z.object({ ...queueFields, cpu: z.number().int() }),
       phrases: queuePhrases,
       message: 'All {queues} queue interrupts of {subject} go to CPU {cpu}: one core does the receive work of every queue',
-      fix: 'Spread them over the NIC-local CPUs {localCpus}: {pinLoop} (or the vendor script: set_irq_affinity_bynode.sh {node} {subject}; or systemctl enable --now irqbalance)',
+      fix: { text: 'Spread them over the NIC-local CPUs {localCpus}: {commands} (or the vendor script: set_irq_affinity_bynode.sh {node} {subject}; or systemctl enable --now irqbalance)', ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }] },
     }),
     'irqs-off-node': symptom({
       severity: 'warning',
@@ -69,14 +69,14 @@ const check = defineCheck({
       }),
       phrases: queuePhrases,
       message: '{offNode} of {queues} queue interrupts of {subject} go to CPUs outside its NUMA node {node} (local CPUs {localCpus}): every packet crosses the socket interconnect',
-      fix: 'Pin them to the local CPUs: {pinLoop} (or set_irq_affinity_bynode.sh {node} {subject}); with irqbalance, it follows the NIC\'s node when numa_node is reported (irqbalance --policyscript or IRQBALANCE_BANNED_CPULIST={remoteCpus})',
+      fix: { text: 'Pin them to the local CPUs: {commands} (or set_irq_affinity_bynode.sh {node} {subject}); with irqbalance, it follows the NIC\'s node when numa_node is reported (irqbalance --policyscript or IRQBALANCE_BANNED_CPULIST={remoteCpus})', ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }] },
     }),
     'interrupt-concentration': symptom({
       severity: 'warning',
       data: z.object({ ...queueFields, cpu: z.number().int(), total: z.number(), topCount: z.number(), share: z.number(), sharePercent: z.number() }),
       phrases: queuePhrases,
       message: 'CPU {cpu} handled {sharePercent}% of the {total} queue interrupts of {subject} since boot ({queues} queues): its softirq is the bottleneck',
-      fix: 'Spread the queue IRQs over the NIC-local CPUs {localCpus}: {pinLoop}; counts are since boot, so compare two readings of /proc/interrupts after changing affinity',
+      fix: { text: 'Spread the queue IRQs over the NIC-local CPUs {localCpus}: {commands}; counts are since boot, so compare two readings of /proc/interrupts after changing affinity', ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }] },
     }),
     'irqbalance-overrides-pinning': symptom({
       severity: 'info',
@@ -96,7 +96,7 @@ const check = defineCheck({
       data: z.object({ ...queueFields, distinctCpus: z.number().int() }),
       phrases: queuePhrases,
       message: 'irqbalance is not running and the {queues} queue interrupts of {subject} use only {distinctCpus} CPU(s)',
-      fix: 'systemctl enable --now irqbalance, or pin the queues by hand: {pinLoop}',
+      fix: { text: 'systemctl enable --now irqbalance, or pin the queues by hand: {commands}', ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }] },
     }),
   },
   run(ctx) {

@@ -86,7 +86,7 @@ export default defineCheck({
       }),
       phrases: { featureLabels: (d) => labels(d.features), toggles: (d) => toggles(d.features), note: (d) => profileNote(d.profile, d.onPurpose) },
       message: '{subject}: {featureLabels} off although the driver lets them be turned on; {note}',
-      fix: 'ethtool -K {subject} {toggles}',
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-features', iface: '{subject}', on: '{features}' }] },
     }),
     'offload-fixed-off': symptom({
       severity: 'info',
@@ -116,7 +116,10 @@ export default defineCheck({
               : 'the driver or the kernel refused it (a feature it depends on, a bond or bridge member, or the driver)',
       },
       message: '{subject}: {featureLabels} requested on but off: {why}',
-      fix: 'ethtool -K {subject} {toggles}, then ethtool -k {subject} | grep requested; if it stays off, look for the dependency or the bond/bridge member that refuses it (dmesg)',
+      fix: {
+        text: '{commands}, then ethtool -k {subject} | grep requested; if it stays off, look for the dependency or the bond/bridge member that refuses it (dmesg)',
+        ops: [{ kind: 'ethtool-features', iface: '{subject}', on: '{features}' }],
+      },
     }),
   },
   run(ctx) {

@@ -129,7 +129,7 @@ export default defineCheck({
         channelArgs,
       },
       message: '{subject} uses {current} {channel} queues where {suggested} are possible ({basis}): traffic is spread over fewer CPUs',
-      fix: 'ethtool -L {subject} {channelArgs}',
+      fix: { text: '{commands}', ops: [{ kind: 'ethtool-channels', iface: '{subject}', rx: '{targetRx}', tx: '{targetTx}', combined: '{targetCombined}' }] },
     }),
     'single-queue-vector': symptom({
       severity: 'warning',

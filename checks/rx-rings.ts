@@ -38,6 +38,9 @@ const ringPhrases = {
       : d.fastLink && d.speedMbps !== null
         ? `on a ${d.speedMbps / 1000} Gb/s port bursts beyond the ring are dropped and retransmitted, which matters once ethtool -S shows drops`
         : `on a ${d.speedMbps === null ? 'port of unknown speed' : `${d.speedMbps / 1000} Gb/s port`} this matters only if drops show in ethtool -S`,
+  /** The ring sizes the structured fix sets: each real maximum, empty (left out) for a ring the driver lacks. */
+  rxTarget: (d: RingsBelowMax) => String(realMax(d.rxMax) ?? ''),
+  txTarget: (d: RingsBelowMax) => String(realMax(d.txMax) ?? ''),
   /** ethtool -G arguments that set every direction the driver reports to its real maximum. */
   setting: (d: RingsBelowMax) =>
     (['rx', 'tx'] as const)
@@ -65,14 +68,14 @@ export default defineCheck({
       data: ringsBelowMax,
       phrases: ringPhrases,
       message: '{subject}: RX ring {rxCurrent} of a possible {rxMax} descriptors; {note}',
-      fix: 'ethtool -G {subject} {setting} (briefly resets the link; not persistent: add it to the interface configuration)',
+      fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxTarget}', tx: '{txTarget}' }] },
     }),
     'tx-ring-below-max': symptom({
       severity: 'warning',
       data: ringsBelowMax,
       phrases: ringPhrases,
       message: '{subject}: TX ring {txCurrent} of a possible {txMax} descriptors; {note}',
-      fix: 'ethtool -G {subject} {setting} (briefly resets the link; not persistent: add it to the interface configuration)',
+      fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxTarget}', tx: '{txTarget}' }] },
     }),
     'ring-max-small': symptom({
       severity: 'info',

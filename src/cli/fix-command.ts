@@ -11,7 +11,7 @@ import { LiveHostIO } from '../hostio/live.js';
 import type { HostIO } from '../hostio/types.js';
 import type { Profile, Report } from '../report/schema.js';
 import { planOutput, writeOutput } from '../util/safe-output.js';
-import { applyChanges, revertChanges } from '../fix/apply.js';
+import { applyChanges, revertArgv, revertChanges } from '../fix/apply.js';
 import { buildPlan, type FixPlan } from '../fix/plan.js';
 import { renderScript } from '../fix/script.js';
 import { shellJoin } from '../fix/shell.js';
@@ -146,7 +146,7 @@ async function revertCommand(options: FixOptions, stateFile: string): Promise<nu
   const state = await readState(stateFile);
   if (state === null) throw new UsageError(`no saved changes at ${stateFile}: nothing to revert`);
   out(`nicdoctor fix --revert: ${state.entries.length} change(s) applied on ${state.host} at ${state.createdAt}. Will run:`);
-  for (const entry of [...state.entries].reverse()) out(`  ${shellJoin(entry.revert)}    # restores ${Object.entries(entry.before).map(([key, value]) => `${key}=${value}`).join(', ')}`);
+  for (const entry of [...state.entries].reverse()) out(`  ${shellJoin(revertArgv(entry))}    # restores ${Object.entries(entry.before).map(([key, value]) => `${key}=${value}`).join(', ')}`);
   if (!(await confirm(`Restore these ${state.entries.length} value(s)?`, options))) {
     out('Not confirmed: nothing changed.');
     return EXIT.ok;

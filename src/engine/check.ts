@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Evidence, InterfaceSummary, Profile, Scalar, Severity, Source } from '../report/schema.js';
 import type { FactId, FactResult, FactTypes } from './facts.js';
+import type { SymptomFixTemplate } from '../report/fix-operations.js';
 
 /**
  * A symptom's data schema: an object of numbers, booleans, enums and identifiers (interface
@@ -25,8 +26,11 @@ export interface SymptomMeta<D extends SymptomDataSchema = SymptomDataSchema> {
   phrases?: Phrases<z.output<D>>;
   /** Message template: `{subject}`, data fields and phrases are its placeholders. */
   message: string;
-  /** How to fix it, same templating; rules (rules/*.yaml) add ranked causes on top. */
-  fix?: string;
+  /**
+   * How to fix it, same templating; or a structured fix whose operations (src/fix/operations.ts)
+   * fill `{commands}`. Rules (rules/*.yaml) add ranked causes on top.
+   */
+  fix?: string | SymptomFixTemplate;
 }
 
 /**

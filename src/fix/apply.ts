@@ -12,7 +12,8 @@ import { parseEthtoolRings } from '../parsers/ethtool-rings.js';
 import type { HostIO } from '../hostio/types.js';
 import type { ApplyItem } from './plan.js';
 import { removeState, writeState, type FixState, type StateEntry } from './state.js';
-import { changeArgv, checkSysctl, ETHTOOL_OPS, normalizeSysctlValue, parseCommand, sysctlPath, type Change, type EthtoolChange } from './vocabulary.js';
+import { checkOperation, ETHTOOL_FLAGS, ethtoolSettings, isApplicable, normalizeSysctlValue, sysctlPath, withEthtoolSettings, type EthtoolOperation } from './operations.js';
+import { changeArgv, checkSysctl, type Change } from './vocabulary.js';
 
 export const CHANGE_TIMEOUT_MS = 15_000;
 
@@ -50,29 +51,29 @@ async function run(io: FixIO, argv: string[]): Promise<string> {
 }
 
 /** Current values of the settings an ethtool change touches, by setting name. */
-async function readEthtool(io: FixIO, change: EthtoolChange): Promise<Record<string, string>> {
-  const text = await run(io, ['ethtool', ETHTOOL_OPS[change.op].read, change.iface]);
+async function readEthtool(io: FixIO, change: EthtoolOperation): Promise<Record<string, string>> {
+  const text = await run(io, ['ethtool', ETHTOOL_FLAGS[change.kind].read, change.iface]);
   const values: Record<string, string | null> = {};
-  for (const [name] of change.settings) {
-    switch (change.op) {
-      case 'features': {
+  for (const [name] of ethtoolSettings(change)) {
+    switch (change.kind) {
+      case 'ethtool-features': {
         const features = parseEthtoolFeatures(text).features;
         values[name] = onOff(features[FEATURE_LONG_NAMES[name] ?? name]?.active);
         break;
       }
-      case 'channels': {
+      case 'ethtool-channels': {
         const current = parseEthtoolChannels(text).current;
         const count = current[name as keyof typeof current];
         values[name] = count === null || count === undefined ? null : String(count);
         break;
       }
-      case 'rings': {
+      case 'ethtool-rings': {
         const current = parseEthtoolRings(text).current;
         const size = current[RING_FIELDS[name as keyof typeof RING_FIELDS]];
         values[name] = size === null || size === undefined ? null : String(size);
         break;
       }
-      case 'coalesce': {
+      case 'ethtool-coalesce': {
         const coalesce = parseEthtoolCoalesce(text);
         if (name === 'adaptive-rx') values[name] = onOff(coalesce.adaptiveRx);
         else if (name === 'adaptive-tx') values[name] = onOff(coalesce.adaptiveTx);
@@ -82,7 +83,7 @@ async function readEthtool(io: FixIO, change: EthtoolChange): Promise<Record<str
         }
         break;
       }
-      case 'pause': {
+      case 'ethtool-pause': {
         const pause = parseEthtoolPause(text);
         values[name] = onOff(pause[PAUSE_FIELDS[name as keyof typeof PAUSE_FIELDS]]);
         break;
@@ -90,7 +91,7 @@ async function readEthtool(io: FixIO, change: EthtoolChange): Promise<Record<str
     }
   }
   const missing = Object.entries(values).filter(([, value]) => value === null).map(([name]) => name);
-  if (missing.length) throw new Error(`\`ethtool ${ETHTOOL_OPS[change.op].read} ${change.iface}\` does not report ${missing.join(', ')}: the change could not be reverted, so it is not made`);
+  if (missing.length) throw new Error(`\`ethtool ${ETHTOOL_FLAGS[change.kind].read} ${change.iface}\` does not report ${missing.join(', ')}: the change could not be reverted, so it is not made`);
   return values as Record<string, string>;
 }
 
@@ -101,7 +102,7 @@ export interface Snapshot {
 
 /** Reads what a change will overwrite and builds the change that restores it. */
 export async function snapshot(io: FixIO, change: Change): Promise<Snapshot> {
-  if (change.tool === 'sysctl') {
+  if (change.kind === 'sysctl') {
     let raw: string;
     try {
       raw = await io.readFile(sysctlPath(change.key));
@@ -114,7 +115,7 @@ export async function snapshot(io: FixIO, change: Change): Promise<Snapshot> {
     return { before: { [change.key]: value }, revert: revert.change };
   }
   const before = await readEthtool(io, change);
-  return { before, revert: { ...change, settings: change.settings.map(([name]) => [name, before[name]!]) } };
+  return { before, revert: withEthtoolSettings(change, ethtoolSettings(change).map(([name]) => [name, before[name]!])) };
 }
 
 export interface ChangeResult {
@@ -128,7 +129,7 @@ export interface ChangeResult {
 }
 
 function requested(change: Change): Record<string, string> {
-  return change.tool === 'sysctl' ? { [change.key]: change.value } : Object.fromEntries(change.settings);
+  return change.kind === 'sysctl' ? { [change.key]: change.value } : Object.fromEntries(ethtoolSettings(change));
 }
 
 /**
@@ -158,7 +159,7 @@ export async function applyChanges(io: FixIO, items: readonly ApplyItem[], state
   for (const item of items) {
     try {
       const { before, revert } = await snapshot(io, item.change);
-      entries.push({ change: item.change, entry: { ruleId: item.ruleId, apply: changeArgv(item.change), revert: changeArgv(revert), before, status: 'pending' } });
+      entries.push({ change: item.change, entry: { ruleId: item.ruleId, apply: changeArgv(item.change), revert: changeArgv(revert), revertOperation: revert, before, status: 'pending' } });
     } catch (error) {
       results.push({ ruleId: item.ruleId, command: changeArgv(item.change), ok: false, error: (error as Error).message, kept: false });
     }
@@ -193,23 +194,38 @@ export interface RevertResult {
   error?: string;
 }
 
+/** What --revert would run for an entry (its typed operation's argv), or the saved argv when it runs nothing. */
+export function revertArgv(entry: StateEntry): string[] {
+  const revert = revertOperationOf(entry);
+  return revert.ok ? changeArgv(revert.op) : entry.revert;
+}
+
+/** The typed operation that restores an entry, when it is one --apply may run. */
+function revertOperationOf(entry: StateEntry): { ok: true; op: Change } | { ok: false; reason: string } {
+  if (!entry.revertOperation) return { ok: false, reason: 'no typed revert operation (saved by an older nicdoctor): run it by hand' };
+  const checked = checkOperation(entry.revertOperation);
+  if (!checked.ok) return checked;
+  if (!isApplicable(checked.op)) return { ok: false, reason: `${checked.op.kind} is not an operation nicdoctor applies` };
+  return { ok: true, op: checked.op };
+}
+
 /** Runs the saved restoring commands, last change first; keeps those that fail in the state. */
 export async function revertChanges(io: FixIO, state: FixState, stateFile: string): Promise<RevertResult[]> {
   const results: RevertResult[] = [];
   const remaining: StateEntry[] = [];
   for (const entry of [...state.entries].reverse()) {
-    // The state file is input like any other: only the vocabulary runs.
-    const parsed = parseCommand(entry.revert);
-    if (!parsed.ok) {
-      results.push({ command: entry.revert, ok: false, error: `refused: ${parsed.reason}` });
-      remaining.unshift({ ...entry, status: 'revert-failed', error: parsed.reason });
+    // The state file is input like any other: only an applicable operation, checked by its schema, runs.
+    const revert = revertOperationOf(entry);
+    if (!revert.ok) {
+      results.push({ command: entry.revert, ok: false, error: `refused: ${revert.reason}` });
+      remaining.unshift({ ...entry, status: 'revert-failed', error: revert.reason });
       continue;
     }
     try {
-      for (const change of parsed.changes) await runAndVerify(io, change);
-      results.push({ command: entry.revert, ok: true });
+      await runAndVerify(io, revert.op);
+      results.push({ command: changeArgv(revert.op), ok: true });
     } catch (error) {
-      results.push({ command: entry.revert, ok: false, error: (error as Error).message });
+      results.push({ command: changeArgv(revert.op), ok: false, error: (error as Error).message });
       remaining.unshift({ ...entry, status: 'revert-failed', error: (error as Error).message });
     }
   }

@@ -3,7 +3,7 @@
  * ethtool.* properties. systemd applies only the first .link file that matches a device, so
  * all ethtool settings of one interface must end up in one file.
  */
-import type { EthtoolChange } from './vocabulary.js';
+import type { EthtoolKind } from './operations.js';
 
 const FEATURE_LINK_KEYS: Record<string, string> = {
   tso: 'TCPSegmentationOffload',
@@ -56,36 +56,36 @@ const COALESCE_LINK_KEYS: Record<string, [string, string]> = {
 const yesNo = (value: string) => (value === 'on' ? 'yes' : value === 'off' ? 'no' : value);
 
 /** The .link [Link] key and value for one ethtool setting, or null when systemd has none. */
-export function linkSetting(op: EthtoolChange['op'], name: string, value: string): [string, string] | null {
+export function linkSetting(op: EthtoolKind, name: string, value: string): [string, string] | null {
   switch (op) {
-    case 'features': {
+    case 'ethtool-features': {
       const key = FEATURE_LINK_KEYS[name];
       return key ? [key, yesNo(value)] : null;
     }
-    case 'channels': {
+    case 'ethtool-channels': {
       const key = CHANNEL_LINK_KEYS[name];
       return key ? [key, value] : null;
     }
-    case 'rings': {
+    case 'ethtool-rings': {
       const key = RING_LINK_KEYS[name];
       return key ? [key, value] : null;
     }
-    case 'pause': {
+    case 'ethtool-pause': {
       const key = PAUSE_LINK_KEYS[name];
       return key ? [key, yesNo(value)] : null;
     }
-    case 'coalesce': {
+    case 'ethtool-coalesce': {
       const entry = COALESCE_LINK_KEYS[name];
       return entry ? [entry[0], entry[1] ? `${value}${entry[1]}` : yesNo(value)] : null;
     }
   }
 }
 
-const NM_PREFIX: Record<EthtoolChange['op'], string> = { features: 'feature-', channels: 'channels-', rings: 'ring-', coalesce: 'coalesce-', pause: 'pause-' };
+const NM_PREFIX: Record<EthtoolKind, string> = { 'ethtool-features': 'feature-', 'ethtool-channels': 'channels-', 'ethtool-rings': 'ring-', 'ethtool-coalesce': 'coalesce-', 'ethtool-pause': 'pause-' };
 const NM_NAMES: Record<string, string> = { 'adaptive-rx': 'adaptive-rx', 'adaptive-tx': 'adaptive-tx' };
 
 /** `ethtool.feature-tso on`, `ethtool.ring-rx 4096`: NetworkManager (1.20+) ethtool properties. */
-export function nmSetting(op: EthtoolChange['op'], name: string, value: string): [string, string] {
+export function nmSetting(op: EthtoolKind, name: string, value: string): [string, string] {
   return [`ethtool.${NM_PREFIX[op]}${NM_NAMES[name] ?? name}`, value];
 }
 

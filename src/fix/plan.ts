@@ -1,14 +1,16 @@
 /**
- * From a report's diagnoses to a fix plan: every fix command sorted into what nicdoctor could
- * apply (the whitelisted vocabulary), what a human runs, what only inspects, and what cannot
- * be printed as runnable (a placeholder left unfilled); sysctl lines merged into one drop-in
- * and ethtool settings into one .link file per interface. The script and --apply both use it.
+ * From a report's diagnoses to a fix plan: every fix operation sorted into what nicdoctor could
+ * apply (the applicable kinds), what a human runs, what only inspects, and what cannot be
+ * printed as runnable (a placeholder left unfilled); sysctl lines merged into one drop-in and
+ * ethtool settings into one .link file per interface. The script and --apply both use it. The
+ * fixes carry typed operations (src/fix/operations.ts): no shell text is parsed here.
  */
 import type { DiagnosisEntry, Report } from '../report/schema.js';
 import { isValidInterfaceName } from '../util/validate.js';
 import { isSingleLine, needsQuoting, quoteWords, shellJoin, unfilledPlaceholders } from './shell.js';
 import { isLinkFile, isSysctlDropIn, linkSetting, parseLinkFile, parseSysctlConf } from './persistent.js';
-import { changeText, checkSysctl, parseCommand, type Change, type EthtoolChange } from './vocabulary.js';
+import { ethtoolSettings, isApplicable, operationText, type EthtoolKind, type Operation } from './operations.js';
+import { changeText, checkSysctl, type Change } from './vocabulary.js';
 
 export const SYSCTL_DROP_IN = '/etc/sysctl.d/90-nicdoctor.conf';
 
@@ -57,7 +59,7 @@ export interface LinkSetting extends Origin {
   key: string;
   value: string;
   /** The runtime ethtool form, for the udev and NetworkManager alternatives. */
-  ethtool: { op: EthtoolChange['op']; name: string; value: string } | null;
+  ethtool: { op: EthtoolKind; name: string; value: string } | null;
   conflicts: { value: string; ruleId: string }[];
 }
 
@@ -66,7 +68,7 @@ export interface LinkPlan {
   pciAddress: string | null;
   settings: LinkSetting[];
   /** ethtool settings systemd has no .link key for (udev/NetworkManager only). */
-  unmapped: { op: EthtoolChange['op']; name: string; value: string; ruleId: string; disruptive: boolean }[];
+  unmapped: { op: EthtoolKind; name: string; value: string; ruleId: string; disruptive: boolean }[];
 }
 
 export interface ApplyItem {
@@ -90,51 +92,43 @@ export interface FixPlan {
   disruptive: { text: string; ruleId: string }[];
 }
 
-/** Commands that only read or measure (first word, or ethtool's read flags). */
-function isInspection(argvText: string): boolean {
-  const words = argvText.trim().split(/\s+/);
-  const [tool, second] = words;
-  if (['lspci', 'cat', 'grep', 'ping', 'nicdoctor', 'iperf3', 'numactl', 'taskset', 'ls', 'readlink', 'lscpu', 'ss', 'nstat', 'mpstat'].includes(tool ?? '')) return true;
-  if (tool === 'ethtool') return !second || !second.startsWith('-') || /^(-[SimklgcaxnTPde]|--(statistics|driver|module-info|show-\S+|dump-\S+))$/.test(second);
-  if (tool === 'ip' || tool === 'tc') return /\bshow\b|\s-s\b/.test(argvText) && !/\b(set|add|del|change|replace)\b/.test(argvText);
-  return false;
-}
+const VOCABULARY = 'nicdoctor --apply runs only ethtool -K/-L/-G/-C/-A and sysctl -w net.*';
 
-/** `sysctl --system` / `-p`: replaced by explicit sysctl -w of the fix's own lines. */
-function isSysctlReload(text: string): boolean {
-  return /^sysctl\s+(--system|-p|--load)(\s|$)/.test(text.trim());
+/** Why an operation kind that changes the host is left to a human. */
+const MANUAL_REASON: Partial<Record<Operation['kind'], string>> = {
+  'rps-cpus': `writes rps_cpus in sysfs; ${VOCABULARY}`,
+  'irq-affinity': `writes /proc/irq/*/smp_affinity_list; ${VOCABULARY}`,
+  manual: `a step for a human; ${VOCABULARY}`,
+};
+
+/** Interface names the kernel allows but a shell would expand ($, `, ;, quotes...). */
+function hostileNamesOf(report: Report): string[] {
+  return [...new Set([...report.interfaces.map((entry) => entry.name), ...report.diagnoses.map((entry) => entry.subject)])].filter(
+    (name) => isValidInterfaceName(name) && needsQuoting(name),
+  );
 }
 
 /**
- * Classifies a command, after quoting the interface names in it that a shell would expand: a
- * whitelisted change then parses into argv again; any other command that holds such a name is
- * not printed as runnable, because its quoting context (double quotes, $(...)) is unknown.
+ * Free text for a human (a manual operation, or a command of a report written before fixes had
+ * operations): printed as a runnable line only when it is one line, fully filled in, and holds
+ * no hostile interface name, whose quoting context in the text (double quotes, $(...)) is unknown.
  */
-function classifyQuoted(raw: string, hostileNames: readonly string[]): PlannedCommand {
-  const present = hostileNames.filter((name) => raw.includes(name));
-  if (present.length === 0) return classify(raw);
-  const planned = classify(quoteWords(raw, present));
-  if (planned.kind === 'change' || planned.kind === 'unusable') return planned;
-  return { kind: 'unusable', text: quoteWords(raw, present), reason: `interface name ${present.map((name) => JSON.stringify(name)).join(', ')} holds shell characters; check the command and run it by hand` };
-}
-
-function classify(text: string): PlannedCommand {
+function classifyText(text: string, hostileNames: readonly string[], reason: string): PlannedCommand {
   if (!isSingleLine(text)) return { kind: 'unusable', text, reason: 'spans several lines' };
   const missing = unfilledPlaceholders(text);
   if (missing.length) return { kind: 'unusable', text, reason: `not filled in: ${missing.join(', ')}` };
-  const parsed = parseCommand(text);
-  if (parsed.ok) return { kind: 'change', text, changes: parsed.changes };
-  if (isInspection(text)) return { kind: 'inspect', text };
-  return { kind: 'manual', text, reason: parsed.reason };
+  const present = hostileNames.filter((name) => text.includes(name));
+  if (present.length) return { kind: 'unusable', text: quoteWords(text, present), reason: `interface name ${present.map((name) => JSON.stringify(name)).join(', ')} holds shell characters; check the command and run it by hand` };
+  return { kind: 'manual', text, reason };
 }
 
-/**
- * A fix without commands whose text starts with a whitelisted command ("ethtool -L fxa rx 2
- * tx 2 (one queue per ...)"): that command is the fix.
- */
-function commandInText(text: string): string | null {
-  const candidate = text.split(/ \(|; |, then | — /)[0]!.trim().replace(/[.:]$/, '');
-  return parseCommand(candidate).ok ? candidate : null;
+/** One operation: applicable kinds are changes; their text is rendered with every value quoted. */
+function classifyOperation(op: Operation, hostileNames: readonly string[]): PlannedCommand {
+  const text = operationText(op);
+  if (isApplicable(op)) return { kind: 'change', text, changes: [op] };
+  if (op.kind === 'inspect') return { kind: 'inspect', text };
+  if (op.kind === 'manual') return classifyText(text, hostileNames, MANUAL_REASON.manual!);
+  return { kind: 'manual', text, reason: MANUAL_REASON[op.kind] ?? VOCABULARY };
 }
 
 function describeEvidence(report: Report, diagnosis: DiagnosisEntry): string[] {
@@ -159,39 +153,42 @@ function describeEvidence(report: Report, diagnosis: DiagnosisEntry): string[] {
   return lines;
 }
 
-export function buildPlan(report: Report): FixPlan {
-  // Names the kernel allows but a shell would expand ($, `, ;, quotes...): quoted wherever they appear.
-  const hostileNames = [...new Set([...report.interfaces.map((entry) => entry.name), ...report.diagnoses.map((entry) => entry.subject)])].filter(
-    (name) => isValidInterfaceName(name) && needsQuoting(name),
-  );
-  const classify = (text: string) => classifyQuoted(text, hostileNames);
-  const seen = new Set<string>();
-  const sysctl = new Map<string, MergedSysctl>();
-  const sysctlRejected: string[] = [];
-  const links = new Map<string, LinkPlan>();
-  const apply: ApplyItem[] = [];
-  const applied = new Set<string>();
-  const notApplied: FixPlan['notApplied'] = [];
-  const disruptive: FixPlan['disruptive'] = [];
-  const pciOf = (iface: string) => {
-    const address = report.interfaces.find((entry) => entry.name === iface)?.pciAddress ?? null;
-    return address && /^[0-9a-fA-F]{4,}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$/.test(address) ? address : null;
-  };
+type Fix = DiagnosisEntry['fixes'][number];
 
-  const addSysctl = (key: string, value: string, origin: Origin) => {
-    const existing = sysctl.get(key);
-    if (!existing) sysctl.set(key, { key, value, ...origin, conflicts: [] });
+/** What the whole plan gathers while the diagnoses are walked in rank order. */
+class PlanBuilder {
+  readonly seen = new Set<string>();
+  readonly sysctl = new Map<string, MergedSysctl>();
+  readonly sysctlRejected: string[] = [];
+  readonly links = new Map<string, LinkPlan>();
+  readonly apply: ApplyItem[] = [];
+  readonly applied = new Set<string>();
+  readonly notApplied: FixPlan['notApplied'] = [];
+  readonly disruptive: FixPlan['disruptive'] = [];
+
+  constructor(private readonly report: Report) {}
+
+  private pciOf(iface: string): string | null {
+    const address = this.report.interfaces.find((entry) => entry.name === iface)?.pciAddress ?? null;
+    return address && /^[0-9a-fA-F]{4,}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$/.test(address) ? address : null;
+  }
+
+  addSysctl(key: string, value: string, origin: Origin): void {
+    const existing = this.sysctl.get(key);
+    if (!existing) this.sysctl.set(key, { key, value, ...origin, conflicts: [] });
     else if (existing.value !== value) existing.conflicts.push({ value, ruleId: origin.ruleId });
     // A key a non-disruptive fix also wants is not disruptive to set.
     else if (!origin.disruptive) existing.disruptive = false;
-  };
-  const linkFor = (iface: string): LinkPlan => {
-    let plan = links.get(iface);
-    if (!plan) links.set(iface, (plan = { iface, pciAddress: pciOf(iface), settings: [], unmapped: [] }));
+  }
+
+  linkFor(iface: string): LinkPlan {
+    let plan = this.links.get(iface);
+    if (!plan) this.links.set(iface, (plan = { iface, pciAddress: this.pciOf(iface), settings: [], unmapped: [] }));
     return plan;
-  };
-  const addLink = (iface: string, key: string, value: string, ethtool: LinkSetting['ethtool'], origin: Origin) => {
-    const plan = linkFor(iface);
+  }
+
+  addLink(iface: string, key: string, value: string, ethtool: LinkSetting['ethtool'], origin: Origin): void {
+    const plan = this.linkFor(iface);
     const existing = plan.settings.find((setting) => setting.key === key);
     if (!existing) plan.settings.push({ key, value, ethtool, ...origin, conflicts: [] });
     else if (existing.value !== value) existing.conflicts.push({ value, ruleId: origin.ruleId });
@@ -199,104 +196,115 @@ export function buildPlan(report: Report): FixPlan {
       existing.ethtool ??= ethtool;
       if (!origin.disruptive) existing.disruptive = false;
     }
-  };
+  }
 
-  const diagnoses = report.diagnoses.map((diagnosis): PlannedDiagnosis => {
-    const fixes = diagnosis.fixes.map((fix): PlannedFix => {
-      const origin: Origin = { ruleId: diagnosis.ruleId, disruptive: fix.disruptive };
-      const notes: string[] = [];
-      const texts = [...fix.commands];
-      if (texts.length === 0) {
-        const found = commandInText(fix.text);
-        if (found) texts.push(found);
-      }
-      const commands: PlannedCommand[] = [];
-      const setKeys = new Set<string>();
-      let reloads = false;
-      for (const text of texts) {
-        if (isSysctlReload(text)) {
-          reloads = true;
-          continue;
-        }
-        const planned = classify(text);
-        if (planned.kind === 'change') for (const change of planned.changes) if (change.tool === 'sysctl') setKeys.add(change.key);
-        commands.push(planned);
-      }
+  /** A change's persistent form: sysctl to the drop-in, ethtool settings to the interface's .link file. */
+  persistChange(change: Change, origin: Origin): void {
+    if (change.kind === 'sysctl') return this.addSysctl(change.key, change.value, origin);
+    for (const [name, value] of ethtoolSettings(change)) {
+      const mapped = linkSetting(change.kind, name, value);
+      if (mapped) this.addLink(change.iface, mapped[0], mapped[1], { op: change.kind, name, value }, origin);
+      else this.linkFor(change.iface).unmapped.push({ op: change.kind, name, value, ...origin });
+    }
+  }
 
-      // Persistent content: sysctl lines to the one drop-in, .link keys to the interface's file.
-      let otherFile: PlannedFix['otherFile'] = null;
-      const persistentSysctl: { key: string; value: string }[] = [];
-      if (fix.persistent) {
-        const { file, content } = fix.persistent;
-        if (isSysctlDropIn(file) || /sysctl/.test(file)) {
-          const parsed = parseSysctlConf(content);
-          persistentSysctl.push(...parsed.lines);
-          sysctlRejected.push(...parsed.rejected.map((line) => `${diagnosis.ruleId}: ${line}`));
-        } else if (isLinkFile(file)) {
-          const parsed = parseLinkFile(content);
-          const named = parsed.match.find(([key]) => key === 'OriginalName')?.[1];
-          const iface = isValidInterfaceName(diagnosis.subject) ? diagnosis.subject : named;
-          if (iface && isValidInterfaceName(iface)) for (const [key, value] of parsed.link) addLink(iface, key, value, null, origin);
-          else notes.push(`${file}: no interface to match, not written`);
-        } else if (isSingleLine(file) && /^\/[A-Za-z0-9_./@+-]+$/.test(file) && !file.includes('..')) {
-          otherFile = { file, content };
-        } else {
-          notes.push(`persistent file "${file}" is not a plain path, not written`);
+  /** Files each command once (later ones are duplicates) under apply, not applied, or disruptive. */
+  record(commands: PlannedCommand[], origin: Origin): void {
+    for (const [index, command] of commands.entries()) {
+      if (command.kind === 'unusable' || command.kind === 'inspect') continue;
+      if (this.seen.has(command.text)) {
+        commands[index] = { kind: 'duplicate', text: command.text };
+        continue;
+      }
+      this.seen.add(command.text);
+      if (command.kind === 'change') for (const change of command.changes) this.persistChange(change, origin);
+      if (origin.disruptive) this.disruptive.push({ text: command.text, ruleId: origin.ruleId });
+      else if (command.kind === 'change') {
+        for (const change of command.changes) {
+          const key = changeText(change);
+          if (!this.applied.has(key)) this.apply.push({ change, ruleId: origin.ruleId });
+          this.applied.add(key);
         }
-      }
-      // The fix's sysctl lines are also set now, explicitly (instead of `sysctl --system`,
-      // which would reload every drop-in on the host, not just these).
-      for (const line of persistentSysctl) {
-        addSysctl(line.key, line.value, origin);
-        if (setKeys.has(line.key)) continue;
-        const checked = checkSysctl(line.key, line.value);
-        const text = shellJoin(['sysctl', '-w', `${line.key}=${line.value}`]);
-        commands.push(checked.ok ? { kind: 'change', text, changes: [checked.change], generated: reloads ? 'instead of sysctl --system' : 'from the drop-in' } : { kind: 'manual', text, reason: checked.reason });
-      }
-      if (reloads && persistentSysctl.length === 0) commands.push(classify('sysctl --system'));
+      } else if (command.kind === 'manual') this.notApplied.push({ text: command.text, ruleId: origin.ruleId, reason: command.reason });
+    }
+  }
+}
 
-      for (const [index, command] of commands.entries()) {
-        if (command.kind === 'unusable' || command.kind === 'inspect') continue;
-        if (seen.has(command.text)) {
-          commands[index] = { kind: 'duplicate', text: command.text };
-          continue;
-        }
-        seen.add(command.text);
-        if (command.kind === 'change') {
-          for (const change of command.changes) {
-            if (change.tool === 'sysctl') addSysctl(change.key, change.value, origin);
-            else
-              for (const [name, value] of change.settings) {
-                const mapped = linkSetting(change.op, name, value);
-                if (mapped) addLink(change.iface, mapped[0], mapped[1], { op: change.op, name, value }, origin);
-                else linkFor(change.iface).unmapped.push({ op: change.op, name, value, ...origin });
-              }
-          }
-        }
-        if (fix.disruptive) disruptive.push({ text: command.text, ruleId: diagnosis.ruleId });
-        else if (command.kind === 'change') {
-          for (const change of command.changes) {
-            const key = changeText(change);
-            if (!applied.has(key)) apply.push({ change, ruleId: diagnosis.ruleId });
-            applied.add(key);
-          }
-        } else if (command.kind === 'manual') notApplied.push({ text: command.text, ruleId: diagnosis.ruleId, reason: command.reason });
-      }
-      return { text: fix.text, disruptive: fix.disruptive, commands, otherFile, notes };
-    });
-    return { diagnosis, because: describeEvidence(report, diagnosis), fixes };
-  });
+/**
+ * Persistent content: sysctl lines (returned, to set now as well), .link keys merged into the
+ * interface's file, any other plain path written as is.
+ */
+function planPersistent(fix: Fix, diagnosis: DiagnosisEntry, origin: Origin, builder: PlanBuilder, notes: string[]): { sysctlLines: { key: string; value: string }[]; otherFile: PlannedFix['otherFile'] } {
+  const sysctlLines: { key: string; value: string }[] = [];
+  if (!fix.persistent) return { sysctlLines, otherFile: null };
+  const { file, content } = fix.persistent;
+  if (isSysctlDropIn(file) || /sysctl/.test(file)) {
+    const parsed = parseSysctlConf(content);
+    sysctlLines.push(...parsed.lines);
+    builder.sysctlRejected.push(...parsed.rejected.map((line) => `${diagnosis.ruleId}: ${line}`));
+  } else if (isLinkFile(file)) {
+    const parsed = parseLinkFile(content);
+    const named = parsed.match.find(([key]) => key === 'OriginalName')?.[1];
+    const iface = isValidInterfaceName(diagnosis.subject) ? diagnosis.subject : named;
+    if (iface && isValidInterfaceName(iface)) for (const [key, value] of parsed.link) builder.addLink(iface, key, value, null, origin);
+    else notes.push(`${file}: no interface to match, not written`);
+  } else if (isSingleLine(file) && /^\/[A-Za-z0-9_./@+-]+$/.test(file) && !file.includes('..')) {
+    return { sysctlLines, otherFile: { file, content } };
+  } else {
+    notes.push(`persistent file "${file}" is not a plain path, not written`);
+  }
+  return { sysctlLines, otherFile: null };
+}
 
+/**
+ * The drop-in's sysctl lines are also set now, explicitly (not with `sysctl --system`, which
+ * would reload every drop-in on the host), unless an operation of the fix already sets the key.
+ */
+function sysctlNow(lines: readonly { key: string; value: string }[], commands: readonly PlannedCommand[], origin: Origin, builder: PlanBuilder): PlannedCommand[] {
+  const setKeys = new Set(commands.flatMap((command) => (command.kind === 'change' ? command.changes.flatMap((change) => (change.kind === 'sysctl' ? [change.key] : [])) : [])));
+  const generated: PlannedCommand[] = [];
+  for (const line of lines) {
+    builder.addSysctl(line.key, line.value, origin);
+    if (setKeys.has(line.key)) continue;
+    const checked = checkSysctl(line.key, line.value);
+    const text = shellJoin(['sysctl', '-w', `${line.key}=${line.value}`]);
+    generated.push(checked.ok ? { kind: 'change', text, changes: [checked.change], generated: 'from the drop-in' } : { kind: 'manual', text, reason: checked.reason });
+  }
+  return generated;
+}
+
+function planFix(fix: Fix, diagnosis: DiagnosisEntry, hostileNames: readonly string[], builder: PlanBuilder): PlannedFix {
+  const origin: Origin = { ruleId: diagnosis.ruleId, disruptive: fix.disruptive };
+  const notes: string[] = [];
+  // A report written before fixes carried operations: its commands are text for a human.
+  const commands: PlannedCommand[] = fix.operations
+    ? fix.operations.map((op) => classifyOperation(op, hostileNames))
+    : fix.commands.map((text) => classifyText(text, hostileNames, 'a report without typed operations: printed, never run'));
+  const { sysctlLines, otherFile } = planPersistent(fix, diagnosis, origin, builder, notes);
+  commands.push(...sysctlNow(sysctlLines, commands, origin, builder));
+  builder.record(commands, origin);
+  return { text: fix.text, disruptive: fix.disruptive, commands, otherFile, notes };
+}
+
+export function buildPlan(report: Report): FixPlan {
+  const hostileNames = hostileNamesOf(report);
+  const builder = new PlanBuilder(report);
+  const diagnoses = report.diagnoses.map((diagnosis): PlannedDiagnosis => ({
+    diagnosis,
+    because: describeEvidence(report, diagnosis),
+    fixes: diagnosis.fixes.map((fix) => planFix(fix, diagnosis, hostileNames, builder)),
+  }));
   return {
     host: report.host.hostname,
     source: report.source.path ? `${report.source.mode} ${report.source.path}` : report.source.mode,
     generatedAt: report.generatedAt,
     diagnoses,
-    sysctl: [...sysctl.values()],
-    sysctlRejected,
-    links: [...links.values()],
-    apply,
-    notApplied,
-    disruptive,
+    sysctl: [...builder.sysctl.values()],
+    sysctlRejected: builder.sysctlRejected,
+    links: [...builder.links.values()],
+    apply: builder.apply,
+    notApplied: builder.notApplied,
+    disruptive: builder.disruptive,
   };
 }
+

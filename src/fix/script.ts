@@ -8,7 +8,7 @@ import { VERSION } from '../util/version.js';
 import { comment, shellJoin, shellQuote } from './shell.js';
 import { nmSetting } from './persistent.js';
 import { SYSCTL_DROP_IN, type FixPlan, type LinkPlan, type PlannedCommand, type PlannedDiagnosis } from './plan.js';
-import { changeArgv, ETHTOOL_OPS } from './vocabulary.js';
+import { ETHTOOL_FLAGS, type EthtoolKind } from './operations.js';
 
 const RULE = '#'.repeat(78);
 
@@ -128,15 +128,15 @@ function linkBlock(link: LinkPlan): string[] {
     const nm = ethtool.map((entry) => nmSetting(entry.op, entry.name, entry.value).join(' ')).join(' ');
     out.push('# Alternatives to the .link file:');
     out.push(...comment(`  NetworkManager: nmcli connection modify "$(nmcli -g GENERAL.CONNECTION device show ${link.iface})" ${nm}`));
-    const byOp = new Map<string, string[]>();
+    const byOp = new Map<EthtoolKind, string[]>();
     for (const entry of ethtool) byOp.set(entry.op, [...(byOp.get(entry.op) ?? []), entry.name, entry.value]);
     out.push(...comment(`  udev, in /etc/udev/rules.d/90-nicdoctor.rules:`));
     for (const [op, settings] of byOp) {
-      const argv = changeArgv({ tool: 'ethtool', op: op as keyof typeof ETHTOOL_OPS, iface: link.iface, settings: [] }).concat(settings);
+      const argv = ['ethtool', ETHTOOL_FLAGS[op].set, link.iface, ...settings];
       out.push(...comment(`    ACTION=="add", SUBSYSTEM=="net", NAME=="${link.iface}", RUN+="/usr/sbin/${shellJoin(argv)}"`));
     }
   }
-  for (const entry of link.unmapped) out.push(...comment(`systemd .link has no key for ethtool ${ETHTOOL_OPS[entry.op].set} ${entry.name} ${entry.value} (${entry.ruleId}): use the udev or NetworkManager form above`));
+  for (const entry of link.unmapped) out.push(...comment(`systemd .link has no key for ethtool ${ETHTOOL_FLAGS[entry.op].set} ${entry.name} ${entry.value} (${entry.ruleId}): use the udev or NetworkManager form above`));
   return out;
 }
 

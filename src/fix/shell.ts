@@ -1,21 +1,10 @@
 /**
- * Shell text for the fix script: quoting, comments that cannot be escaped from, and a strict
- * word splitter for the commands nicdoctor may run itself (no expansion, no operators).
+ * Shell text for the fix script: quoting, and comments that cannot be escaped from. Nothing
+ * here splits shell text back into words: what nicdoctor runs comes from typed operations.
  */
+import { needsQuoting, shellQuote } from '../util/shell-quote.js';
 
-/** Characters that never need quoting in a POSIX shell word. */
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** Quotes one argument for bash: bare when safe, else single quotes ('\'' for a quote). */
-export function shellQuote(word: string): string {
-  if (word !== '' && SAFE_WORD.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/** True when a word (an interface name from evidence) would change meaning unquoted in a shell. */
-export function needsQuoting(word: string): boolean {
-  return word === '' || !SAFE_WORD.test(word);
-}
+export { needsQuoting, shellJoin, shellQuote } from '../util/shell-quote.js';
 
 /**
  * Quotes every occurrence of the given words (interface names the kernel allows but a shell
@@ -29,9 +18,6 @@ export function quoteWords(text: string, words: readonly string[]): string {
   return text.replace(pattern, (word) => shellQuote(word));
 }
 
-export function shellJoin(argv: readonly string[]): string {
-  return argv.map(shellQuote).join(' ');
-}
 
 /** Control characters other than tab: a newline or CR in a value could end a comment line. */
 // eslint-disable-next-line no-control-regex
@@ -58,41 +44,4 @@ export function unfilledPlaceholders(command: string): string[] {
   const braces = [...command.matchAll(/(^|[^$])\{([A-Za-z][A-Za-z0-9_.\-/]*)\}/g)].map((match) => `{${match[2]}}`);
   const angles = [...command.matchAll(/<([A-Za-z][A-Za-z0-9 _-]*)>/g)].map((match) => `<${match[1]}>`);
   return [...new Set([...braces, ...angles])];
-}
-
-/**
- * Splits a command into words the way bash would, but only for plain words and quoted
- * strings: any unquoted operator or expansion (; | & $ ` < > ( ) * ? [ ] { } ~ # \ !) makes it
- * refuse, because nicdoctor runs what it applies as an argv array, never through a shell.
- * Returns null when the text is not such a simple command.
- */
-export function splitSimpleCommand(text: string): string[] | null {
-  if (!isSingleLine(text)) return null;
-  const words: string[] = [];
-  let current: string | null = null;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]!;
-    if (char === ' ' || char === '\t') {
-      if (current !== null) words.push(current);
-      current = null;
-    } else if (char === "'") {
-      const end = text.indexOf("'", index + 1);
-      if (end < 0) return null;
-      current = (current ?? '') + text.slice(index + 1, end);
-      index = end;
-    } else if (char === '"') {
-      const end = text.indexOf('"', index + 1);
-      if (end < 0) return null;
-      const inner = text.slice(index + 1, end);
-      if (/[$`\\!]/.test(inner)) return null; // expansions inside double quotes
-      current = (current ?? '') + inner;
-      index = end;
-    } else if (/[A-Za-z0-9_@%+=:,./-]/.test(char)) {
-      current = (current ?? '') + char;
-    } else {
-      return null;
-    }
-  }
-  if (current !== null) words.push(current);
-  return words.length ? words : null;
 }

@@ -15,8 +15,10 @@ export const stateEntrySchema = z.object({
   ruleId: z.string(),
   /** What was run (argv). */
   apply: z.array(z.string()).min(1),
-  /** What restores the value read before (argv). */
+  /** What restores the value read before (argv, for people). */
   revert: z.array(z.string()).min(1),
+  /** The same as a typed operation: what --revert runs, checked by its schema (src/fix/operations.ts). */
+  revertOperation: z.record(z.string(), z.unknown()).optional(),
   /** Values before the change, by setting name. */
   before: z.record(z.string(), z.string()),
   /** pending: saved, not yet run (an interrupted apply); partial: failed but changed something. */

@@ -5,6 +5,7 @@ import { phrasesFor, type AnyCheck, type CheckContext, type FindingInput, type S
 import type { FactStore } from '../engine/collector.js';
 import type { FactId, FactResult } from '../engine/facts.js';
 import { isStrict } from '../engine/strict.js';
+import { fixCommandsBinding } from '../rules/fix-render.js';
 
 export const HOST_SUBJECT = 'host';
 
@@ -164,8 +165,8 @@ function makeContext(
       const findingSubject = input.subject ?? subject;
       const data = validData(check.id, symptom, meta, input.data ?? {}, options.log);
       const bindings = { subject: findingSubject, ...data, ...phrasesFor(meta, data, { subject: findingSubject }) };
-      const text = (template: string, what: string) => {
-        const filled = fill(template, bindings);
+      const text = (template: string, what: string, extra: Record<string, Scalar> = {}) => {
+        const filled = fill(template, { ...bindings, ...extra });
         if (filled.missing.length > 0) {
           const problem = `${check.id}/${symptom} ${what} has no value for {${filled.missing.join('}, {')}}`;
           if (isStrict()) throw new Error(problem);
@@ -179,7 +180,7 @@ function makeContext(
         subject: findingSubject,
         severity: input.severity ?? meta.severity,
         message: text(meta.message, 'message'),
-        ...(meta.fix ? { fix: text(meta.fix, 'fix') } : {}),
+        ...(meta.fix ? { fix: typeof meta.fix === 'string' ? text(meta.fix, 'fix') : text(meta.fix.text, 'fix', fixCommandsBinding(meta.fix, bindings)) } : {}),
         evidence: input.evidence.map((item: Evidence) => item),
         data,
       });

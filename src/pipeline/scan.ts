@@ -13,6 +13,7 @@ import { evaluatePolicy } from '../policy/evaluate.js';
 import { collectPolicyFacts } from '../policy/facts.js';
 import type { Policy } from '../policy/schema.js';
 import { collectRuleFacts, diagnose, partitionDiagnoses } from '../rules/engine.js';
+import { fixFindingsFromDiagnoses } from '../rules/finding-fixes.js';
 import { reportVerdict } from '../report/verdict.js';
 import { isPhysical } from '../domain/interface-kinds.js';
 
@@ -138,6 +139,7 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   const rules = options.rules ?? loadRules();
   const facts = await collectRuleFacts(store, rules, interfaces.map((iface) => iface.name));
   Object.assign(report, partitionDiagnoses(diagnose({ report, facts, rules, checks: options.checks })));
+  fixFindingsFromDiagnoses(report);
   report.verdict = reportVerdict(report);
   if (options.policy) report.policy = evaluatePolicy(options.policy, report, await collectPolicyFacts(store, report));
   for (const check of report.checks) check.durationMs = round(check.durationMs);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { operationSchema } from './fix-operations.js';
 
 /**
  * The JSON report: nicdoctor's public contract. Later features and outside tools rely on it,
@@ -199,7 +200,12 @@ export const diagnosisSchema = z.object({
   limit: z.string().nullable(),
   evidence: z.array(z.union([z.object({ check: z.string(), symptom: z.string(), subject: z.string() }), z.object({ fact: z.string(), path: z.string(), value: scalar })])),
   ruledOut: z.array(z.string()),
-  fixes: z.array(z.object({ text: z.string(), commands: z.array(z.string()), persistent: z.object({ file: z.string(), content: z.string() }).optional(), disruptive: z.boolean() })),
+  fixes: z.array(z.object({
+    text: z.string(),
+    commands: z.array(z.string()),
+    /** The commands as typed operations (src/fix/operations.ts): what `nicdoctor fix` plans from, without parsing text. */
+    operations: z.array(operationSchema).optional(),
+    persistent: z.object({ file: z.string(), content: z.string() }).optional(), disruptive: z.boolean() })),
   references: z.array(z.string()),
   notes: z.array(z.string()),
 });

@@ -5,6 +5,8 @@ import type { FactId } from '../engine/facts.js';
 import type { Finding, Report, Scalar, Severity } from '../report/schema.js';
 import { evaluate, references, type DiagnosisEvidence, type EvalContext } from './conditions.js';
 import type { Confidence, Rule } from './schema.js';
+import type { Operation } from '../report/fix-operations.js';
+import { fillDropIn, fillOperations } from './fix-render.js';
 import { render, type Bindings } from './template.js';
 
 /** A collected fact's value for a subject (undefined: not collected, failed, or host fact asked per interface). */
@@ -12,7 +14,10 @@ export type FactLookup = (fact: string, subject?: string) => unknown;
 
 export interface DiagnosisFix {
   text: string;
+  /** Shell text of the operations, in order (what reports print). */
   commands: string[];
+  /** The same, as typed operations: what `nicdoctor fix` plans and --apply runs. */
+  operations: Operation[];
   persistent?: { file: string; content: string };
   disruptive: boolean;
 }
@@ -113,7 +118,7 @@ function interfaceNamed(report: Report, name: string): Report['interfaces'][numb
 /** The names every rule template may use besides what its conditions bind (conformance-tested). */
 export const BUILTIN_BINDINGS = [
   'subject', 'interface', 'pciAddress', 'driver', 'speedMbps', 'linkGbps', 'mtu', 'numaNode', 'hostname', 'kernel', 'physicalCores', 'logicalCpus', 'profile',
-  'bench.interface', 'bench.peer', 'bench.client', 'bench.server', 'bench.resultGbps', 'bench.processes', 'bench.ceilingGbps', 'bench.pcieGbps', 'bench.linkGbps',
+  'bench.interface', 'bench.pciAddress', 'bench.peer', 'bench.client', 'bench.server', 'bench.resultGbps', 'bench.processes', 'bench.ceilingGbps', 'bench.pcieGbps', 'bench.linkGbps',
 ] as const;
 
 /** Built-in template values: the subject's interface, the host, the bench. */
@@ -135,6 +140,7 @@ function builtins(report: Report, subject: string): Bindings {
     logicalCpus: report.host.logicalCpus,
     profile: report.profile,
     'bench.interface': bench?.interface,
+    'bench.pciAddress': bench?.interface ? interfaceNamed(report, bench.interface)?.pciAddress : undefined,
     'bench.peer': bench?.peer,
     'bench.client': bench?.iperf3.client,
     'bench.server': bench?.iperf3.server,
@@ -176,24 +182,10 @@ function renderFixes(rule: Rule, ctx: EvalContext, bindings: Bindings, notes: st
       notes.push(`fix "${fix.text}" left out: no value for ${text.missing.join(', ')}`);
       continue;
     }
-    const commands: string[] = [];
-    for (const command of fix.commands ?? []) {
-      const rendered = render(command, bindings);
-      if (rendered.ok) commands.push(rendered.text);
-      else notes.push(`command \`${command}\` left out: no value for ${rendered.missing.join(', ')}`);
-    }
-    let persistent: DiagnosisFix['persistent'];
-    if (fix.persistent) {
-      const file = render(fix.persistent.file, bindings);
-      // Each configuration line stands alone: unknown lines are left out, the rest still applies.
-      const lines = fix.persistent.content.replace(/\n$/, '').split('\n').map((line) => ({ line, rendered: render(line, bindings) }));
-      for (const { line, rendered } of lines) if (!rendered.ok) notes.push(`line "${line}" of ${fix.persistent.file} left out: no value for ${rendered.missing.join(', ')}`);
-      const kept = lines.flatMap(({ rendered }) => (rendered.ok ? [rendered.text] : []));
-      const meaningful = kept.some((line) => line.trim() !== '' && !line.trim().startsWith('#') && !/^\[.*\]$/.test(line.trim()));
-      if (!file.ok) notes.push(`persistent configuration ${fix.persistent.file} left out: no value for ${file.missing.join(', ')}`);
-      else if (meaningful) persistent = { file: file.text, content: `${kept.join('\n')}\n` };
-    }
-    fixes.push({ text: text.text, commands, ...(persistent ? { persistent } : {}), disruptive: fix.disruptive });
+    const filled = fillOperations(fix.ops ?? [], bindings);
+    notes.push(...filled.notes);
+    const persistent = fix.persistent ? fillDropIn(fix.persistent, bindings, notes) : undefined;
+    fixes.push({ text: text.text, commands: filled.commands, operations: filled.operations, ...(persistent ? { persistent } : {}), disruptive: fix.disruptive });
   }
   return fixes;
 }

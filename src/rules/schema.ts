@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dropInSchema, operationTemplateSchema } from '../report/fix-operations.js';
 
 /**
  * The rule format (rules/*.yaml): what was observed (check symptoms, facts, check verdicts) →
@@ -89,10 +90,13 @@ export const fixSchema = z.strictObject({
   text: z.string().min(1),
   /** Only when this holds (a fix for one branch of an `any`). */
   when: conditionSchema.optional(),
-  /** Runtime commands, printed, never run by the rule engine. */
-  commands: z.array(z.string().min(1)).optional(),
+  /**
+   * Runtime operations (src/fix/operations.ts), parameters templated; printed as shell text,
+   * never run by the rule engine (only `nicdoctor fix --apply` runs the ethtool/sysctl kinds).
+   */
+  ops: z.array(operationTemplateSchema).optional(),
   /** Persistent configuration: a drop-in file and its content (lines that cannot be filled are left out). */
-  persistent: z.strictObject({ file: z.string().min(1), content: z.string().min(1) }).optional(),
+  persistent: dropInSchema.optional(),
   /** Resets the link, drops traffic or needs a reboot / hardware change. */
   disruptive: z.boolean(),
 });

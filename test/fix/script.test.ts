@@ -27,19 +27,19 @@ function report(diagnoses: DiagnosisEntry[], overrides: Record<string, unknown> 
 }
 
 const offloads = diagnosis('offloads-off', [{
-  text: 'Turn the offloads back on for eth0.', commands: ['ethtool -K eth0 tso on gso on'], disruptive: false,
+  text: 'Turn the offloads back on for eth0.', commands: ['ethtool -K eth0 tso on gso on'], operations: [{ kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] }], disruptive: false,
   persistent: { file: '/etc/systemd/network/10-eth0-offloads.link', content: '[Match]\nOriginalName=eth0\n[Link]\nTCPSegmentationOffload=yes\nGenericSegmentationOffload=yes\nGenericReceiveOffload=yes\n' },
 }], { evidence: [{ check: 'offloads', symptom: 'offload-off', subject: 'eth0' }] });
 const buffers = diagnosis('socket-buffers-small', [{
-  text: 'Raise the socket buffers.', commands: ['sysctl --system'], disruptive: false,
+  text: 'Raise the socket buffers.', commands: [], operations: [], disruptive: false,
   persistent: { file: '/etc/sysctl.d/90-nicdoctor.conf', content: '# tier\nnet.core.rmem_max = 67108864\nnet.ipv4.tcp_rmem = 4096 87380 33554432\n' },
 }], { subject: 'host' });
 const backlog = diagnosis('softnet-backlog-drops', [{
-  text: 'Raise the backlog.', commands: ['sysctl -w net.core.netdev_max_backlog=250000'], disruptive: false,
+  text: 'Raise the backlog.', commands: ['sysctl -w net.core.netdev_max_backlog=250000'], operations: [{ kind: 'sysctl', key: 'net.core.netdev_max_backlog', value: '250000' }], disruptive: false,
   persistent: { file: '/etc/sysctl.d/90-nicdoctor.conf', content: 'net.core.netdev_max_backlog = 250000\nnet.core.rmem_max = 33554432\n' },
 }], { subject: 'host' });
 const rings = diagnosis('rings-small', [{
-  text: 'Raise the rings (the link resets briefly).', commands: ['ethtool -G eth0 rx 4096 tx 4096'], disruptive: true,
+  text: 'Raise the rings (the link resets briefly).', commands: ['ethtool -G eth0 rx 4096 tx 4096'], operations: [{ kind: 'ethtool-rings', iface: 'eth0', rx: 4096, tx: 4096 }], disruptive: true,
   persistent: { file: '/etc/systemd/network/10-eth0-rings.link', content: '[Match]\nOriginalName=eth0\n[Link]\nRxBufferSize=4096\nTxBufferSize=4096\n' },
 }]);
 
@@ -93,7 +93,7 @@ describe('nicdoctor fix script', () => {
     expect(body).toContain('net.core.netdev_max_backlog = 250000');
     expect(body).not.toContain('net.core.rmem_max = 33554432\n');
     expect(body).toContain('# softnet-backlog-drops asked for net.core.rmem_max = 33554432; the higher-ranked value above wins');
-    // `sysctl --system` (every drop-in on the host) is replaced by the fix's own values, set now.
+    // The drop-in's values are set now, one by one (never `sysctl --system`, which reloads every drop-in on the host).
     const executed = executedLines(script);
     expect(executed).not.toContain('sysctl --system');
     expect(executed).toContain('sysctl -w net.core.rmem_max=67108864');
@@ -123,7 +123,20 @@ describe('nicdoctor fix script', () => {
     expect(script).toContain('RUN+="/usr/sbin/ethtool -K eth0 tso on gso on"');
   });
 
-  it('never prints a half-filled command as runnable', () => {
+  it('prints a manual operation with a hand-written placeholder as not runnable', () => {
+    const script = scriptOf([diagnosis('tool', [{ text: 'Test with more processes.', commands: ['iperf3 -c <peer> -p 5101'], operations: [{ kind: 'manual', text: 'iperf3 -c <peer> -p 5101' }], disruptive: false }])]);
+    expect(executedLines(script).some((line) => line.includes('<peer>'))).toBe(false);
+    expect(script).toContain('# not runnable (not filled in: <peer>): iperf3 -c <peer> -p 5101');
+  });
+
+  it('quotes a hostile interface name in an operation: still a change, one argv word', () => {
+    const name = 'e$(reboot)';
+    const plan = buildPlan(report([diagnosis('offloads-off', [{ text: 'x', commands: [], operations: [{ kind: 'ethtool-features', iface: name, on: ['tso'] }], disruptive: false }], { subject: name })]));
+    expect(plan.apply.map((item) => item.change)).toEqual([{ kind: 'ethtool-features', iface: name, on: ['tso'] }]);
+    expect(plan.diagnoses[0]!.fixes[0]!.commands[0]).toMatchObject({ kind: 'change', text: "ethtool -K 'e$(reboot)' tso on" });
+  });
+
+  it('never prints a half-filled command of a report without operations as runnable', () => {
     const script = scriptOf([diagnosis('tool', [{ text: 'Test with more processes.', commands: ['iperf3 -c <peer> -p 5101', 'ethtool -G eth0 rx {rxMax} tx {txMax}', 'cpupower frequency-set -g performance'], disruptive: false }])]);
     const executed = executedLines(script);
     expect(executed.some((line) => /<peer>|\{rxMax\}/.test(line))).toBe(false);
@@ -149,7 +162,7 @@ describe('nicdoctor fix script', () => {
     // A content line equal to the delimiter was rejected, so the heredoc cannot end early.
     expect(executed.filter((line) => line === 'NICDOCTOR_EOF')).toHaveLength(0);
     // The $(...) value is written to the file but never set at runtime by nicdoctor's vocabulary.
-    expect(buildPlan(report([hostile])).apply.map((item) => item.change)).toEqual([{ tool: 'sysctl', key: 'net.ipv4.tcp_sack', value: '1' }]);
+    expect(buildPlan(report([hostile])).apply.map((item) => item.change)).toEqual([{ kind: 'sysctl', key: 'net.ipv4.tcp_sack', value: '1' }]);
   });
 
   it('says so when there is nothing to fix', () => {
@@ -159,18 +172,26 @@ describe('nicdoctor fix script', () => {
   });
 
   it('plans for --apply only the non-disruptive whitelisted changes, once each', () => {
-    const plan = buildPlan(report([offloads, rings, buffers, diagnosis('dup', [{ text: 'again', commands: ['ethtool -K eth0 tso on gso on', 'systemctl enable --now irqbalance'], disruptive: false }])]));
+    const again = diagnosis('dup', [{
+      text: 'again', commands: [], disruptive: false,
+      operations: [{ kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] }, { kind: 'manual', text: 'systemctl enable --now irqbalance' }, { kind: 'irq-affinity', irqs: [40, 41], cpus: '0-1' }, { kind: 'inspect', argv: ['ethtool', '-S', 'eth0'] }],
+    }]);
+    const plan = buildPlan(report([offloads, rings, buffers, again]));
     expect(plan.apply.map((item) => item.change)).toEqual([
-      { tool: 'ethtool', op: 'features', iface: 'eth0', settings: [['tso', 'on'], ['gso', 'on']] },
-      { tool: 'sysctl', key: 'net.core.rmem_max', value: '67108864' },
-      { tool: 'sysctl', key: 'net.ipv4.tcp_rmem', value: '4096 87380 33554432' },
+      { kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] },
+      { kind: 'sysctl', key: 'net.core.rmem_max', value: '67108864' },
+      { kind: 'sysctl', key: 'net.ipv4.tcp_rmem', value: '4096 87380 33554432' },
     ]);
     expect(plan.disruptive.map((item) => item.text)).toEqual(['ethtool -G eth0 rx 4096 tx 4096']);
-    expect(plan.notApplied).toEqual([{ text: 'systemctl enable --now irqbalance', ruleId: 'dup', reason: expect.stringContaining('not in the vocabulary') }]);
+    expect(plan.notApplied).toEqual([
+      { text: 'systemctl enable --now irqbalance', ruleId: 'dup', reason: expect.stringContaining('a step for a human') },
+      { text: 'cpus=(0 1); i=0; for irq in 40 41; do echo ${cpus[i++ % 2]} > /proc/irq/$irq/smp_affinity_list; done', ruleId: 'dup', reason: expect.stringContaining('smp_affinity_list') },
+    ]);
+    expect(plan.diagnoses[3]!.fixes[0]!.commands.map((command) => command.kind)).toEqual(['duplicate', 'manual', 'manual', 'inspect']);
   });
 
-  it('takes the command from a fix whose text is a whitelisted command', () => {
-    const plan = buildPlan(report([diagnosis('rss', [{ text: 'ethtool -L eth0 combined 8 (one queue per NIC-local CPU)', commands: [], disruptive: false }])]));
-    expect(plan.apply.map((item) => item.change)).toEqual([{ tool: 'ethtool', op: 'channels', iface: 'eth0', settings: [['combined', '8']] }]);
+  it('never turns a fix text into a command: only operations are planned', () => {
+    const plan = buildPlan(report([diagnosis('rss', [{ text: 'ethtool -L eth0 combined 8 (one queue per NIC-local CPU)', commands: [], operations: [], disruptive: false }])]));
+    expect(plan.apply).toEqual([]);
   });
 });

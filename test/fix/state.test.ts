@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyChanges, revertChanges, type FixIO } from '../../src/fix/apply.js';
 import { readState, StateFileError, writeState, type FixState } from '../../src/fix/state.js';
-import { parseCommand, type Change } from '../../src/fix/vocabulary.js';
+import { checkOperation, isApplicable, operationArgv, type ApplicableOperation } from '../../src/fix/operations.js';
 import { HostIOError, type ExecResult } from '../../src/hostio/types.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-fix-state-'));
@@ -57,13 +57,18 @@ class FakeHost implements FixIO {
   }
 }
 
-function changes(...commands: string[]) {
-  return commands.flatMap((command) => {
-    const parsed = parseCommand(command);
-    if (!parsed.ok) throw new Error(parsed.reason);
-    return parsed.changes.map((change: Change) => ({ change, ruleId: 'test' }));
+/** Operations as a rule's fix carries them, checked by their schemas. */
+function changes(...candidates: Record<string, unknown>[]) {
+  return candidates.map((candidate) => {
+    const checked = checkOperation(candidate);
+    if (!checked.ok) throw new Error(checked.reason);
+    if (!isApplicable(checked.op)) throw new Error(`${checked.op.kind} is not applicable`);
+    return { change: checked.op, ruleId: 'test' };
   });
 }
+const tsoGso = { kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] };
+const tso = (iface = 'eth0') => ({ kind: 'ethtool-features', iface, on: ['tso'] });
+const sysctl = (key: string, value: string) => ({ kind: 'sysctl', key, value });
 
 describe('fix state file', () => {
   it('round-trips through an atomic write, creating the directory', async () => {
@@ -88,7 +93,7 @@ describe('apply and revert', () => {
   it('saves the values read before, applies, and the revert restores them and removes the state', async () => {
     const host = new FakeHost();
     const file = stateFile();
-    const results = await applyChanges(host, changes('ethtool -K eth0 tso on gso on', 'ethtool -L eth0 rx 2 tx 2', "sysctl -w 'net.ipv4.tcp_rmem=4096 87380 33554432'"), file, 'db1');
+    const results = await applyChanges(host, changes(tsoGso, { kind: 'ethtool-channels', iface: 'eth0', rx: 2, tx: 2 }, sysctl('net.ipv4.tcp_rmem', '4096 87380 33554432')), file, 'db1');
     expect(results.map((result) => result.ok)).toEqual([true, true, true]);
     expect(host.features).toEqual({ 'tcp-segmentation-offload': true, 'generic-segmentation-offload': true });
     expect(host.channels).toEqual({ rx: 2, tx: 2 });
@@ -100,6 +105,8 @@ describe('apply and revert', () => {
       ['sysctl', '-w', 'net.ipv4.tcp_rmem=4096 8192 16384'],
     ]);
     expect(state.entries[2]!.before).toEqual({ 'net.ipv4.tcp_rmem': '4096 8192 16384' });
+    // What --revert runs is the typed operation; the argv is its rendering.
+    expect(state.entries.map((entry) => operationArgv(entry.revertOperation as ApplicableOperation))).toEqual(state.entries.map((entry) => entry.revert));
 
     const reverted = await revertChanges(host, state, file);
     expect(reverted.every((result) => result.ok)).toBe(true);
@@ -118,14 +125,14 @@ describe('apply and revert', () => {
       if (argv[1] === '-K') stateWhenChanged = await readState(file);
       return exec(argv);
     };
-    await applyChanges(host, changes('ethtool -K eth0 tso on'), file, 'db1');
+    await applyChanges(host, changes(tso()), file, 'db1');
     expect(stateWhenChanged).toMatchObject({ entries: [{ status: 'pending', revert: ['ethtool', '-K', 'eth0', 'tso', 'off'] }] });
   });
 
   it('reports a read-only or absent sysctl as a failed change (sysctl exits 0 but nothing changes), keeping the rest', async () => {
     const host = new FakeHost();
     const file = stateFile();
-    const results = await applyChanges(host, changes('sysctl -w net.core.rmem_max=67108864', 'sysctl -w net.core.netdev_budget=600', 'ethtool -K eth0 tso on'), file, 'db1');
+    const results = await applyChanges(host, changes(sysctl('net.core.rmem_max', '67108864'), sysctl('net.core.netdev_budget', '600'), tso()), file, 'db1');
     expect(results.map((result) => [result.command.join(' '), result.ok, result.kept])).toEqual([
       ['sysctl -w net.core.netdev_budget=600', false, false],
       ['sysctl -w net.core.rmem_max=67108864', false, false],
@@ -140,23 +147,31 @@ describe('apply and revert', () => {
   it('leaves no state file when nothing could be applied', async () => {
     const host = new FakeHost();
     const file = stateFile();
-    const results = await applyChanges(host, changes('ethtool -K eth9 tso on'), file, 'db1');
+    const results = await applyChanges(host, changes(tso('eth9')), file, 'db1');
     expect(results[0]).toMatchObject({ ok: false, kept: false });
     expect(existsSync(file)).toBe(false);
   });
 
-  it('refuses to run a restoring command outside the vocabulary and keeps it in the state', async () => {
+  it('runs only a restoring operation of an applicable kind that its schema accepts, and keeps the others in the state', async () => {
     const host = new FakeHost();
     const file = stateFile();
     const state: FixState = { format: 'nicdoctor-fix-state/1', createdAt: 'x', host: 'db1', entries: [
+      // No typed operation (an older state file): the argv is never parsed into one.
       { ruleId: 'x', apply: ['ethtool', '-K', 'eth0', 'tso', 'on'], revert: ['sh', '-c', 'reboot'], before: {}, status: 'applied' },
-      { ruleId: 'y', apply: ['ethtool', '-L', 'eth0', 'rx', '2'], revert: ['ethtool', '-L', 'eth0', 'rx', '1'], before: { rx: '1' }, status: 'applied' },
+      { ruleId: 'm', apply: ['x'], revert: ['reboot'], revertOperation: { kind: 'manual', text: 'reboot' }, before: {}, status: 'applied' },
+      { ruleId: 'p', apply: ['x'], revert: ['x'], revertOperation: { kind: 'ethtool-features', iface: 'eth0/../x', on: ['tso'] }, before: {}, status: 'applied' },
+      { ruleId: 'y', apply: ['ethtool', '-L', 'eth0', 'rx', '2'], revert: ['ethtool', '-L', 'eth0', 'rx', '1'], revertOperation: { kind: 'ethtool-channels', iface: 'eth0', rx: 1 }, before: { rx: '1' }, status: 'applied' },
     ] };
     host.channels.rx = 2;
     const results = await revertChanges(host, state, file);
-    expect(results.map((result) => result.ok)).toEqual([true, false]);
-    expect(host.ran.some((argv) => argv[0] === 'sh')).toBe(false);
+    expect(results.map((result) => result.ok)).toEqual([true, false, false, false]);
+    expect(results.slice(1).map((result) => result.error)).toEqual([
+      'refused: iface: "eth0/../x" is not a valid interface name',
+      'refused: manual is not an operation nicdoctor applies',
+      expect.stringContaining('refused: no typed revert operation'),
+    ]);
+    expect(host.ran.some((argv) => argv[0] !== 'ethtool')).toBe(false);
     expect(host.channels.rx).toBe(1);
-    expect((await readState(file))!.entries.map((entry) => [entry.ruleId, entry.status])).toEqual([['x', 'revert-failed']]);
+    expect((await readState(file))!.entries.map((entry) => [entry.ruleId, entry.status])).toEqual([['x', 'revert-failed'], ['m', 'revert-failed'], ['p', 'revert-failed']]);
   });
 });

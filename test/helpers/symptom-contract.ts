@@ -42,15 +42,12 @@ export function symptomTemplateProblems(symptom: DeclaredSymptom): string[] {
   if (!symptom.typed) return [];
   const problems: string[] = [];
   const known = new Set(['subject', ...symptom.fields, ...symptom.phrases]);
-  for (const [what, template] of [
-    ['message', symptom.meta.message],
-    ['fix', symptom.meta.fix],
-  ] as const) {
-    for (const name of placeholders(template ?? '')) {
-      if (!known.has(name))
-        problems.push(
-          `${symptom.id} ${what} uses {${name}}, which is neither a data field nor a phrase of ${symptom.id} (fields: ${[...symptom.fields].join(', ') || 'none'}; phrases: ${[...symptom.phrases].join(', ') || 'none'})`,
-        );
+  const fix = symptom.meta.fix;
+  // A structured fix: its text may use {commands} (its operations' shell text); its operations' parameters are templates too.
+  const fixTemplates: Array<[string, string]> = typeof fix === 'object' ? [['fix', fix.text.split('{commands}').join('')], ...templateStrings(fix.ops ?? []).map((text) => ['fix.ops', text] as [string, string])] : [['fix', fix ?? '']];
+  for (const [what, template] of [['message', symptom.meta.message] as [string, string], ...fixTemplates]) {
+    for (const name of placeholders(template)) {
+      if (!known.has(name)) problems.push(`${symptom.id} ${what} uses {${name}}, which is neither a data field nor a phrase of ${symptom.id} (fields: ${[...symptom.fields].join(', ') || 'none'}; phrases: ${[...symptom.phrases].join(', ') || 'none'})`);
     }
   }
   for (const phrase of symptom.phrases)
@@ -75,6 +72,14 @@ function walk(condition: Condition, visit: (leaf: Condition) => void): void {
   else visit(condition);
 }
 
+/** Every string inside a value (an operation's parameters): each is a template. */
+function templateStrings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(templateStrings);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(templateStrings);
+  return [];
+}
+
 /** Every template of a rule, with where it is, for the messages. */
 function templatesOf(rule: Rule): Array<[string, string]> {
   const explanation = Array.isArray(rule.explanation) ? rule.explanation : [rule.explanation];
@@ -85,7 +90,7 @@ function templatesOf(rule: Rule): Array<[string, string]> {
     ...(rule.ruledOut ?? []).map((entry, index) => [`ruledOut[${index}]`, entry.text] as [string, string]),
     ...rule.fixes.flatMap((fix, index) => [
       [`fixes[${index}].text`, fix.text] as [string, string],
-      ...(fix.commands ?? []).map((command, commandIndex) => [`fixes[${index}].commands[${commandIndex}]`, command] as [string, string]),
+      ...(fix.ops ?? []).flatMap((op, opIndex) => templateStrings(op).map((text) => [`fixes[${index}].ops[${opIndex}]`, text] as [string, string])),
       ...(fix.persistent
         ? [
             [`fixes[${index}].persistent.file`, fix.persistent.file] as [string, string],

@@ -32,15 +32,63 @@ describe('rendering diagnoses', () => {
     expect(diagnosis!.notes).toEqual([]);
   });
 
-  it('drops a command whose value is unknown and says so; keeps the lines of a drop-in it can fill', () => {
+  it('leaves out a setting whose value is unknown; keeps the lines of a drop-in it can fill', () => {
     const noTx = finding('rx-rings/rx-ring-below-max', IF, { ...x.rxRingBelow.data, txCurrent: null, txMax: null });
     const [diagnosis] = run({ findings: [noTx] }).filter((item) => item.ruleId === 'rings-below-max');
-    expect(diagnosis!.fixes[0]!.commands).toEqual([]);
-    expect(diagnosis!.notes).toContain('command `ethtool -G {subject} rx {rxMax} tx {txMax}` left out: no value for txMax');
+    // The driver has no TX ring to raise: the operation sets the RX ring alone.
+    expect(diagnosis!.fixes[0]!.commands).toEqual(['ethtool -G enp65s0f0 rx 8192']);
+    expect(diagnosis!.fixes[0]!.operations).toEqual([{ kind: 'ethtool-rings', iface: IF, rx: 8192 }]);
     expect(diagnosis!.fixes[0]!.persistent!.content).toBe('[Match]\nOriginalName=enp65s0f0\n[Link]\nRxBufferSize=8192\n');
     expect(diagnosis!.notes.some((note) => note.includes('TxBufferSize={txMax}'))).toBe(true);
     // The sentence about the TX ring has no value: left out, not printed with a hole.
     expect(diagnosis!.explanation).not.toContain('TX ring');
+  });
+
+  it('refuses an operation whose filled value does not fit its schema, with a note, and runs nothing of it', () => {
+    const [rule] = parseRuleFile(
+      `rules:
+  - id: demo
+    title: Demo rule
+    cause: 7
+    when: { symptom: rx-rings/rx-ring-below-max }
+    explanation: "x"
+    fixes:
+      - text: "Raise"
+        ops:
+          - { kind: ethtool-rings, iface: "{subject}", rx: "{profile}" }
+        disruptive: true
+    confidence: low
+    references: [x]
+`,
+      'demo.yaml',
+    );
+    const [diagnosis] = run({ findings: [x.rxRingBelow], rules: [rule!] });
+    expect(diagnosis!.fixes[0]!.commands).toEqual([]);
+    expect(diagnosis!.fixes[0]!.operations).toEqual([]);
+    expect(diagnosis!.notes).toEqual(['ethtool-rings on enp65s0f0 refused: rx: rx ring size must be a number, not "throughput"']);
+  });
+
+  it('leaves out an operation with a placeholder inside a longer value, and says which', () => {
+    const [rule] = parseRuleFile(
+      `rules:
+  - id: demo
+    title: Demo rule
+    cause: 7
+    when: { symptom: rx-rings/rx-ring-below-max }
+    explanation: "x"
+    fixes:
+      - text: "Look"
+        ops:
+          - { kind: inspect, argv: [cat, "/sys/class/net/{subject}/{nothing}"] }
+        disruptive: false
+    confidence: low
+    references: [x]
+`,
+      'demo.yaml',
+    );
+    const [diagnosis] = run({ findings: [x.rxRingBelow], rules: [rule!] });
+    expect(diagnosis!.fixes[0]!.commands).toEqual([]);
+    expect(diagnosis!.notes).toEqual(['inspect left out: no value for nothing']);
   });
 
   it('writes a sysctl drop-in with only the limits that were found too small', () => {
@@ -70,7 +118,7 @@ describe('rendering diagnoses', () => {
       - text: "Set {nothing}"
         disruptive: false
       - text: "Raise {subject}"
-        commands: ["ethtool -G {subject} rx {rxMax}"]
+        ops: [{ kind: ethtool-rings, iface: "{subject}", rx: "{rxTarget}" }]
         disruptive: true
     confidence: low
     references: [x]
@@ -78,7 +126,7 @@ describe('rendering diagnoses', () => {
       'demo.yaml',
     );
     const [diagnosis] = run({ findings: [x.rxRingBelow], rules: [rule!] });
-    expect(diagnosis!.fixes).toEqual([{ text: 'Raise enp65s0f0', commands: ['ethtool -G enp65s0f0 rx 8192'], disruptive: true }]);
+    expect(diagnosis!.fixes).toEqual([{ text: 'Raise enp65s0f0', commands: ['ethtool -G enp65s0f0 rx 8192'], operations: [{ kind: 'ethtool-rings', iface: IF, rx: 8192 }], disruptive: true }]);
     expect(diagnosis!.notes).toEqual(['fix "Set {nothing}" left out: no value for nothing']);
   });
 
