@@ -9,7 +9,11 @@ import { operationText } from '../domain/fix-commands.js';
 import { checkOperation, operationLabel, type DropIn, type Operation, type OperationTemplate, type SymptomFixTemplate } from '../report/fix-operations.js';
 import { placeholders, render, type Bindings } from './template.js';
 
-const SINGLE_PLACEHOLDER = /^\{([A-Za-z][A-Za-z0-9_.\-/]*)\}$/;
+/** The name when the whole parameter is one placeholder ("{rxMax}"), in the one engine's syntax. */
+function singlePlaceholder(value: string): string | undefined {
+  const names = placeholders(value);
+  return names.length === 1 && value === `{${names[0]}}` ? names[0] : undefined;
+}
 
 const absent = (value: Scalar | undefined) => value === undefined || value === null || value === '';
 
@@ -20,11 +24,11 @@ const absent = (value: Scalar | undefined) => value === undefined || value === n
  */
 function fill(value: unknown, bindings: Bindings, missing: Set<string>, top: boolean): unknown {
   if (typeof value === 'string') {
-    const single = SINGLE_PLACEHOLDER.exec(value);
+    const single = singlePlaceholder(value);
     if (single) {
-      const bound = bindings[single[1]!];
+      const bound = bindings[single];
       if (absent(bound)) {
-        if (!top) missing.add(single[1]!);
+        if (!top) missing.add(single);
         return undefined;
       }
       return bound;
