@@ -44,7 +44,13 @@ function repositoryRoot(): string {
 const REAL = path.join(repositoryRoot(), 'fixtures', 'real');
 
 function seeds(category: string, match: RegExp): string[] {
-  const names = [category, 'local-vm'].flatMap((dir) => readdirSync(path.join(REAL, dir)).filter((name) => match.test(name) && (dir === category || name.startsWith(category.split('/')[0]!))).map((name) => path.join(dir, name))).sort();
+  const names = [category, 'local-vm']
+    .flatMap((dir) =>
+      readdirSync(path.join(REAL, dir))
+        .filter((name) => match.test(name) && (dir === category || name.startsWith(category.split('/')[0]!)))
+        .map((name) => path.join(dir, name)),
+    )
+    .sort();
   if (names.length === 0) throw new Error(`no real capture in ${category} matches ${match}`);
   return names.map((name) => readFileSync(path.join(REAL, name), 'utf8'));
 }
@@ -67,14 +73,29 @@ export function fuzzTargets(): FuzzTarget[] {
     { name: 'parseEthtoolFeatures', parse: parseEthtoolFeatures, seeds: seeds('ethtool', /-k-/) },
     // The only real -a capture is virtio's refusal; the two formats ethtool prints (ioctl and
     // netlink, from ethtool's sources) are added so the parser's success path is fuzzed too.
-    { name: 'parseEthtoolPause', parse: parseEthtoolPause, seeds: [...seeds('ethtool', /-a-/), 'Pause parameters for eth2:\nAutonegotiate:\toff\nRX:\t\ton\nTX:\t\ton\n\n', 'Pause parameters for enp3s0:\nAutonegotiate:\ton\nRX:\t\ton\nTX:\t\ton\nRX negotiated: on\nTX negotiated: off\nStatistics:\n  tx_pause_frames: 12\n  rx_pause_frames: 0\n'] },
+    {
+      name: 'parseEthtoolPause',
+      parse: parseEthtoolPause,
+      seeds: [
+        ...seeds('ethtool', /-a-/),
+        'Pause parameters for eth2:\nAutonegotiate:\toff\nRX:\t\ton\nTX:\t\ton\n\n',
+        'Pause parameters for enp3s0:\nAutonegotiate:\ton\nRX:\t\ton\nTX:\t\ton\nRX negotiated: on\nTX negotiated: off\nStatistics:\n  tx_pause_frames: 12\n  rx_pause_frames: 0\n',
+      ],
+    },
     { name: 'parseEthtoolRings', parse: (text) => parseEthtoolRings(text), seeds: seeds('ethtool', /-g-/) },
     { name: 'parseEthtoolRxfh', parse: parseEthtoolRxfh, seeds: seeds('ethtool', /-x-/) },
     { name: 'parseEthtoolSettings', parse: parseEthtoolSettings, seeds: seeds('ethtool', /settings/) },
     { name: 'parseEthtoolStats', parse: parseEthtoolStats, seeds: seeds('ethtool', /-S-/) },
     { name: 'parseIperf3Json', parse: parseIperf3Json, seeds: seeds('iperf3', /\.json$/) },
     { name: 'parseIperf3JsonStream', parse: parseIperf3JsonStream, seeds: seeds('iperf3', /json-stream|\.json$/) },
-    { name: 'parseIperf3Version', parse: parseIperf3Version, seeds: ['iperf 3.12 (cJSON 1.7.15)\nLinux host 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64\nOptional features available: CPU affinity setting, IPv6 flow label, SCTP, TCP congestion algorithm setting, sendfile / zerocopy, socket pacing, authentication, bind to device, support IPv4 don\'t fragment\n', 'iperf 3.1.3\n'] },
+    {
+      name: 'parseIperf3Version',
+      parse: parseIperf3Version,
+      seeds: [
+        "iperf 3.12 (cJSON 1.7.15)\nLinux host 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64\nOptional features available: CPU affinity setting, IPv6 flow label, SCTP, TCP congestion algorithm setting, sendfile / zerocopy, socket pacing, authentication, bind to device, support IPv4 don't fragment\n",
+        'iperf 3.1.3\n',
+      ],
+    },
     { name: 'parseLspci', parse: parseLspci, seeds: seeds('lspci', /./) },
     { name: 'parseNumactlHardware', parse: parseNumactlHardware, seeds: seeds('numactl', /./) },
     { name: 'parseProcInterrupts', parse: parseProcInterrupts, seeds: seeds('interrupts', /./) },
@@ -82,7 +103,14 @@ export function fuzzTargets(): FuzzTarget[] {
     { name: 'parseSysctlAll', parse: parseSysctlAll, seeds: seeds('sysctl', /./) },
     { name: 'parseTcQdisc', parse: parseTcQdisc, seeds: seeds('tc', /\.(txt|show)$/) },
     // The offline readers' own parsing: sos's `uname -a`, a snapshot's snapshot.json.
-    { name: 'sosreport uname', parse: parseUname, seeds: ['Linux 1xE3-1271 3.10.0-1062.el7.x86_64 #1 SMP Wed Aug 7 18:08:02 UTC 2019 x86_64 x86_64 x86_64 GNU/Linux\n', 'Linux ip-10-0-0-1 6.8.0-1008-aws #8-Ubuntu SMP Sat Mar 16 02:05:28 UTC 2024 aarch64 aarch64 aarch64 GNU/Linux\n'] },
+    {
+      name: 'sosreport uname',
+      parse: parseUname,
+      seeds: [
+        'Linux 1xE3-1271 3.10.0-1062.el7.x86_64 #1 SMP Wed Aug 7 18:08:02 UTC 2019 x86_64 x86_64 x86_64 GNU/Linux\n',
+        'Linux ip-10-0-0-1 6.8.0-1008-aws #8-Ubuntu SMP Sat Mar 16 02:05:28 UTC 2024 aarch64 aarch64 aarch64 GNU/Linux\n',
+      ],
+    },
     { name: 'snapshot.json', parse: parseManifest, seeds: manifestSeeds() },
   ];
 }
@@ -119,12 +147,41 @@ type Mutation =
 
 const position = fc.double({ min: 0, max: 1, noNaN: true });
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('flip' as const), at: position, char: fc.oneof(fc.constantFrom(...ODD), fc.string({ minLength: 1, maxLength: 1, unit: 'binary' })) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('flip' as const),
+      at: position,
+      char: fc.oneof(fc.constantFrom(...ODD), fc.string({ minLength: 1, maxLength: 1, unit: 'binary' })),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('truncate' as const), at: position }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('duplicate' as const), at: position, length: fc.integer({ min: 1, max: 400 }), times: fc.integer({ min: 1, max: 50 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('duplicate' as const),
+      at: position,
+      length: fc.integer({ min: 1, max: 400 }),
+      times: fc.integer({ min: 1, max: 50 }),
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('huge' as const), nth: fc.nat(200), value: fc.constantFrom(...HUGE) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('long-line' as const), at: position, unit: fc.constantFrom('a', '0-', '1 ', '0,', ': ', '[', '{"a":', 'x\t', '-') }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('insert' as const), at: position, text: fc.oneof(fc.constantFrom(...ODD), fc.string({ maxLength: 20, unit: 'grapheme' })) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('long-line' as const),
+      at: position,
+      unit: fc.constantFrom('a', '0-', '1 ', '0,', ': ', '[', '{"a":', 'x\t', '-'),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('insert' as const),
+      at: position,
+      text: fc.oneof(fc.constantFrom(...ODD), fc.string({ maxLength: 20, unit: 'grapheme' })),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('null-line' as const), at: position }) },
 );
 
@@ -169,7 +226,9 @@ function apply(text: string, step: Mutation): string {
 
 /** A real capture with one to four mutations. */
 export function mutatedInput(seedTexts: readonly string[]): fc.Arbitrary<string> {
-  return fc.tuple(fc.constantFrom(...seedTexts), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([seed, steps]) => steps.reduce(apply, seed));
+  return fc
+    .tuple(fc.constantFrom(...seedTexts), fc.array(mutation, { minLength: 1, maxLength: 4 }))
+    .map(([seed, steps]) => steps.reduce(apply, seed));
 }
 
 export interface FuzzFigures {
@@ -203,7 +262,10 @@ export function fuzzTarget(target: FuzzTarget, numRuns: number, seed?: number): 
         target.parse(input);
         parsed += 1;
       } catch (error) {
-        if (!(error instanceof ParseError)) throw new Error(`${target.name} threw ${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}`);
+        if (!(error instanceof ParseError))
+          throw new Error(
+            `${target.name} threw ${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}`,
+          );
         parseErrors += 1;
       }
       const elapsed = performance.now() - start;
@@ -213,5 +275,12 @@ export function fuzzTarget(target: FuzzTarget, numRuns: number, seed?: number): 
     { numRuns, ...(seed === undefined ? {} : { seed }), endOnFailure: true },
   );
   times.sort((a, b) => a - b);
-  return { target: target.name, cases: times.length, parsed, parseErrors, maxMs: times.at(-1) ?? 0, medianMs: times[Math.floor(times.length / 2)] ?? 0 };
+  return {
+    target: target.name,
+    cases: times.length,
+    parsed,
+    parseErrors,
+    maxMs: times.at(-1) ?? 0,
+    medianMs: times[Math.floor(times.length / 2)] ?? 0,
+  };
 }

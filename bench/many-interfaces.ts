@@ -39,7 +39,17 @@ export async function writeManyInterfaceSnapshot(root: string, count: number): P
       format: 'nicdoctor-snapshot',
       version: 1,
       description: `generated: ${count} virtual interfaces`,
-      inventory: { hostname: 'many', kernel: '6.1.0', os: 'Debian GNU/Linux 12', arch: 'x64', cpuModel: 'generated', logicalCpus: 2, physicalCores: 2, virtualization: 'kvm', uid: 0 },
+      inventory: {
+        hostname: 'many',
+        kernel: '6.1.0',
+        os: 'Debian GNU/Linux 12',
+        arch: 'x64',
+        cpuModel: 'generated',
+        logicalCpus: 2,
+        physicalCores: 2,
+        virtualization: 'kvm',
+        uid: 0,
+      },
     }),
   );
   const net = path.join(root, 'fs', 'sys', 'class', 'net');
@@ -51,8 +61,17 @@ export async function writeManyInterfaceSnapshot(root: string, count: number): P
       names.slice(start, start + 200).map(async (name) => {
         const dir = path.join(net, name);
         await mkdir(path.join(dir, 'statistics'), { recursive: true });
-        const attributes: Record<string, string> = { mtu: '1500', operstate: 'up', carrier: '1', speed: '10000', duplex: 'full', type: '1', uevent: `INTERFACE=${name}\nIFINDEX=${start + 2}\n` };
-        for (const counter of ['rx_packets', 'tx_packets', 'rx_dropped', 'rx_errors', 'rx_missed_errors', 'rx_fifo_errors']) attributes[`statistics/${counter}`] = '0';
+        const attributes: Record<string, string> = {
+          mtu: '1500',
+          operstate: 'up',
+          carrier: '1',
+          speed: '10000',
+          duplex: 'full',
+          type: '1',
+          uevent: `INTERFACE=${name}\nIFINDEX=${start + 2}\n`,
+        };
+        for (const counter of ['rx_packets', 'tx_packets', 'rx_dropped', 'rx_errors', 'rx_missed_errors', 'rx_fifo_errors'])
+          attributes[`statistics/${counter}`] = '0';
         await Promise.all(Object.entries(attributes).map(([file, value]) => writeFile(path.join(dir, file), `${value}\n`)));
       }),
     );
@@ -72,7 +91,11 @@ async function main(): Promise<void> {
     for (let run = 0; run < RUNS; run += 1) {
       const started = performance.now();
       // GNU time's %M: the peak resident set of the analysis, in KB.
-      const child = execa(process.execPath, [CLI, 'analyze', snapshot, '--format', 'json', '-o', path.join(dir, 'report.json')], { reject: false, timeout: TIMEOUT_MS, killSignal: 'SIGKILL' });
+      const child = execa(process.execPath, [CLI, 'analyze', snapshot, '--format', 'json', '-o', path.join(dir, 'report.json')], {
+        reject: false,
+        timeout: TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+      });
       // VmHWM is the peak resident set so far: polled, its last reading is the run's peak.
       let runPeakKb = 0;
       const poll = setInterval(() => {
@@ -82,13 +105,16 @@ async function main(): Promise<void> {
       const result = await child.finally(() => clearInterval(poll));
       const ms = performance.now() - started;
       if (result.timedOut) throw new Error(`analyze of ${COUNT} interfaces did not finish within ${TIMEOUT_MS / 1000} s`);
-      if (result.exitCode !== 0 && result.exitCode !== 1) throw new Error(`analyze exited ${result.exitCode}: ${String(result.stderr).slice(-500)}`);
+      if (result.exitCode !== 0 && result.exitCode !== 1)
+        throw new Error(`analyze exited ${result.exitCode}: ${String(result.stderr).slice(-500)}`);
       peakKb = Math.max(peakKb, runPeakKb);
       times.push(ms);
       process.stdout.write(`run ${run + 1}: ${(ms / 1000).toFixed(2)} s\n`);
     }
     times.sort((a, b) => a - b);
-    process.stdout.write(`analyze of ${COUNT} interfaces: median ${(times[Math.floor(times.length / 2)]! / 1000).toFixed(2)} s over ${RUNS} runs, peak RSS ${(peakKb / 1024).toFixed(0)} MB\n`);
+    process.stdout.write(
+      `analyze of ${COUNT} interfaces: median ${(times[Math.floor(times.length / 2)]! / 1000).toFixed(2)} s over ${RUNS} runs, peak RSS ${(peakKb / 1024).toFixed(0)} MB\n`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -17,4 +17,6 @@ if (!dir) {
 const io = new RecordingHostIO(dir);
 const { report } = await scan({ io, checks, log: silentLogger() });
 await io.writeManifest(await io.inventory(), { name: 'nicdoctor', version: VERSION }, 'what one scan reads (bench/record-scan.ts)');
-process.stdout.write(`${JSON.stringify({ interfaces: report.interfaces.length, checks: report.checks.length, facts: report.collectors.length })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ interfaces: report.interfaces.length, checks: report.checks.length, facts: report.collectors.length })}\n`,
+);

@@ -54,7 +54,9 @@ async function timed(lab: Lab, argv: string[], what: string): Promise<Timed> {
   // 1 = findings at or above --fail-on: a normal outcome of a scan.
   const acceptable = what === 'nicdoctor' ? [0, 1] : [0];
   if (result.timedOut || !acceptable.includes(result.exitCode ?? -1)) {
-    throw new Error(`${what}: \`${argv.join(' ')}\` ${result.timedOut ? 'timed out' : `exited ${result.exitCode}`}: ${String(result.stderr).trim().slice(-500)}`);
+    throw new Error(
+      `${what}: \`${argv.join(' ')}\` ${result.timedOut ? 'timed out' : `exited ${result.exitCode}`}: ${String(result.stderr).trim().slice(-500)}`,
+    );
   }
   return { ms };
 }
@@ -113,10 +115,17 @@ async function main(): Promise<number> {
     const serialArgv = [findTool('bash') ?? '/bin/bash', scriptPath];
 
     // Warm-up (not counted): page cache for node_modules, and a check that the scan sees all 64.
-    const check = await execa(findTool('ip') ?? 'ip', ['netns', 'exec', lab.ns.a, ...scanArgv], { reject: false, timeout: RUN_TIMEOUT_MS, extendEnv: false, env: { PATH: toolPath(), LANG: 'C' } });
-    if (check.exitCode !== 0 && check.exitCode !== 1) throw new Error(`nicdoctor scan exited ${check.exitCode}: ${String(check.stderr).trim()}`);
+    const check = await execa(findTool('ip') ?? 'ip', ['netns', 'exec', lab.ns.a, ...scanArgv], {
+      reject: false,
+      timeout: RUN_TIMEOUT_MS,
+      extendEnv: false,
+      env: { PATH: toolPath(), LANG: 'C' },
+    });
+    if (check.exitCode !== 0 && check.exitCode !== 1)
+      throw new Error(`nicdoctor scan exited ${check.exitCode}: ${String(check.stderr).trim()}`);
     const report = parseReport(String(check.stdout));
-    if (report.interfaces.length !== PAIRS * 2) throw new Error(`the scan saw ${report.interfaces.length} interfaces, expected ${PAIRS * 2}`);
+    if (report.interfaces.length !== PAIRS * 2)
+      throw new Error(`the scan saw ${report.interfaces.length} interfaces, expected ${PAIRS * 2}`);
     await timed(lab, serialArgv, 'serial');
 
     const times = { nicdoctor: [] as number[], serial: [] as number[] };
@@ -137,7 +146,9 @@ async function main(): Promise<number> {
       `serial script: ${serial.commands} commands, ${serial.files} files (cat), ${serial.directories} directories (ls), ${serial.links} links (readlink), one after another`,
       '',
       row(['', 'median', 'min', 'max'], widths),
-      ...(['nicdoctor', 'serial'] as const).map((side) => row([side, ms(median(times[side])), ms(Math.min(...times[side])), ms(Math.max(...times[side]))], widths)),
+      ...(['nicdoctor', 'serial'] as const).map((side) =>
+        row([side, ms(median(times[side])), ms(Math.min(...times[side])), ms(Math.max(...times[side]))], widths),
+      ),
       '',
       `nicdoctor start-up alone (\`nicdoctor --version\`, median of 3): ${ms(median(startup))}`,
       `ratio (median nicdoctor / median serial): ${(median(times.nicdoctor) / median(times.serial)).toFixed(2)}  target ≤ ${TARGET_RATIO.toFixed(2)}`,

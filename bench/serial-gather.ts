@@ -79,5 +79,11 @@ export async function buildSerialGather(snapshotDir: string): Promise<SerialGath
     ...commands.map((argv) => argv.map(shellQuote).join(' ')),
     'exit 0',
   ];
-  return { script: lines.join('\n') + '\n', commands: commands.length, files: files.length, directories: directories.length, links: links.length };
+  return {
+    script: lines.join('\n') + '\n',
+    commands: commands.length,
+    files: files.length,
+    directories: directories.length,
+    links: links.length,
+  };
 }

@@ -90,7 +90,10 @@ async function main(): Promise<void> {
     const nicdoctor: Array<{ bps: number; processes: number; cpuShare: number }> = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
       process.stderr.write(`round ${round}/${ROUNDS}: single iperf3 -P 4\n`);
-      const one = await lab.exec('a', ['iperf3', '-c', lab.b.address, '-p', '5201', '-P', '4', '-t', String(DURATION), '-O', '1', '-J'], { env, timeoutMs: (DURATION + 30) * 1000 });
+      const one = await lab.exec('a', ['iperf3', '-c', lab.b.address, '-p', '5201', '-P', '4', '-t', String(DURATION), '-O', '1', '-J'], {
+        env,
+        timeoutMs: (DURATION + 30) * 1000,
+      });
       single.push(parseIperf3Json(one.stdout).receiverBitsPerSecond ?? 0);
 
       let roundBest = { count: 0, bps: 0 };
@@ -102,10 +105,32 @@ async function main(): Promise<void> {
       best.push(roundBest);
 
       process.stderr.write(`round ${round}/${ROUNDS}: nicdoctor bench\n`);
-      const run = await lab.exec('a', [process.execPath, CLI, 'bench', '--peer', lab.b.address, '--ports', '5101-5108', '--duration', String(DURATION), '--step-duration', '3', '--format', 'json'], { env, timeoutMs: 300_000, reject: false });
+      const run = await lab.exec(
+        'a',
+        [
+          process.execPath,
+          CLI,
+          'bench',
+          '--peer',
+          lab.b.address,
+          '--ports',
+          '5101-5108',
+          '--duration',
+          String(DURATION),
+          '--step-duration',
+          '3',
+          '--format',
+          'json',
+        ],
+        { env, timeoutMs: 300_000, reject: false },
+      );
       const bench = parseReport(run.stdout).bench;
       if (!bench?.result) throw new Error(`nicdoctor bench did not finish: ${bench?.error ?? run.stderr}`);
-      nicdoctor.push({ bps: bench.result.bitsPerSecond, processes: bench.result.processes, cpuShare: bench.cpuSeconds.nicdoctor / Math.max(1e-9, bench.cpuSeconds.iperf3) });
+      nicdoctor.push({
+        bps: bench.result.bitsPerSecond,
+        processes: bench.result.processes,
+        cpuShare: bench.cpuSeconds.nicdoctor / Math.max(1e-9, bench.cpuSeconds.iperf3),
+      });
     }
 
     const singleBps = median(single);
@@ -114,10 +139,20 @@ async function main(): Promise<void> {
     const cpuShare = median(nicdoctor.map((n) => n.cpuShare));
     const rows: Array<[string, string, string]> = [
       ['single iperf3 -P 4 (one process)', gbps(singleBps), single.map((v) => (v / 1e9).toFixed(2)).join(' ')],
-      [`best hand-written script (N = ${best.map((b) => b.count).join('/')})`, gbps(scriptBps), best.map((b) => (b.bps / 1e9).toFixed(2)).join(' ')],
-      [`nicdoctor bench (${nicdoctor.map((n) => n.processes).join('/')} processes)`, gbps(ndBps), nicdoctor.map((n) => (n.bps / 1e9).toFixed(2)).join(' ')],
+      [
+        `best hand-written script (N = ${best.map((b) => b.count).join('/')})`,
+        gbps(scriptBps),
+        best.map((b) => (b.bps / 1e9).toFixed(2)).join(' '),
+      ],
+      [
+        `nicdoctor bench (${nicdoctor.map((n) => n.processes).join('/')} processes)`,
+        gbps(ndBps),
+        nicdoctor.map((n) => (n.bps / 1e9).toFixed(2)).join(' '),
+      ],
     ];
-    process.stdout.write(`throughput bench: CPU-throttled lab (each iperf3 at ${QUOTA} core), ${DURATION} s runs, ${ROUNDS} rounds, medians\n\n`);
+    process.stdout.write(
+      `throughput bench: CPU-throttled lab (each iperf3 at ${QUOTA} core), ${DURATION} s runs, ${ROUNDS} rounds, medians\n\n`,
+    );
     process.stdout.write(`${'method'.padEnd(52)}${'median'.padEnd(14)}per round (Gb/s)\n`);
     for (const [name, value, perRound] of rows) process.stdout.write(`${name.padEnd(52)}${value.padEnd(14)}${perRound}\n`);
     process.stdout.write(`\nratio nicdoctor / single process:        ${(ndBps / singleBps).toFixed(2)}x   target >= 3\n`);

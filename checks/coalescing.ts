@@ -72,7 +72,18 @@ export default defineCheck({
       },
       message:
         '{subject}: adaptive coalescing off and rx-usecs {rxUsecs} (rx-frames {rxFrames}): one interrupt per packet; for a throughput host that means a high interrupt rate and CPU load already at moderate rates{note}',
-      fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': '{targetAdaptiveRx}', 'adaptive-tx': '{targetAdaptiveTx}', 'rx-usecs': '{targetRxUsecs}' }] },
+      fix: {
+        text: '{commands}',
+        ops: [
+          {
+            kind: 'ethtool-coalesce',
+            iface: '{subject}',
+            'adaptive-rx': '{targetAdaptiveRx}',
+            'adaptive-tx': '{targetAdaptiveTx}',
+            'rx-usecs': '{targetRxUsecs}',
+          },
+        ],
+      },
     }),
     'adaptive-coalescing-on': symptom({
       severity: 'info',
@@ -102,21 +113,43 @@ export default defineCheck({
             : [d.adaptiveRx === 'on' ? 'adaptive-rx off' : '', d.adaptiveTx === 'on' ? 'adaptive-tx off' : ''].filter(Boolean).join(' '),
       },
       message: '{subject}: adaptive interrupt coalescing is on (RX {adaptiveRx}, TX {adaptiveTx}{dynamicMode}); {why}',
-      fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': '{targetAdaptiveRx}', 'adaptive-tx': '{targetAdaptiveTx}', 'rx-usecs': '{targetRxUsecs}' }] },
+      fix: {
+        text: '{commands}',
+        ops: [
+          {
+            kind: 'ethtool-coalesce',
+            iface: '{subject}',
+            'adaptive-rx': '{targetAdaptiveRx}',
+            'adaptive-tx': '{targetAdaptiveTx}',
+            'rx-usecs': '{targetRxUsecs}',
+          },
+        ],
+      },
     }),
     'high-rx-usecs': symptom({
       severity: 'warning',
-      data: z.object({ rxUsecs: z.number().int(), interruptsPerSecond: z.number().int(), latencyMaxRxUsecs: z.number().int(), profile: profileSchema }),
+      data: z.object({
+        rxUsecs: z.number().int(),
+        interruptsPerSecond: z.number().int(),
+        latencyMaxRxUsecs: z.number().int(),
+        profile: profileSchema,
+      }),
       message:
         '{subject}: rx-usecs {rxUsecs} holds each received packet up to {rxUsecs} µs (about {interruptsPerSecond} interrupts/s per queue); for a latency host keep it at or below {latencyMaxRxUsecs} µs',
-      fix: { text: '{commands}', ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': 'off', 'rx-usecs': '{latencyMaxRxUsecs}' }] },
+      fix: {
+        text: '{commands}',
+        ops: [{ kind: 'ethtool-coalesce', iface: '{subject}', 'adaptive-rx': 'off', 'rx-usecs': '{latencyMaxRxUsecs}' }],
+      },
     }),
   },
   run(ctx) {
     const { facts, optional, options: opts, profile, report, unknown, source } = ctx;
     const device = facts['net.device'];
     const result = optional['ethtool.coalesce'];
-    if (!result.ok) return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver has no interrupt coalescing settings (${message})` });
+    if (!result.ok)
+      return skipForFailedFact(ctx, result.error, {
+        unsupported: (message) => `the driver has no interrupt coalescing settings (${message})`,
+      });
     const coalesce = result.value;
     if (coalesce.adaptiveRx === null && coalesce.rxUsecs === null) {
       return unknown('ethtool -c reports neither adaptive coalescing nor rx-usecs for this driver');
@@ -132,7 +165,10 @@ export default defineCheck({
       // Per-packet interrupts are a receive matter: adaptive TX does not moderate them.
       const rxAdaptive = coalesce.adaptiveRx === true || itrDynamic;
       const perPacket =
-        !rxAdaptive && coalesce.rxUsecs !== null && coalesce.rxUsecs <= opts.perPacketRxUsecs && (coalesce.rxFrames === null || coalesce.rxFrames <= 1);
+        !rxAdaptive &&
+        coalesce.rxUsecs !== null &&
+        coalesce.rxUsecs <= opts.perPacketRxUsecs &&
+        (coalesce.rxFrames === null || coalesce.rxFrames <= 1);
       if (perPacket) {
         const dynamic = device.driver ? ITR_DYNAMIC_VALUES[device.driver] : undefined;
         const paravirtual = device.kind === 'paravirtual';
@@ -160,10 +196,7 @@ export default defineCheck({
     if (adaptive) {
       const rxUsecsHigh = coalesce.values['rx-usecs-high'] ?? null;
       report('adaptive-coalescing-on', {
-        evidence: [
-          { ...adaptiveEvidence, expected: 'off' },
-          ...(itrDynamic ? [{ ...rxUsecsEvidence, expected: 0 }] : []),
-        ],
+        evidence: [{ ...adaptiveEvidence, expected: 'off' }, ...(itrDynamic ? [{ ...rxUsecsEvidence, expected: 0 }] : [])],
         data: {
           adaptiveRx: onOff(coalesce.adaptiveRx),
           adaptiveTx: onOff(coalesce.adaptiveTx),

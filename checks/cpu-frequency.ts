@@ -69,7 +69,8 @@ export default defineCheck({
         /** /sys/devices/system/cpu/smt/control: on, off, forceoff, notsupported, notimplemented. */
         smtControl: z.string().nullable(),
       }),
-      message: 'SMT is on: {threads} hardware threads on {cores} physical cores; test processes beyond {cores} share cores and lose ~15 %, and results vary',
+      message:
+        'SMT is on: {threads} hardware threads on {cores} physical cores; test processes beyond {cores} share cores and lose ~15 %, and results vary',
       fix: 'Run at most one test process per physical core (taskset -c {firstThreads}); on a measurement host turn SMT off: echo off > /sys/devices/system/cpu/smt/control',
     }),
   },
@@ -89,10 +90,20 @@ export default defineCheck({
         const smtSource = source('cpu.topology', 'smt/active');
         report('smt-active', {
           evidence: [
-            { label: 'smt/active', observed: topology.value.smtActive === null ? 'n/a' : 1, expected: 0, ...(smtSource ? { source: smtSource } : {}) },
+            {
+              label: 'smt/active',
+              observed: topology.value.smtActive === null ? 'n/a' : 1,
+              expected: 0,
+              ...(smtSource ? { source: smtSource } : {}),
+            },
             { label: 'hardware threads per physical core', observed: Number((threads / cores).toFixed(2)), expected: 1 },
           ],
-          data: { threads, cores, firstThreads: formatCpuList([...siblingSets.values()].map((set) => set[0]!)), smtControl: topology.value.smtControl },
+          data: {
+            threads,
+            cores,
+            firstThreads: formatCpuList([...siblingSets.values()].map((set) => set[0]!)),
+            smtControl: topology.value.smtControl,
+          },
         });
         reported = true;
       }
@@ -138,19 +149,46 @@ export default defineCheck({
     const capped = withMax.filter((cpu) => cpu.scalingMaxKHz !== null && cpu.scalingMaxKHz < cpu.hwMaxKHz! * opts.cappedShare);
     if (capped.length > 0) {
       report('max-frequency-capped', {
-        evidence: [{ label: `scaling_max_freq (CPUs ${formatCpuList(capped.map((cpu) => cpu.cpu))})`, observed: Math.round(capped[0]!.scalingMaxKHz! / 1000), expected: Math.round(capped[0]!.hwMaxKHz! / 1000), unit: 'MHz' }],
-        data: { capped: capped.length, scalingMaxMHz: Math.round(capped[0]!.scalingMaxKHz! / 1000), maxMHz: Math.round(capped[0]!.hwMaxKHz! / 1000), maxKHz: capped[0]!.hwMaxKHz! },
+        evidence: [
+          {
+            label: `scaling_max_freq (CPUs ${formatCpuList(capped.map((cpu) => cpu.cpu))})`,
+            observed: Math.round(capped[0]!.scalingMaxKHz! / 1000),
+            expected: Math.round(capped[0]!.hwMaxKHz! / 1000),
+            unit: 'MHz',
+          },
+        ],
+        data: {
+          capped: capped.length,
+          scalingMaxMHz: Math.round(capped[0]!.scalingMaxKHz! / 1000),
+          maxMHz: Math.round(capped[0]!.hwMaxKHz! / 1000),
+          maxKHz: capped[0]!.hwMaxKHz!,
+        },
       });
     }
 
-    const current = freq.cpus.map((cpu) => cpu.curKHz).filter((khz): khz is number => khz !== null).sort((a, b) => a - b);
+    const current = freq.cpus
+      .map((cpu) => cpu.curKHz)
+      .filter((khz): khz is number => khz !== null)
+      .sort((a, b) => a - b);
     if (current.length > 0 && hwMaxKHz > 0) {
       const median = current[Math.floor(current.length / 2)]!;
       const share = median / hwMaxKHz;
       if (share < opts.belowMaxShare) {
         report('frequency-below-max', {
-          evidence: [{ label: 'median scaling_cur_freq', observed: Math.round(median / 1000), expected: `>= ${Math.round((hwMaxKHz * opts.belowMaxShare) / 1000)}`, unit: 'MHz' }],
-          data: { medianMHz: Math.round(median / 1000), maxMHz: Math.round(hwMaxKHz / 1000), percent: Math.round(share * 100), wanted: opts.governor },
+          evidence: [
+            {
+              label: 'median scaling_cur_freq',
+              observed: Math.round(median / 1000),
+              expected: `>= ${Math.round((hwMaxKHz * opts.belowMaxShare) / 1000)}`,
+              unit: 'MHz',
+            },
+          ],
+          data: {
+            medianMHz: Math.round(median / 1000),
+            maxMHz: Math.round(hwMaxKHz / 1000),
+            percent: Math.round(share * 100),
+            wanted: opts.governor,
+          },
         });
       }
     }

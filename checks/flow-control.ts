@@ -23,7 +23,8 @@ export default defineCheck({
   description:
     'Reads ethtool -a on physical ports of 10G and up. Pause frames off (configured, or refused by the link partner) is noted: without them a burst the host cannot absorb is dropped at the NIC (CAUSES.md cause 14). A warning for drivers that turn it off by default (ice). Virtual NICs have no pause frames.',
   scope: 'interface',
-  appliesTo: (iface) => (iface.kind === 'physical' ? null : `${iface.name} is a ${iface.kind} interface: pause frames belong to a physical port`),
+  appliesTo: (iface) =>
+    iface.kind === 'physical' ? null : `${iface.name} is a ${iface.kind} interface: pause frames belong to a physical port`,
   requires: ['net.device'],
   optionalFacts: ['ethtool.pause'],
   options,
@@ -42,11 +43,17 @@ export default defineCheck({
       }),
       phrases: {
         detail: (d) =>
-          d.refused ? 'configured on, but autonegotiation with the link partner settled on off: the switch port has flow control off' : 'configured off',
+          d.refused
+            ? 'configured on, but autonegotiation with the link partner settled on off: the switch port has flow control off'
+            : 'configured off',
         driverNote: (d) => (d.offByDefault ? `; the ${d.driver} driver turns it off by default, a known cause of drops under bursts` : ''),
       },
-      message: '{subject}: flow control RX {rx}, TX {tx} ({detail}); without pause frames a burst the host cannot absorb is dropped at the NIC{driverNote}',
-      fix: { text: '{commands}, and turn flow control on at the switch port too (both ends must agree)', ops: [{ kind: 'ethtool-pause', iface: '{subject}', rx: 'on', tx: 'on' }] },
+      message:
+        '{subject}: flow control RX {rx}, TX {tx} ({detail}); without pause frames a burst the host cannot absorb is dropped at the NIC{driverNote}',
+      fix: {
+        text: '{commands}, and turn flow control on at the switch port too (both ends must agree)',
+        ops: [{ kind: 'ethtool-pause', iface: '{subject}', rx: 'on', tx: 'on' }],
+      },
     }),
   },
   run(ctx) {
@@ -54,7 +61,8 @@ export default defineCheck({
     const device = facts['net.device'];
     if (device.kind !== 'physical') return notApplicable(`${device.kind} interface: pause frames belong to a physical port`);
     const result = optional['ethtool.pause'];
-    if (!result.ok) return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver does not support flow control (${message})` });
+    if (!result.ok)
+      return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver does not support flow control (${message})` });
     if (device.speedMbps !== null && device.speedMbps < opts.minSpeedMbps) return undefined;
     const pause = result.value;
     if (pause.rx === null || pause.tx === null) return unknown('ethtool -a did not report both RX and TX pause settings');
@@ -69,7 +77,10 @@ export default defineCheck({
     const withSource = (item: Evidence): Evidence => ({ ...item, ...(commandSource ? { source: commandSource } : {}) });
     const refused = (pause.rx && !rx) || (pause.tx && !tx);
     const offByDefault = device.driver !== null && opts.offByDefaultDrivers.includes(device.driver);
-    const evidence: Evidence[] = [withSource({ label: 'pause RX', observed: onOff(rx), expected: 'on' }), withSource({ label: 'pause TX', observed: onOff(tx), expected: 'on' })];
+    const evidence: Evidence[] = [
+      withSource({ label: 'pause RX', observed: onOff(rx), expected: 'on' }),
+      withSource({ label: 'pause TX', observed: onOff(tx), expected: 'on' }),
+    ];
     if (pause.autonegotiate !== null) evidence.push(withSource({ label: 'pause autonegotiate', observed: onOff(pause.autonegotiate) }));
     // Pause frames off is a setting many fabrics choose; it becomes a cause only with drops at the
     // NIC (rule flow-control-off, which the drops then make a warning).

@@ -24,7 +24,7 @@ const versions = z.object({ version: z.string(), threadedSince: z.string(), auth
 
 export default defineCheck({
   id: 'iperf3',
-  title: 'iperf3 can measure this host\'s links',
+  title: "iperf3 can measure this host's links",
   failureTitle: 'iperf3 on this host cannot fill a fast link on its own',
   description:
     'Reads `iperf3 -v`. Before 3.16 one iperf3 process runs every -P stream on one thread, so one CPU core is the limit (roughly 25 Gb/s, far less on slow cores); on 3.16+ -A pins every thread to the same CPU. Either way the tool, not the network, can be what a test measures.',
@@ -44,7 +44,7 @@ export default defineCheck({
       data: versions,
       message:
         'iperf3 {version} runs each stream in its own thread, but -A pins the whole process before the threads start, so every stream ends up on the same CPU',
-      fix: 'Do not use -A with several streams; pin from outside instead: taskset -c <cpus> iperf3 ... or numactl -N <node> iperf3 ... (CPUs on the NIC\'s NUMA node)',
+      fix: "Do not use -A with several streams; pin from outside instead: taskset -c <cpus> iperf3 ... or numactl -N <node> iperf3 ... (CPUs on the NIC's NUMA node)",
     }),
     'missing-feature': symptom({
       severity: 'info',
@@ -59,7 +59,8 @@ export default defineCheck({
     'authentication-before-fix': symptom({
       severity: 'info',
       data: versions,
-      message: 'iperf3 {version} is older than {authenticationFixedSince}, the release to use when iperf3 authentication (--username, RSA keys) is enabled',
+      message:
+        'iperf3 {version} is older than {authenticationFixedSince}, the release to use when iperf3 authentication (--username, RSA keys) is enabled',
       fix: 'If you use iperf3 authentication, upgrade to {authenticationFixedSince} or newer on both ends',
     }),
   },
@@ -82,7 +83,10 @@ export default defineCheck({
       const fastestMbps = Math.max(0, ...interfaces.map((iface) => iface.speedMbps ?? 0));
       report('single-threaded-version', {
         ...(fastestMbps >= opts.singleThreadLimitMbps ? {} : { severity: 'info' as const }),
-        evidence: [versionEvidence(`>= ${opts.threadedSince}`), ...(fastestMbps ? [{ label: 'fastest physical link', observed: fastestMbps, unit: 'Mb/s' }] : [])],
+        evidence: [
+          versionEvidence(`>= ${opts.threadedSince}`),
+          ...(fastestMbps ? [{ label: 'fastest physical link', observed: fastestMbps, unit: 'Mb/s' }] : []),
+        ],
         data: { ...base, major: installed.major, minor: installed.minor, fastestMbps },
       });
     }
@@ -91,7 +95,14 @@ export default defineCheck({
     const hasAffinity = installed.features === null ? null : installed.features.includes(opts.affinityFeature);
     if (hasAffinity === false) {
       report('missing-feature', {
-        evidence: [{ label: 'iperf3 optional features', observed: installed.features!.join(', ') || 'none', expected: opts.affinityFeature, ...(from ? { source: from } : {}) }],
+        evidence: [
+          {
+            label: 'iperf3 optional features',
+            observed: installed.features!.join(', ') || 'none',
+            expected: opts.affinityFeature,
+            ...(from ? { source: from } : {}),
+          },
+        ],
         data: { ...base, feature: opts.affinityFeature, features: installed.features!.join(', ') || 'none' },
       });
     } else if (threaded) {

@@ -44,7 +44,7 @@ const check = defineCheck({
   title: 'NIC interrupts are spread over NIC-local CPUs',
   failureTitle: 'NIC interrupts are concentrated or on the wrong NUMA node',
   description:
-    'Reads the NIC\'s vectors (msi_irqs, /proc/interrupts) and /proc/irq/<n>/{smp,effective}_affinity_list. All queue IRQs on one CPU, IRQs on CPUs outside the NIC\'s NUMA node, or most interrupts handled by one CPU leave one core\'s softirq saturated while more streams do not help (CAUSES.md 4, 5). Also notes irqbalance overriding hand pinning, or missing on a many-queue NIC.',
+    "Reads the NIC's vectors (msi_irqs, /proc/interrupts) and /proc/irq/<n>/{smp,effective}_affinity_list. All queue IRQs on one CPU, IRQs on CPUs outside the NIC's NUMA node, or most interrupts handled by one CPU leave one core's softirq saturated while more streams do not help (CAUSES.md 4, 5). Also notes irqbalance overriding hand pinning, or missing on a many-queue NIC.",
   scope: 'interface',
   appliesTo: (iface) => (isSoftware(iface) ? `${iface.name} has no interrupts of its own (${iface.kind} interface)` : null),
   requires: ['nic.irqs', 'net.device'],
@@ -56,7 +56,10 @@ const check = defineCheck({
       data: z.object({ ...queueFields, cpu: z.number().int() }),
       phrases: queuePhrases,
       message: 'All {queues} queue interrupts of {subject} go to CPU {cpu}: one core does the receive work of every queue',
-      fix: { text: 'Spread them over the NIC-local CPUs {localCpus}: {commands} (or the vendor script: set_irq_affinity_bynode.sh {node} {subject}; or systemctl enable --now irqbalance)', ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }] },
+      fix: {
+        text: 'Spread them over the NIC-local CPUs {localCpus}: {commands} (or the vendor script: set_irq_affinity_bynode.sh {node} {subject}; or systemctl enable --now irqbalance)',
+        ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }],
+      },
     }),
     'irqs-off-node': symptom({
       severity: 'warning',
@@ -68,15 +71,30 @@ const check = defineCheck({
         remoteCpus: z.string(),
       }),
       phrases: queuePhrases,
-      message: '{offNode} of {queues} queue interrupts of {subject} go to CPUs outside its NUMA node {node} (local CPUs {localCpus}): every packet crosses the socket interconnect',
-      fix: { text: 'Pin them to the local CPUs: {commands} (or set_irq_affinity_bynode.sh {node} {subject}); with irqbalance, it follows the NIC\'s node when numa_node is reported (irqbalance --policyscript or IRQBALANCE_BANNED_CPULIST={remoteCpus})', ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }] },
+      message:
+        '{offNode} of {queues} queue interrupts of {subject} go to CPUs outside its NUMA node {node} (local CPUs {localCpus}): every packet crosses the socket interconnect',
+      fix: {
+        text: "Pin them to the local CPUs: {commands} (or set_irq_affinity_bynode.sh {node} {subject}); with irqbalance, it follows the NIC's node when numa_node is reported (irqbalance --policyscript or IRQBALANCE_BANNED_CPULIST={remoteCpus})",
+        ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }],
+      },
     }),
     'interrupt-concentration': symptom({
       severity: 'warning',
-      data: z.object({ ...queueFields, cpu: z.number().int(), total: z.number(), topCount: z.number(), share: z.number(), sharePercent: z.number() }),
+      data: z.object({
+        ...queueFields,
+        cpu: z.number().int(),
+        total: z.number(),
+        topCount: z.number(),
+        share: z.number(),
+        sharePercent: z.number(),
+      }),
       phrases: queuePhrases,
-      message: 'CPU {cpu} handled {sharePercent}% of the {total} queue interrupts of {subject} since boot ({queues} queues): its softirq is the bottleneck',
-      fix: { text: 'Spread the queue IRQs over the NIC-local CPUs {localCpus}: {commands}; counts are since boot, so compare two readings of /proc/interrupts after changing affinity', ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }] },
+      message:
+        'CPU {cpu} handled {sharePercent}% of the {total} queue interrupts of {subject} since boot ({queues} queues): its softirq is the bottleneck',
+      fix: {
+        text: 'Spread the queue IRQs over the NIC-local CPUs {localCpus}: {commands}; counts are since boot, so compare two readings of /proc/interrupts after changing affinity',
+        ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }],
+      },
     }),
     'irqbalance-overrides-pinning': symptom({
       severity: 'info',
@@ -87,8 +105,16 @@ const check = defineCheck({
         unbannedIrqs: z.string().regex(/^\d+(,\d+)*$/),
         configPath: z.string(),
       }),
-      phrases: { ...queuePhrases, banArgs: (d) => d.unbannedIrqs.split(',').map((irq) => `--banirq=${irq}`).join(' ') },
-      message: 'The {queues} queue interrupts of {subject} are pinned one per CPU, but irqbalance (pid {pid}) is running and will move them',
+      phrases: {
+        ...queuePhrases,
+        banArgs: (d) =>
+          d.unbannedIrqs
+            .split(',')
+            .map((irq) => `--banirq=${irq}`)
+            .join(' '),
+      },
+      message:
+        'The {queues} queue interrupts of {subject} are pinned one per CPU, but irqbalance (pid {pid}) is running and will move them',
       fix: 'Keep one owner: either stop irqbalance (systemctl disable --now irqbalance) and keep the pinning, or exclude these IRQs with IRQBALANCE_ARGS="{banArgs}" in {configPath}, or drop the pinning script and let irqbalance place them',
     }),
     'irqbalance-absent': symptom({
@@ -96,7 +122,10 @@ const check = defineCheck({
       data: z.object({ ...queueFields, distinctCpus: z.number().int() }),
       phrases: queuePhrases,
       message: 'irqbalance is not running and the {queues} queue interrupts of {subject} use only {distinctCpus} CPU(s)',
-      fix: { text: 'systemctl enable --now irqbalance, or pin the queues by hand: {commands}', ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }] },
+      fix: {
+        text: 'systemctl enable --now irqbalance, or pin the queues by hand: {commands}',
+        ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }],
+      },
     }),
   },
   run(ctx) {
@@ -108,7 +137,10 @@ const check = defineCheck({
     if (queues.length === 0) return notApplicable(`${subject} has no queue interrupts (only ${nic.irqs.length} control vector(s))`);
     const view = queueView(ctx, queues);
     if (!view.knownAffinity && !view.haveCounts) {
-      return unknown(`the affinity and counts of ${subject}'s interrupts could not be read`, 'run nicdoctor as root so that /proc/irq/<n>/smp_affinity_list can be read');
+      return unknown(
+        `the affinity and counts of ${subject}'s interrupts could not be read`,
+        'run nicdoctor as root so that /proc/irq/<n>/smp_affinity_list can be read',
+      );
     }
     const oneCpu = reportOneCpu(ctx, view);
     reportOffNode(ctx, view);
@@ -154,7 +186,12 @@ function queueView({ facts, options: opts }: Ctx, queues: NicIrq[]): QueueView {
     knownAffinity: queues.every((irq) => where(irq) !== null),
     haveCounts: queues.some((irq) => irq.counts.length > 0),
     multiQueue: queues.length >= opts.minQueues && onlineCpus.length >= 2,
-    common: { queues: queues.length, irqs: queues.map((irq) => irq.irq).join(','), localCpus: formatCpuList(targetCpus), numaNode: device.numaNode },
+    common: {
+      queues: queues.length,
+      irqs: queues.map((irq) => irq.irq).join(','),
+      localCpus: formatCpuList(targetCpus),
+      numaNode: device.numaNode,
+    },
   };
 }
 
@@ -162,7 +199,11 @@ function affinityEvidence({ source }: Ctx, irq: NicIrq) {
   const effective = irq.effectiveAffinity !== null;
   const file = `/proc/irq/${irq.irq}/${effective ? 'effective_affinity_list' : 'smp_affinity_list'}`;
   const fileSource = source('nic.irqs', file);
-  return { label: `IRQ ${irq.irq}${irq.name ? ` (${irq.name})` : ''} CPUs`, observed: formatCpuList(where(irq) ?? []), ...(fileSource ? { source: fileSource } : {}) };
+  return {
+    label: `IRQ ${irq.irq}${irq.name ? ` (${irq.name})` : ''} CPUs`,
+    observed: formatCpuList(where(irq) ?? []),
+    ...(fileSource ? { source: fileSource } : {}),
+  };
 }
 
 /** 1. Every queue on the same single CPU; returns that CPU. */
@@ -223,10 +264,23 @@ function reportConcentration(ctx: Ctx, view: QueueView, oneCpu: number | null): 
   ctx.report('interrupt-concentration', {
     ...(idle ? { severity: 'info' as const } : {}),
     evidence: [
-      { label: `queue interrupts on CPU ${topCpu}`, observed: perCpu[top]!, expected: `at most ${Math.round(opts.concentrationShare * 100)}% of ${total}`, unit: 'interrupts', source: { kind: 'file', path: '/proc/interrupts' } },
+      {
+        label: `queue interrupts on CPU ${topCpu}`,
+        observed: perCpu[top]!,
+        expected: `at most ${Math.round(opts.concentrationShare * 100)}% of ${total}`,
+        unit: 'interrupts',
+        source: { kind: 'file', path: '/proc/interrupts' },
+      },
       { label: 'queue interrupts, all CPUs', observed: total, unit: 'interrupts', source: { kind: 'file', path: '/proc/interrupts' } },
     ],
-    data: { ...view.common, cpu: topCpu, total, topCount: perCpu[top]!, share: Number(share.toFixed(4)), sharePercent: Math.round(share * 100) },
+    data: {
+      ...view.common,
+      cpu: topCpu,
+      total,
+      topCount: perCpu[top]!,
+      share: Number(share.toFixed(4)),
+      sharePercent: Math.round(share * 100),
+    },
   });
 }
 
@@ -238,7 +292,8 @@ function reportIrqbalance(ctx: Ctx, view: QueueView, oneCpu: number | null): voi
   const { queues } = view;
   const spread = new Set(queues.flatMap((irq) => where(irq)!)).size;
   const masks = queues.map((irq) => irq.affinity);
-  const handPinned = masks.every((mask) => mask !== null && mask.length === 1) && new Set(masks.map((mask) => mask![0])).size === queues.length;
+  const handPinned =
+    masks.every((mask) => mask !== null && mask.length === 1) && new Set(masks.map((mask) => mask![0])).size === queues.length;
   const banned = new Set(balancer.value.bannedIrqs);
   const unbanned = queues.map((irq) => irq.irq).filter((irq) => !banned.has(irq));
   const balancerSource = source('irqbalance', '/proc');
@@ -257,7 +312,12 @@ function reportIrqbalance(ctx: Ctx, view: QueueView, oneCpu: number | null): voi
         configPath: balancer.value.configPath ?? '/etc/default/irqbalance',
       },
     });
-  } else if (!balancer.value.running && profile === 'throughput' && queues.length >= opts.irqbalanceMinQueues && spread < Math.min(queues.length, view.onlineCpus.length)) {
+  } else if (
+    !balancer.value.running &&
+    profile === 'throughput' &&
+    queues.length >= opts.irqbalanceMinQueues &&
+    spread < Math.min(queues.length, view.onlineCpus.length)
+  ) {
     // Skip when irqs-on-one-cpu already said it all.
     if (oneCpu !== null) return;
     ctx.report('irqbalance-absent', {

@@ -8,8 +8,27 @@ const options = z.object({
   efficiency: z.number().gt(0).lte(1).default(0.89),
   /** The slowest port each driver drives, for a line that names no interface with a known speed (Gb/s). */
   driverMinPortGbps: z.record(z.string(), z.number().positive()).default({
-    ixgbe: 10, ixgbevf: 10, i40e: 10, iavf: 10, ice: 10, mlx4_core: 10, mlx4_en: 10, mlx5_core: 10, bnxt_en: 10, bnx2x: 10, qede: 10, sfc: 10, nfp: 10, be2net: 10, cxgb4: 10,
-    igc: 2.5, atlantic: 2.5, igb: 1, e1000e: 1, tg3: 1, r8169: 1,
+    ixgbe: 10,
+    ixgbevf: 10,
+    i40e: 10,
+    iavf: 10,
+    ice: 10,
+    mlx4_core: 10,
+    mlx4_en: 10,
+    mlx5_core: 10,
+    bnxt_en: 10,
+    bnx2x: 10,
+    qede: 10,
+    sfc: 10,
+    nfp: 10,
+    be2net: 10,
+    cxgb4: 10,
+    igc: 2.5,
+    atlantic: 2.5,
+    igb: 1,
+    e1000e: 1,
+    tg3: 1,
+    r8169: 1,
   }),
 });
 
@@ -58,13 +77,17 @@ export default defineCheck({
               ? `enough for the ${d.portGbps} Gb/s port, though below what the card can do`
               : `below what the card can do (${d.capableGbps ?? '?'} Gb/s); whether it caps the port depends on the port speed, which was not captured`,
       },
-      message: '{device}: the kernel reports {availableGbps} Gb/s of PCIe bandwidth{limitedNote}: about {ceilingGbps} Gb/s of NIC traffic, {verdict}',
+      message:
+        '{device}: the kernel reports {availableGbps} Gb/s of PCIe bandwidth{limitedNote}: about {ceilingGbps} Gb/s of NIC traffic, {verdict}',
       fix: 'Move the card to an electrically wider, CPU-attached slot or set that slot\'s width/generation in the BIOS, then check: lspci -vv -s {limitingAddress} | grep -E "LnkCap|LnkSta"',
     }),
   },
   run({ facts, interfaces, options: opts, report, source, notApplicable }) {
     const reports = facts['kernel.pcie'];
-    if (reports.length === 0) return notApplicable('the kernel log holds no PCIe bandwidth line for a NIC (drivers print it at probe time; the log may have rotated)');
+    if (reports.length === 0)
+      return notApplicable(
+        'the kernel log holds no PCIe bandwidth line for a NIC (drivers print it at probe time; the log may have rotated)',
+      );
     const from = source('kernel.pcie');
     for (const entry of reports) {
       if (entry.availableGbps === null) continue;
@@ -79,7 +102,17 @@ export default defineCheck({
       if (!belowPort && !entry.limitedBy) continue;
       const severity = belowPort ? 'critical' : judgedGbps === null || portGbps === null ? 'warning' : 'info';
       const evidence: Evidence[] = [
-        { label: `${entry.address} available PCIe bandwidth`, observed: entry.availableGbps, ...(entry.capableGbps !== null ? { expected: entry.capableGbps } : judgedGbps !== null ? { expected: `≥ ${(judgedGbps / opts.efficiency).toFixed(1)}` } : {}), unit: 'Gb/s', ...(from ? { source: from } : {}) },
+        {
+          label: `${entry.address} available PCIe bandwidth`,
+          observed: entry.availableGbps,
+          ...(entry.capableGbps !== null
+            ? { expected: entry.capableGbps }
+            : judgedGbps !== null
+              ? { expected: `≥ ${(judgedGbps / opts.efficiency).toFixed(1)}` }
+              : {}),
+          unit: 'Gb/s',
+          ...(from ? { source: from } : {}),
+        },
         { label: 'kernel log', observed: entry.line },
       ];
       report('pcie-bandwidth-limited', {

@@ -41,7 +41,10 @@ export default defineCheck({
   description:
     'Compares the speed and duplex negotiated (`ethtool <if>`) with the fastest mode that the NIC both supports and advertises and, when shown, the fastest mode the link partner advertises too (CAUSES.md cause 16); flags a link that is down while the interface is up, and carrier changes (/sys/class/net/<if>/carrier_changes) that show a flapping link.',
   scope: 'interface',
-  appliesTo: (iface) => (iface.kind !== 'bond' && isSoftware(iface) ? `${iface.name} is a ${iface.kind} interface: its speed is nominal (no link modes to compare); the physical NICs below it are checked` : null),
+  appliesTo: (iface) =>
+    iface.kind !== 'bond' && isSoftware(iface)
+      ? `${iface.name} is a ${iface.kind} interface: its speed is nominal (no link modes to compare); the physical NICs below it are checked`
+      : null,
   requires: ['ethtool.settings', 'net.device'],
   optionalFacts: ['ethtool.driver'],
   options,
@@ -53,7 +56,9 @@ export default defineCheck({
         limit: (d) => explainLimit(d).limit,
         remedy: (d, finding) => explainLimit(d, finding).remedy,
         firmware: (d, finding) =>
-          d.driverInfo ? `${[d.driver, d.driverVersion].filter(Boolean).join(' ')}, firmware ${d.firmwareVersion ?? 'not reported'}` : `see ethtool -i ${finding.subject}`,
+          d.driverInfo
+            ? `${[d.driver, d.driverVersion].filter(Boolean).join(' ')}, firmware ${d.firmwareVersion ?? 'not reported'}`
+            : `see ethtool -i ${finding.subject}`,
       },
       message: '{subject} negotiated {negotiatedMbps} Mb/s, but the NIC supports and advertises {bestMode} ({bestMbps} Mb/s): {limit}',
       fix: '{remedy}; check the cable (all four pairs for BASE-T) or the optic and its rating, and the switch port configuration; keep autonegotiation on at both ends (ethtool -s {subject} autoneg on) or force the same mode on both; update the NIC firmware ({firmware}) if the module is not recognised',
@@ -61,7 +66,8 @@ export default defineCheck({
     'half-duplex': symptom({
       severity: 'critical',
       data: z.object({ negotiatedMbps: z.number().nullable(), duplex: z.enum(['half', 'full']) }),
-      message: '{subject} runs at half duplex ({negotiatedMbps} Mb/s): collisions and a throughput far below line rate, usually a duplex mismatch',
+      message:
+        '{subject} runs at half duplex ({negotiatedMbps} Mb/s): collisions and a throughput far below line rate, usually a duplex mismatch',
       fix: 'Use autonegotiation at both ends (ethtool -s {subject} autoneg on, and on the switch port); a port forced to a speed on one side and autonegotiating on the other falls back to half duplex',
     }),
     'no-carrier': symptom({
@@ -79,7 +85,8 @@ export default defineCheck({
     'carrier-flapping': symptom({
       severity: 'warning',
       data: z.object({ carrierChanges: z.number().int(), flaps: z.number().int(), threshold: z.number().int() }),
-      message: '{subject} lost and regained its link about {flaps} times (carrier_changes {carrierChanges}, threshold {threshold}): each drop stalls TCP',
+      message:
+        '{subject} lost and regained its link about {flaps} times (carrier_changes {carrierChanges}, threshold {threshold}): each drop stalls TCP',
       fix: 'carrier_changes counts up by 2 for each down/up cycle (a few at boot are normal); replace the cable or optic, check the switch port error counters and `ethtool -S {subject}` CRC/symbol errors, and the kernel log for link up/down messages',
     }),
   },
@@ -92,7 +99,9 @@ export default defineCheck({
     let reported = false;
 
     if (SOFTWARE_KINDS.has(device.kind)) {
-      return notApplicable(`${subject} is a ${device.kind} interface: its speed is nominal (no link modes to compare); the physical NICs below it are checked`);
+      return notApplicable(
+        `${subject} is a ${device.kind} interface: its speed is nominal (no link modes to compare); the physical NICs below it are checked`,
+      );
     }
     // Reading carrier fails on an interface that is administratively down.
     if (device.carrier === null && device.operstate === 'down') {
@@ -113,7 +122,14 @@ export default defineCheck({
       reported = true;
       const changesSource = source('net.device', '/carrier_changes');
       report('carrier-flapping', {
-        evidence: [{ label: 'carrier_changes', observed: changes, expected: `< ${opts.carrierChangesThreshold}`, ...(changesSource ? { source: changesSource } : {}) }],
+        evidence: [
+          {
+            label: 'carrier_changes',
+            observed: changes,
+            expected: `< ${opts.carrierChangesThreshold}`,
+            ...(changesSource ? { source: changesSource } : {}),
+          },
+        ],
         data: { carrierChanges: changes, flaps: Math.floor(changes / 2), threshold: opts.carrierChangesThreshold },
       });
     }
@@ -122,8 +138,17 @@ export default defineCheck({
       const carrierSource = source('net.device', '/carrier');
       report('no-carrier', {
         evidence: [
-          withEthtool({ label: 'Link detected', observed: settings.linkDetected === null ? null : settings.linkDetected ? 'yes' : 'no', expected: 'yes' }),
-          { label: 'carrier', observed: device.carrier === null ? null : device.carrier ? 1 : 0, expected: 1, ...(carrierSource ? { source: carrierSource } : {}) },
+          withEthtool({
+            label: 'Link detected',
+            observed: settings.linkDetected === null ? null : settings.linkDetected ? 'yes' : 'no',
+            expected: 'yes',
+          }),
+          {
+            label: 'carrier',
+            observed: device.carrier === null ? null : device.carrier ? 1 : 0,
+            expected: 1,
+            ...(carrierSource ? { source: carrierSource } : {}),
+          },
           { label: 'operstate', observed: device.operstate },
         ],
         data: { operstate: device.operstate, bestLinkMode: best?.mode ?? null, bestMbps: best?.speedMbps ?? null },
@@ -151,7 +176,9 @@ export default defineCheck({
     }
     if (negotiated === null) {
       if (reported) return undefined;
-      return unknown(`${subject} has a link but the driver reports no negotiated speed (ethtool "Speed: Unknown!", sysfs speed unreadable)`);
+      return unknown(
+        `${subject} has a link but the driver reports no negotiated speed (ethtool "Speed: Unknown!", sysfs speed unreadable)`,
+      );
     }
 
     if (negotiated < best.speedMbps) {
@@ -160,7 +187,9 @@ export default defineCheck({
         evidence: [
           withEthtool({ label: 'Speed', observed: negotiated, expected: best.speedMbps, unit: 'Mb/s' }),
           withEthtool({ label: 'Best mode supported and advertised', observed: best.mode }),
-          ...(partnerModes.length > 0 ? [withEthtool({ label: 'Best mode the link partner advertises', observed: partnerBest?.mode ?? partnerModes.join(' ') })] : []),
+          ...(partnerModes.length > 0
+            ? [withEthtool({ label: 'Best mode the link partner advertises', observed: partnerBest?.mode ?? partnerModes.join(' ') })]
+            : []),
         ],
         data: {
           negotiatedMbps: negotiated,

@@ -40,7 +40,8 @@ export default defineCheck({
     'mtu-below-standard': symptom({
       severity: 'info',
       data: z.object({ mtu: z.number().int(), standardMtu: z.number().int() }),
-      message: '{subject} uses MTU {mtu}, below the Ethernet standard {standardMtu} (normal for tunnels and some clouds; lowers goodput slightly)',
+      message:
+        '{subject} uses MTU {mtu}, below the Ethernet standard {standardMtu} (normal for tunnels and some clouds; lowers goodput slightly)',
     }),
   },
   run({ facts, options: opts, subject, report, unknown, source }) {
@@ -60,12 +61,20 @@ export default defineCheck({
     }
 
     if (device.mtu < opts.standardMtu && device.linkType === 1) {
-      report('mtu-below-standard', { evidence: [{ ...mtuEvidence, expected: opts.standardMtu }], data: { mtu: device.mtu, standardMtu: opts.standardMtu } });
+      report('mtu-below-standard', {
+        evidence: [{ ...mtuEvidence, expected: opts.standardMtu }],
+        data: { mtu: device.mtu, standardMtu: opts.standardMtu },
+      });
     } else if (device.mtu < opts.jumboMtu && device.speedMbps !== null && device.speedMbps >= opts.fastLinkMbps) {
       report('standard-mtu-fast-link', {
         evidence: [
           { ...mtuEvidence, expected: opts.jumboMtu },
-          { label: 'link speed', observed: device.speedMbps, unit: 'Mb/s', source: { kind: 'file', path: `/sys/class/net/${subject}/speed` } },
+          {
+            label: 'link speed',
+            observed: device.speedMbps,
+            unit: 'Mb/s',
+            source: { kind: 'file', path: `/sys/class/net/${subject}/speed` },
+          },
         ],
         data: {
           mtu: device.mtu,

@@ -41,10 +41,12 @@ const ACTIONS: Record<CounterRemedy, string> = {
     'Raise the rings of {subject} to their maximum (ethtool -g {subject} shows it; ethtool -G {subject} rx <max> tx <max>) and spread its interrupts over several NIC-local CPUs (more RSS queues, irqbalance) so no CPU falls behind.',
   'host-backpressure':
     'The NIC could not hand packets to the host fast enough: check the PCIe link (current vs maximum width and speed), raise the rings to their maximum (ethtool -G {subject} rx <max>) and turn on flow control (ethtool -A {subject} rx on tx on) so the NIC pauses the sender instead of dropping.',
-  'host-memory': 'The driver could not allocate receive buffers: check free memory on the NIC\'s NUMA node and raise vm.min_free_kbytes if memory is fragmented.',
+  'host-memory':
+    "The driver could not allocate receive buffers: check free memory on the NIC's NUMA node and raise vm.min_free_kbytes if memory is fragmented.",
   cpu: 'Spread receive processing over more CPUs (more queues: ethtool -L {subject} combined <N>; RPS) and keep the receiving CPUs free of other work.',
   'tx-queue': 'Raise the transmit ring to its maximum (ethtool -G {subject} tx <max>) and check that the sending CPUs are not saturated.',
-  'cloud-allowance': 'The hypervisor limits this instance type: use a larger instance type or spread the traffic; the host cannot fix this itself.',
+  'cloud-allowance':
+    'The hypervisor limits this instance type: use a larger instance type or spread the traffic; the host cannot fix this itself.',
   physical:
     'Check the cable or optic and its signal levels (ethtool -m {subject}), clean or replace it, and compare with the error counters of the switch port; try another switch port.',
   mtu: 'Make the MTU equal on this host, the switch and the peer.',
@@ -58,7 +60,8 @@ const SYMPTOM_OF: Record<CounterCategory, 'nic-drops' | 'physical-errors' | 'nic
   info: null,
 };
 
-const SINCE_LOAD = 'Counters are totals since the driver loaded: compare them before and after a test (nicdoctor bench measures the increase).';
+const SINCE_LOAD =
+  'Counters are totals since the driver loaded: compare them before and after a test (nicdoctor bench measures the increase).';
 
 const REMEDIES = Object.keys(ACTIONS) as [CounterRemedy, ...CounterRemedy[]];
 const ORIGINS = ['ethtool.stats', 'net.statistics', 'ip.links', 'proc.net.dev'] as const;
@@ -91,7 +94,9 @@ function detailOf(d: { queues: number; value: number; rxPackets: number | null; 
 /** The shared wording of a counter finding: what the counter means on this driver, and what to do. */
 const counterPhrases = {
   detail: (d: CounterData) => detailOf(d),
-  meaning: (d: CounterData) => counterMeaning(d.counter, d.origin === 'ethtool.stats' ? d.driver : null, d.origin === 'ethtool.stats' ? 'ethtool' : 'generic')?.meaning ?? 'see the driver documentation',
+  meaning: (d: CounterData) =>
+    counterMeaning(d.counter, d.origin === 'ethtool.stats' ? d.driver : null, d.origin === 'ethtool.stats' ? 'ethtool' : 'generic')
+      ?.meaning ?? 'see the driver documentation',
   action: (d: CounterData, finding: { subject: string }) => ACTIONS[d.remedy].replaceAll('{subject}', finding.subject),
 };
 
@@ -135,7 +140,8 @@ export default defineCheck({
         kind: z.string(),
       }),
       phrases: { detail: (d) => detailOf(d) },
-      message: '{subject} ({kind}): {counter} = {value}{detail}: drops on a software device are the kernel\'s (a full backlog, a policy, a peer that went away), not a NIC\'s',
+      message:
+        "{subject} ({kind}): {counter} = {value}{detail}: drops on a software device are the kernel's (a full backlog, a policy, a peer that went away), not a NIC's",
       fix: 'Look at the physical port that carries this traffic and at softnet_stat; on a container veth or overlay, a drop usually means the receiving side (namespace, CNI policy) refused the packet.',
     }),
     'rx-queue-imbalance': symptom({
@@ -151,7 +157,7 @@ export default defineCheck({
       }),
       message:
         '{subject}: receive queue {queue} took {sharePercent} % of the packets since the driver loaded ({activeQueues} of {queues} queues carried traffic): the load sits on one CPU',
-      fix: 'Few flows hash to few queues; with many flows, check the RSS indirection table (ethtool -x {subject}) and the hash fields (ethtool -n {subject} rx-flow-hash tcp4), and spread the queues\' interrupts over NIC-local CPUs.',
+      fix: "Few flows hash to few queues; with many flows, check the RSS indirection table (ethtool -x {subject}) and the hash fields (ethtool -n {subject} rx-flow-hash tcp4), and spread the queues' interrupts over NIC-local CPUs.",
     }),
   },
   run({ facts, optional, options: opts, subject, report, source, notApplicable, unknown }) {
@@ -166,7 +172,9 @@ export default defineCheck({
     if (!ethtool.ok && !generic) {
       return unknown(
         `${subject}: no drop counters: ${ethtool.error.message}; neither /sys/class/net/${subject}/statistics, \`ip -s link\` nor /proc/net/dev holds ${subject}`,
-        ethtool.error.kind === 'not-captured' ? `capture \`ethtool -S ${subject}\` and \`ip -s -d link\` (sos plugin: networking)` : ethtool.error.hint,
+        ethtool.error.kind === 'not-captured'
+          ? `capture \`ethtool -S ${subject}\` and \`ip -s -d link\` (sos plugin: networking)`
+          : ethtool.error.hint,
       );
     }
     const fromEthtool = ethtool.ok ? classifyEthtoolStats(ethtool.value, device.driver) : [];
@@ -191,7 +199,11 @@ export default defineCheck({
       const threshold = symptom === 'nic-drops' ? opts.minDrops : symptom === 'physical-errors' ? opts.minPhysicalErrors : opts.minErrors;
       if (counter.value <= threshold) continue;
       const where =
-        origin === 'ethtool.stats' ? source(origin, 'ethtool -S') : origin === 'net.statistics' ? source(origin, `/statistics/${counter.name}`) : source(origin);
+        origin === 'ethtool.stats'
+          ? source(origin, 'ethtool -S')
+          : origin === 'net.statistics'
+            ? source(origin, `/statistics/${counter.name}`)
+            : source(origin);
       const rate = rxPackets && isReceiveCounter(counter) ? counter.value / rxPackets : null;
       const negligible = rate !== null && rate < opts.negligibleDropRate;
       if (software) {
@@ -270,7 +282,11 @@ type GenericOrigin = 'net.statistics' | 'ip.links' | 'proc.net.dev';
  */
 function genericCounters(
   subject: string,
-  optional: { 'net.statistics': FactResult<NetStatistics>; 'ip.links': FactResult<IpLink[]>; 'proc.net.dev': FactResult<ProcNetDevEntry[]> },
+  optional: {
+    'net.statistics': FactResult<NetStatistics>;
+    'ip.links': FactResult<IpLink[]>;
+    'proc.net.dev': FactResult<ProcNetDevEntry[]>;
+  },
 ): { counters: Record<string, number>; origin: GenericOrigin } | null {
   const sysfs = optional['net.statistics'];
   if (sysfs.ok && Object.keys(sysfs.value.counters).length > 0) return { counters: sysfs.value.counters, origin: 'net.statistics' };

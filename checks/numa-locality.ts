@@ -15,10 +15,10 @@ const placement = z.object({
 
 export default defineCheck({
   id: 'numa-locality',
-  title: 'The NIC\'s NUMA node is known',
+  title: "The NIC's NUMA node is known",
   failureTitle: 'The NIC sits on a NUMA node without local memory',
   description:
-    'Reads the NIC\'s numa_node and local_cpulist and the host\'s NUMA nodes (/sys/devices/system/node). On a multi-node host, test processes and IRQs belong on the NIC\'s node: the wrong socket costs up to 2x at 40/100G (CAUSES.md 4). IRQs on remote CPUs are reported by irq-affinity.',
+    "Reads the NIC's numa_node and local_cpulist and the host's NUMA nodes (/sys/devices/system/node). On a multi-node host, test processes and IRQs belong on the NIC's node: the wrong socket costs up to 2x at 40/100G (CAUSES.md 4). IRQs on remote CPUs are reported by irq-affinity.",
   scope: 'interface',
   appliesTo: (iface) => (iface.pciAddress ? null : `${iface.name} is not a PCI device (${iface.kind} interface): it has no NUMA node`),
   requires: ['net.device', 'numa'],
@@ -27,7 +27,7 @@ export default defineCheck({
       severity: 'info',
       data: placement,
       message: '{subject} is attached to NUMA node {node} of {nodes}: its local CPUs are {localCpus}',
-      fix: 'Run the test processes on that node: numactl --cpunodebind={node} --membind={memoryNode} iperf3 ... (or taskset -c {localCpus}), and keep the NIC\'s IRQs on CPUs {localCpus}',
+      fix: "Run the test processes on that node: numactl --cpunodebind={node} --membind={memoryNode} iperf3 ... (or taskset -c {localCpus}), and keep the NIC's IRQs on CPUs {localCpus}",
     }),
     'numa-node-unknown': symptom({
       severity: 'info',
@@ -38,7 +38,8 @@ export default defineCheck({
     'nic-node-memoryless': symptom({
       severity: 'warning',
       data: placement,
-      message: 'NUMA node {node} of {subject} has CPUs but no memory: packet buffers and socket memory come from node {memoryNode} (distance {distance})',
+      message:
+        'NUMA node {node} of {subject} has CPUs but no memory: packet buffers and socket memory come from node {memoryNode} (distance {distance})',
       fix: 'Populate the memory channels of that socket/die, or change the BIOS NUMA-per-socket (NPS) setting; meanwhile bind memory to the nearest node: numactl --cpunodebind={node} --membind={memoryNode}',
     }),
   },
@@ -47,20 +48,31 @@ export default defineCheck({
     const nodes = facts.numa.nodes;
     // Memory-only nodes (GPU memory, CXL) do not run processes: they do not make a host multi-socket.
     const cpuNodes = nodes.filter((node) => node.cpus.length > 0);
-    if (cpuNodes.length <= 1) return notApplicable(`single NUMA node host (${nodes.length <= 1 ? 'one node' : `${cpuNodes.length} node with CPUs`})`);
+    if (cpuNodes.length <= 1)
+      return notApplicable(`single NUMA node host (${nodes.length <= 1 ? 'one node' : `${cpuNodes.length} node with CPUs`})`);
     if (!device.pciPath) return notApplicable(`${subject} is not a PCI device (${device.kind} interface): it has no NUMA node`);
 
     const nodeSource = source('net.device', '/numa_node');
     if (device.numaNode === null) {
       report('numa-node-unknown', {
-        evidence: [{ label: 'NIC numa_node', observed: -1, expected: `one of ${cpuNodes.map((node) => node.id).join(', ')}`, ...(nodeSource ? { source: nodeSource } : {}) }],
+        evidence: [
+          {
+            label: 'NIC numa_node',
+            observed: -1,
+            expected: `one of ${cpuNodes.map((node) => node.id).join(', ')}`,
+            ...(nodeSource ? { source: nodeSource } : {}),
+          },
+        ],
         data: { nodes: cpuNodes.length },
       });
       return undefined;
     }
     const index = nodes.findIndex((node) => node.id === device.numaNode);
     const node = nodes[index];
-    if (!node) return unknown(`${subject} reports NUMA node ${device.numaNode}, which is not among the host's nodes (${nodes.map((entry) => entry.id).join(', ')})`);
+    if (!node)
+      return unknown(
+        `${subject} reports NUMA node ${device.numaNode}, which is not among the host's nodes (${nodes.map((entry) => entry.id).join(', ')})`,
+      );
 
     const localCpus = device.localCpuList ? parseCpuList(device.localCpuList) : node.cpus;
     // The nearest node that has memory, by the firmware's distance table.
@@ -77,18 +89,30 @@ export default defineCheck({
         distance = nearest.distance ?? Number.NaN;
       }
     }
-    const data = { node: node.id, nodes: cpuNodes.length, localCpus: formatCpuList(localCpus), memoryNode, distance: Number.isNaN(distance) ? null : distance };
+    const data = {
+      node: node.id,
+      nodes: cpuNodes.length,
+      localCpus: formatCpuList(localCpus),
+      memoryNode,
+      distance: Number.isNaN(distance) ? null : distance,
+    };
     const nodeEvidence = { label: 'NIC numa_node', observed: node.id, ...(nodeSource ? { source: nodeSource } : {}) };
     const numaSource = source('numa', `node${node.id}/meminfo`);
     if (node.memoryMb === 0) {
       report('nic-node-memoryless', {
-        evidence: [nodeEvidence, { label: `node ${node.id} memory`, observed: 0, expected: '> 0', unit: 'MiB', ...(numaSource ? { source: numaSource } : {}) }],
+        evidence: [
+          nodeEvidence,
+          { label: `node ${node.id} memory`, observed: 0, expected: '> 0', unit: 'MiB', ...(numaSource ? { source: numaSource } : {}) },
+        ],
         data,
       });
     }
     const cpulistSource = source('net.device', '/local_cpulist');
     report('nic-numa-node', {
-      evidence: [nodeEvidence, { label: 'NIC local_cpulist', observed: data.localCpus, ...(cpulistSource ? { source: cpulistSource } : {}) }],
+      evidence: [
+        nodeEvidence,
+        { label: 'NIC local_cpulist', observed: data.localCpus, ...(cpulistSource ? { source: cpulistSource } : {}) },
+      ],
       data,
     });
     return undefined;

@@ -40,7 +40,9 @@ function featureList(offloads: readonly Offload[]): string {
 }
 
 const TOGGLES: ReadonlySet<string> = new Set(OFFLOADS.map((offload) => offload.toggle));
-const featuresSchema = z.string().refine((list) => list.split(',').every((name) => TOGGLES.has(name)), 'ethtool -K offload names, comma-separated ("tso,gso")');
+const featuresSchema = z
+  .string()
+  .refine((list) => list.split(',').every((name) => TOGGLES.has(name)), 'ethtool -K offload names, comma-separated ("tso,gso")');
 const profileSchema = z.enum(['throughput', 'latency', 'measurement']);
 
 /** "tso,gso" → "TSO, GSO", the names people read. */
@@ -60,7 +62,8 @@ function toggles(features: string): string {
 }
 
 function profileNote(profile: Profile, onPurpose: boolean): string {
-  if (profile === 'measurement' && onPurpose) return 'expected for a measurement host: perfSONAR-style hosts turn TSO/GSO/GRO off on purpose so that packets leave as the tool sent them';
+  if (profile === 'measurement' && onPurpose)
+    return 'expected for a measurement host: perfSONAR-style hosts turn TSO/GSO/GRO off on purpose so that packets leave as the tool sent them';
   return `for a ${profile} host this raises CPU per Gb/s and lowers the throughput ceiling`;
 }
 
@@ -84,7 +87,11 @@ export default defineCheck({
         /** A measurement host turns these off on purpose (options.measurementOffOnPurpose). */
         onPurpose: z.boolean(),
       }),
-      phrases: { featureLabels: (d) => labels(d.features), toggles: (d) => toggles(d.features), note: (d) => profileNote(d.profile, d.onPurpose) },
+      phrases: {
+        featureLabels: (d) => labels(d.features),
+        toggles: (d) => toggles(d.features),
+        note: (d) => profileNote(d.profile, d.onPurpose),
+      },
       message: '{subject}: {featureLabels} off although the driver lets them be turned on; {note}',
       fix: { text: '{commands}', ops: [{ kind: 'ethtool-features', iface: '{subject}', on: '{features}' }] },
     }),
@@ -126,7 +133,8 @@ export default defineCheck({
     const { facts, optional, options: opts, profile, report, unknown, source } = ctx;
     const device = facts['net.device'];
     const result = optional['ethtool.features'];
-    if (!result.ok) return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver reports no offload features (${message})` });
+    if (!result.ok)
+      return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver reports no offload features (${message})` });
     const features = result.value.features;
     const commandSource = source('ethtool.features', result.value.format === 'json' ? '--json' : 'ethtool -k');
     const groups: Record<State, Offload[]> = { on: [], off: [], 'fixed-off': [], 'requested-but-off': [] };
@@ -151,7 +159,8 @@ export default defineCheck({
       }));
 
     // On a measurement host, TSO/GSO/GRO off is intended: those go in their own info finding.
-    const onPurpose = profile === 'measurement' ? groups.off.filter((offload) => opts.measurementOffOnPurpose.includes(offload.toggle)) : [];
+    const onPurpose =
+      profile === 'measurement' ? groups.off.filter((offload) => opts.measurementOffOnPurpose.includes(offload.toggle)) : [];
     const unintended = groups.off.filter((offload) => !onPurpose.includes(offload));
     const offFindings: Array<[Offload[], Severity | undefined, boolean]> = [
       [unintended, undefined, false],

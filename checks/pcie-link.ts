@@ -3,13 +3,7 @@ import type { PcieLink, PcieLinkReading } from '../src/collectors/pcie-link.js';
 import type { NetDevice } from '../src/collectors/net-device.js';
 import { defineCheck, symptom } from '../src/engine/check.js';
 import type { Evidence, Source } from '../src/report/schema.js';
-import {
-  PCIE_TRANSACTION_EFFICIENCY,
-  describeMinimumLink,
-  integratedFunction,
-  linkLabel,
-  usableGbps,
-} from '../src/domain/pcie.js';
+import { PCIE_TRANSACTION_EFFICIENCY, describeMinimumLink, integratedFunction, linkLabel, usableGbps } from '../src/domain/pcie.js';
 
 const options = z.object({
   /** Share of the encoded PCIe rate left for NIC DMA after TLP/DLLP overhead (CAUSES.md cause 1). */
@@ -88,10 +82,14 @@ export default defineCheck({
   title: 'PCIe link carries the port speed',
   failureTitle: 'PCIe link too slow or narrower than it should be',
   description:
-    'Reads the NIC\'s PCIe link (sysfs current/max_link_speed/width, else lspci LnkCap/LnkSta) and the links of the bridges above it. Usable bandwidth ≈ 0.89 x the kernel\'s encoded rate; below the port speed the NIC cannot reach line rate (critical). A link below its capability that still carries line rate, or a narrower upstream bridge, is a warning; DevCtl MaxPayload below DevCap is reported as info.',
+    "Reads the NIC's PCIe link (sysfs current/max_link_speed/width, else lspci LnkCap/LnkSta) and the links of the bridges above it. Usable bandwidth ≈ 0.89 x the kernel's encoded rate; below the port speed the NIC cannot reach line rate (critical). A link below its capability that still carries line rate, or a narrower upstream bridge, is a warning; DevCtl MaxPayload below DevCap is reported as info.",
   scope: 'interface',
   appliesTo: (iface) =>
-    !iface.pciAddress ? `${iface.name} is not a PCI device (${iface.kind}): no PCIe link to examine` : iface.kind === 'paravirtual' ? `${iface.name} is a paravirtual NIC (${iface.driver ?? 'virtual device'}): its PCI function has no physical link to examine` : null,
+    !iface.pciAddress
+      ? `${iface.name} is not a PCI device (${iface.kind}): no PCIe link to examine`
+      : iface.kind === 'paravirtual'
+        ? `${iface.name} is a paravirtual NIC (${iface.driver ?? 'virtual device'}): its PCI function has no physical link to examine`
+        : null,
   requires: ['pcie.link', 'net.device'],
   optionalFacts: ['interfaces'],
   options,
@@ -129,7 +127,7 @@ export default defineCheck({
       severity: 'warning',
       data: upstreamData,
       message:
-        'The PCIe link at bridge {limitingAddress} above {subject} runs at {limitingLink} ({limitingUsableGbps} Gb/s usable), narrower than {subject}\'s own {currentLink} ({usableGbps} Gb/s)',
+        "The PCIe link at bridge {limitingAddress} above {subject} runs at {limitingLink} ({limitingUsableGbps} Gb/s usable), narrower than {subject}'s own {currentLink} ({usableGbps} Gb/s)",
       fix: 'The bottleneck is upstream of the card (a chipset or PCIe switch uplink at {limitingAddress}): move the card to a slot wired directly to the CPU, or check the BIOS width/generation settings of the port at {limitingAddress}; verify with: lspci -vv -s {limitingAddress} | grep -E "LnkCap|LnkSta"',
     }),
     'pcie-shared-link-below-ports': symptom({
@@ -234,7 +232,8 @@ function measurePath(pcie: Examined, efficiency: number): LinkPath | null {
   let limiting: Limiting | undefined;
   for (const bridge of pcie.upstream) {
     const bandwidth = bridge.link ? linkBandwidth(bridge.link, efficiency) : null;
-    if (bridge.link && bandwidth !== null && bandwidth < (limiting?.usable ?? current)) limiting = { address: bridge.address, reading: bridge.link, usable: bandwidth };
+    if (bridge.link && bandwidth !== null && bandwidth < (limiting?.usable ?? current))
+      limiting = { address: bridge.address, reading: bridge.link, usable: bandwidth };
   }
   return { current, capability, limiting, ceiling: limiting?.usable ?? current, ceilingReading: limiting?.reading ?? link };
 }
@@ -255,9 +254,18 @@ function pathEvidence(pcie: Examined, path: LinkPath, device: NetDevice, speedSo
       ...(link.maxSpeedGts !== null && link.maxWidth !== null ? { expected: `${link.maxSpeedGts} GT/s x${link.maxWidth}` } : {}),
       source: link.source,
     },
-    port: device.speedMbps !== null ? [{ label: 'port speed', observed: device.speedMbps, unit: 'Mb/s', ...(speedSource ? { source: speedSource } : {}) }] : [],
+    port:
+      device.speedMbps !== null
+        ? [{ label: 'port speed', observed: device.speedMbps, unit: 'Mb/s', ...(speedSource ? { source: speedSource } : {}) }]
+        : [],
     upstream: limiting
-      ? [{ label: `PCIe link of bridge ${limiting.address}`, observed: `${limiting.reading.speedGts} GT/s x${limiting.reading.width}`, source: limiting.reading.source }]
+      ? [
+          {
+            label: `PCIe link of bridge ${limiting.address}`,
+            observed: `${limiting.reading.speedGts} GT/s x${limiting.reading.width}`,
+            source: limiting.reading.source,
+          },
+        ]
       : [],
   };
 }
@@ -277,7 +285,13 @@ function linkFields(pcie: Examined, path: LinkPath, portGbps: number | null): z.
   };
 }
 
-function belowPortFinding(pcie: Examined, path: LinkPath, common: z.input<typeof linkData> & { portGbps: number }, evidence: PathEvidence, opts: Options) {
+function belowPortFinding(
+  pcie: Examined,
+  path: LinkPath,
+  common: z.input<typeof linkData> & { portGbps: number },
+  evidence: PathEvidence,
+  opts: Options,
+) {
   const { ceilingReading, limiting } = path;
   return {
     evidence: [
@@ -301,7 +315,9 @@ function downgradedFinding(link: PcieLinkReading, path: LinkPath, common: z.inpu
   return {
     evidence: [
       evidence.link,
-      ...(capability !== null ? [{ label: 'usable PCIe bandwidth', observed: round(path.current), expected: round(capability), unit: 'Gb/s' }] : []),
+      ...(capability !== null
+        ? [{ label: 'usable PCIe bandwidth', observed: round(path.current), expected: round(capability), unit: 'Gb/s' }]
+        : []),
       ...evidence.port,
     ],
     data: {
@@ -325,12 +341,21 @@ function upstreamFinding(limiting: Limiting, common: z.input<typeof linkData>, e
 }
 
 /** Several ports of one card whose line rates together exceed the link they share; null otherwise. */
-function sharedLinkFinding(interfaces: Parameters<typeof sharingPorts>[0], path: LinkPath, common: z.input<typeof linkData>, evidence: PathEvidence, opts: Options) {
+function sharedLinkFinding(
+  interfaces: Parameters<typeof sharingPorts>[0],
+  path: LinkPath,
+  common: z.input<typeof linkData>,
+  evidence: PathEvidence,
+  opts: Options,
+) {
   const siblings = sharingPorts(interfaces, common.address);
   const sumGbps = siblings.reduce((sum, port) => sum + port.speedMbps / 1000, 0);
   if (siblings.length <= 1 || sumGbps <= path.ceiling) return null;
   return {
-    evidence: [evidence.link, { label: 'line rate of the ports sharing the link', observed: sumGbps, expected: round(path.ceiling), unit: 'Gb/s' }],
+    evidence: [
+      evidence.link,
+      { label: 'line rate of the ports sharing the link', observed: sumGbps, expected: round(path.ceiling), unit: 'Gb/s' },
+    ],
     data: {
       ...common,
       ports: siblings.length,
@@ -344,9 +369,18 @@ function sharedLinkFinding(interfaces: Parameters<typeof sharingPorts>[0], path:
 /** DevCtl MaxPayload below DevCap (cause 20); null when it is at the maximum or unknown. */
 function maxPayloadFinding(pcie: Examined) {
   const payload = pcie.payload;
-  if (!payload || payload.configuredBytes === null || payload.supportedBytes === null || payload.configuredBytes >= payload.supportedBytes) return null;
+  if (!payload || payload.configuredBytes === null || payload.supportedBytes === null || payload.configuredBytes >= payload.supportedBytes)
+    return null;
   return {
-    evidence: [{ label: 'DevCtl MaxPayload', observed: payload.configuredBytes, expected: payload.supportedBytes, unit: 'bytes', source: payload.source }],
+    evidence: [
+      {
+        label: 'DevCtl MaxPayload',
+        observed: payload.configuredBytes,
+        expected: payload.supportedBytes,
+        unit: 'bytes',
+        source: payload.source,
+      },
+    ],
     data: {
       address: pcie.address,
       configuredBytes: payload.configuredBytes,
@@ -360,7 +394,14 @@ function maxPayloadFinding(pcie: Examined) {
 function aspmFinding(pcie: Examined) {
   if (!pcie.aspm || pcie.aspm === 'disabled') return null;
   return {
-    evidence: [{ label: 'LnkCtl ASPM', observed: `${pcie.aspm} Enabled`, expected: 'Disabled', source: { kind: 'command' as const, argv: ['lspci', '-vv', '-s', pcie.address] } }],
+    evidence: [
+      {
+        label: 'LnkCtl ASPM',
+        observed: `${pcie.aspm} Enabled`,
+        expected: 'Disabled',
+        source: { kind: 'command' as const, argv: ['lspci', '-vv', '-s', pcie.address] },
+      },
+    ],
     data: { address: pcie.address, aspm: pcie.aspm },
   };
 }
@@ -373,11 +414,17 @@ function linkBandwidth(reading: PcieLinkReading, efficiency: number): number | n
 
 /** Running below capability in speed or width (lspci's own "(downgraded)" agrees on new versions). */
 function isBelow(link: PcieLinkReading): boolean {
-  return (link.maxSpeedGts !== null && link.speedGts !== null && link.speedGts < link.maxSpeedGts) || (link.maxWidth !== null && link.width !== null && link.width < link.maxWidth);
+  return (
+    (link.maxSpeedGts !== null && link.speedGts !== null && link.speedGts < link.maxSpeedGts) ||
+    (link.maxWidth !== null && link.width !== null && link.width < link.maxWidth)
+  );
 }
 
 /** Interfaces on other functions of the same card (same domain:bus:device), with a known speed. */
-function sharingPorts(interfaces: ReadonlyArray<{ name: string; pciAddress: string | null; speedMbps: number | null; driver: string | null }>, address: string) {
+function sharingPorts(
+  interfaces: ReadonlyArray<{ name: string; pciAddress: string | null; speedMbps: number | null; driver: string | null }>,
+  address: string,
+) {
   const slot = address.replace(/\.[0-7]$/, '');
   return interfaces.filter(
     (candidate): candidate is { name: string; pciAddress: string; speedMbps: number; driver: string | null } =>

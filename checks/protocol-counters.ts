@@ -45,27 +45,31 @@ export default defineCheck({
         datagramCount: (d) => (d.datagrams === null ? 'unknown' : String(d.datagrams)),
         buffer: (d) => (d.direction === 'Rcv' ? 'receive' : 'send'),
       },
-      message: 'UDP {direction}bufErrors = {errors} since boot ({share} of {datagramCount} datagrams): datagrams were dropped because a socket {buffer} buffer was full',
-      fix: 'Raise net.core.rmem_max / rmem_default (and the application\'s SO_RCVBUF, e.g. iperf3 -w) and net.core.netdev_max_backlog; spread the receiving threads over CPUs. Compare two readings of /proc/net/snmp to see whether it still grows.',
+      message:
+        'UDP {direction}bufErrors = {errors} since boot ({share} of {datagramCount} datagrams): datagrams were dropped because a socket {buffer} buffer was full',
+      fix: "Raise net.core.rmem_max / rmem_default (and the application's SO_RCVBUF, e.g. iperf3 -w) and net.core.netdev_max_backlog; spread the receiving threads over CPUs. Compare two readings of /proc/net/snmp to see whether it still grows.",
     }),
     'tcp-retransmits': symptom({
       severity: 'warning',
       data: z.object({ retrans: count, sent: count, ratio: z.number().nonnegative() }),
       phrases: { percent: (d) => (d.ratio * 100).toFixed(2) },
-      message: 'TCP retransmitted {retrans} of {sent} segments since boot ({percent} %): loss on the path, at a receiver, or in this host\'s own queues',
+      message:
+        "TCP retransmitted {retrans} of {sent} segments since boot ({percent} %): loss on the path, at a receiver, or in this host's own queues",
       fix: 'Find where packets are lost: NIC and softnet drops on both ends (ethtool -S, /proc/net/softnet_stat), qdisc drops (tc -s qdisc), switch port errors; pace many streams with fq (net.core.default_qdisc = fq).',
     }),
     'socket-backlog-drops': symptom({
       severity: 'warning',
       data: z.object({ backlogDrops: count, pruned: count, pruneCalled: count }),
-      message: 'TCP dropped {backlogDrops} segments for a full socket backlog and pruned {pruned} receive queues since boot: an application did not read its sockets fast enough',
+      message:
+        'TCP dropped {backlogDrops} segments for a full socket backlog and pruned {pruned} receive queues since boot: an application did not read its sockets fast enough',
       fix: 'Raise net.ipv4.tcp_rmem (third field) and make the receiving application read faster (more threads, pinned to NIC-local CPUs); this is not a NIC fault.',
     }),
     'listen-drops': symptom({
       severity: 'info',
       data: z.object({ listenDrops: count, overflows: count }),
-      message: 'ListenDrops = {listenDrops} (ListenOverflows {overflows}) since boot: connections were refused because an application did not accept them fast enough',
-      fix: 'Raise the application\'s listen backlog and net.core.somaxconn; nothing to change on the NIC.',
+      message:
+        'ListenDrops = {listenDrops} (ListenOverflows {overflows}) since boot: connections were refused because an application did not accept them fast enough',
+      fix: "Raise the application's listen backlog and net.core.somaxconn; nothing to change on the NIC.",
     }),
   },
   run({ facts, options: opts, report, source }) {
@@ -87,7 +91,9 @@ export default defineCheck({
         ...(ratio !== null && ratio < opts.udpBufferWarningRatio ? { severity: 'info' as const } : {}),
         evidence: [
           { label: `Udp ${direction}bufErrors`, observed: errors, expected: 0, unit: 'datagrams', ...snmp },
-          ...(datagrams !== undefined ? [{ label: direction === 'Rcv' ? 'Udp InDatagrams' : 'Udp OutDatagrams', observed: datagrams, unit: 'datagrams', ...snmp }] : []),
+          ...(datagrams !== undefined
+            ? [{ label: direction === 'Rcv' ? 'Udp InDatagrams' : 'Udp OutDatagrams', observed: datagrams, unit: 'datagrams', ...snmp }]
+            : []),
         ],
         data: { direction, errors, datagrams: datagrams ?? null, ratio },
       });
@@ -100,7 +106,13 @@ export default defineCheck({
       report('tcp-retransmits', {
         ...(ratio < opts.retransWarningRatio ? { severity: 'info' as const } : {}),
         evidence: [
-          { label: 'Tcp RetransSegs', observed: retrans, expected: `< ${opts.retransNoteRatio * 100} % of OutSegs`, unit: 'segments', ...snmp },
+          {
+            label: 'Tcp RetransSegs',
+            observed: retrans,
+            expected: `< ${opts.retransNoteRatio * 100} % of OutSegs`,
+            unit: 'segments',
+            ...snmp,
+          },
           { label: 'Tcp OutSegs', observed: sent, unit: 'segments', ...snmp },
         ],
         data: { retrans, sent, ratio: Number(ratio.toFixed(5)) },

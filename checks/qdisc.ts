@@ -43,7 +43,8 @@ export default defineCheck({
   scope: 'interface',
   requires: ['tc.qdisc', 'net.device'],
   options,
-  appliesTo: (iface) => (iface.kind === 'bridge' ? `${iface.name} is a bridge: its speed is nominal, the ports below it carry the traffic` : null),
+  appliesTo: (iface) =>
+    iface.kind === 'bridge' ? `${iface.name} is a bridge: its speed is nominal, the ports below it carry the traffic` : null,
   symptoms: {
     'egress-shaped': symptom({
       severity: 'warning',
@@ -77,7 +78,8 @@ export default defineCheck({
         sentCount: (d) => (d.sentPackets === null ? 'an unknown number of' : String(d.sentPackets)),
         overlimitCount: (d) => (d.overlimits === null ? 'unknown' : String(d.overlimits)),
       },
-      message: '{subject}: the root {kind} qdisc dropped {dropped} of {sentCount} packets since it was created (overlimits {overlimitCount})',
+      message:
+        '{subject}: the root {kind} qdisc dropped {dropped} of {sentCount} packets since it was created (overlimits {overlimitCount})',
       fix: 'See which qdisc drops with tc -s qdisc show dev {subject}: a shaper or a short queue limit (raise the limit, or pace flows with fq)',
     }),
   },
@@ -95,17 +97,34 @@ export default defineCheck({
       });
     }
 
-    const shapers = [...tc.qdiscs, ...tc.classes].filter(egress).map(shaperOf).filter((shaper): shaper is Shaper => shaper !== null);
+    const shapers = [...tc.qdiscs, ...tc.classes]
+      .filter(egress)
+      .map(shaperOf)
+      .filter((shaper): shaper is Shaper => shaper !== null);
     if (shapers.length === 0) return undefined;
-    if (device.speedMbps === null) return unknown(`${subject} has a ${shapers[0]!.entry.kind} shaper but its link speed is unknown: cannot tell whether it limits the link`);
+    if (device.speedMbps === null)
+      return unknown(
+        `${subject} has a ${shapers[0]!.entry.kind} shaper but its link speed is unknown: cannot tell whether it limits the link`,
+      );
     const linkBits = device.speedMbps * 1e6;
     const tightest = shapers.reduce((best, shaper) => (shaper.bitsPerSecond < best.bitsPerSecond ? shaper : best));
     const percent = Math.round((tightest.bitsPerSecond / linkBits) * 1000) / 10;
     if (percent >= opts.shapedBelowPercent) return undefined;
     report('egress-shaped', {
       evidence: [
-        { label: `${tightest.entry.type} ${tightest.entry.kind} ${tightest.entry.handle} rate`, observed: tightest.bitsPerSecond / 1e6, expected: device.speedMbps, unit: 'Mb/s', ...withSource },
-        { label: 'link speed', observed: device.speedMbps, unit: 'Mb/s', source: { kind: 'file', path: `/sys/class/net/${subject}/speed` } },
+        {
+          label: `${tightest.entry.type} ${tightest.entry.kind} ${tightest.entry.handle} rate`,
+          observed: tightest.bitsPerSecond / 1e6,
+          expected: device.speedMbps,
+          unit: 'Mb/s',
+          ...withSource,
+        },
+        {
+          label: 'link speed',
+          observed: device.speedMbps,
+          unit: 'Mb/s',
+          source: { kind: 'file', path: `/sys/class/net/${subject}/speed` },
+        },
       ],
       data: {
         kind: tightest.entry.kind,

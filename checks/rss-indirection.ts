@@ -13,7 +13,6 @@ const options = z.object({
   unevenRatio: z.number().gt(1).default(2),
 });
 
-
 const queueIndex = z.number().int().nonnegative();
 
 const percent = (fraction: number) => Math.round(fraction * 1000) / 10;
@@ -43,7 +42,8 @@ export default defineCheck({
         complete: z.boolean(),
         linkMbps: z.number().nonnegative().nullable(),
       }),
-      message: 'Every entry of the RSS indirection table of {subject} ({entries} read) points at queue {queue}, although {rings} receive rings exist: all received flows land on one queue and one CPU',
+      message:
+        'Every entry of the RSS indirection table of {subject} ({entries} read) points at queue {queue}, although {rings} receive rings exist: all received flows land on one queue and one CPU',
       fix: 'ethtool -X {subject} equal {rings} (spreads the table evenly over the {rings} rings); check that no tool (DPDK/Onload, a tuning script) rewrote it',
     }),
     'uneven-indirection': symptom({
@@ -58,13 +58,15 @@ export default defineCheck({
         ratio: z.number().positive(),
         complete: z.boolean(),
       }),
-      message: 'The RSS indirection table of {subject} uses {usedQueues} of {rings} rings and gives queue {busiestQueue} {busiestPercent}% of the entries (fair share {fairPercent}%, allowed up to {ratio}x)',
+      message:
+        'The RSS indirection table of {subject} uses {usedQueues} of {rings} rings and gives queue {busiestQueue} {busiestPercent}% of the entries (fair share {fairPercent}%, allowed up to {ratio}x)',
       fix: 'ethtool -X {subject} equal {rings} (or ethtool -X {subject} default), unless the weights were set on purpose',
     }),
     'zero-hash-key': symptom({
       severity: 'warning',
       data: z.object({ keyBytes: z.number().int().positive(), rings: z.number().int().positive() }),
-      message: 'The RSS hash key of {subject} is all zeros ({keyBytes} bytes): with Toeplitz hashing every flow gets the same hash, so all traffic goes to one queue whatever the indirection table says',
+      message:
+        'The RSS hash key of {subject} is all zeros ({keyBytes} bytes): with Toeplitz hashing every flow gets the same hash, so all traffic goes to one queue whatever the indirection table says',
       fix: "ethtool -X {subject} hkey $(openssl rand -hex {keyBytes} | sed 's/../&:/g; s/:$//') (a random {keyBytes}-byte key), or reload the driver to restore its default key",
     }),
   },
@@ -72,13 +74,16 @@ export default defineCheck({
     const { facts, optional, options: opts, subject, report, notApplicable, unknown, source } = ctx;
     const device = facts['net.device'];
     if (isSoftware(device)) {
-      return notApplicable(`${subject} is a ${device.kind} interface: it has no RSS indirection table of its own (RSS is configured on the physical NIC)`);
+      return notApplicable(
+        `${subject} is a ${device.kind} interface: it has no RSS indirection table of its own (RSS is configured on the physical NIC)`,
+      );
     }
     const rxfhResult = optional['ethtool.rxfh'];
     const driver = device.driver ?? 'unknown';
     if (!rxfhResult.ok) {
       return skipForFailedFact(ctx, rxfhResult.error, {
-        unsupported: () => `the ${driver} driver has no RSS indirection table (ethtool -x is not supported): there is no table to misconfigure; the queue count is judged by rss-queues`,
+        unsupported: () =>
+          `the ${driver} driver has no RSS indirection table (ethtool -x is not supported): there is no table to misconfigure; the queue count is judged by rss-queues`,
         command: `ethtool -x ${subject}`,
       });
     }
@@ -88,20 +93,35 @@ export default defineCheck({
     const channels = optional['ethtool.channels'];
     const channelsSource = source('ethtool.channels');
     const channelEvidence: Evidence[] = channels.ok
-      ? [{ label: 'receive channels in use (ethtool -l)', observed: currentRxQueues(channels.value), unit: 'queues', ...(channelsSource ? { source: channelsSource } : {}) }]
+      ? [
+          {
+            label: 'receive channels in use (ethtool -l)',
+            observed: currentRxQueues(channels.value),
+            unit: 'queues',
+            ...(channelsSource ? { source: channelsSource } : {}),
+          },
+        ]
       : [];
 
     // The key matters even without a readable table: a zero Toeplitz key defeats any table.
     const toeplitzInUse = rxfh.hashFunctions === null || rxfh.hashFunctions['toeplitz'] !== false;
     if (rxfh.hashKey && isZeroKey(rxfh.hashKey) && toeplitzInUse && rxfh.ringCount > 1) {
       report('zero-hash-key', {
-        evidence: [withSource({ label: 'RSS hash key', observed: rxfh.hashKey.map((byte) => byte.toString(16).padStart(2, '0')).join(':'), expected: 'random bytes' })],
+        evidence: [
+          withSource({
+            label: 'RSS hash key',
+            observed: rxfh.hashKey.map((byte) => byte.toString(16).padStart(2, '0')).join(':'),
+            expected: 'random bytes',
+          }),
+        ],
         data: { keyBytes: rxfh.hashKey.length, rings: rxfh.ringCount },
       });
     }
 
     if (rxfh.indirection === null) {
-      return notApplicable(`the ${driver} driver has no RSS indirection table (ethtool -x: "Operation not supported"); with ${rxfh.ringCount} receive ring(s) the queue count is judged by rss-queues`);
+      return notApplicable(
+        `the ${driver} driver has no RSS indirection table (ethtool -x: "Operation not supported"); with ${rxfh.ringCount} receive ring(s) the queue count is judged by rss-queues`,
+      );
     }
     if (rxfh.ringCount <= 1) {
       return notApplicable(`${subject} has a single receive ring: the indirection table has nothing to spread (see rss-queues)`);
@@ -120,11 +140,22 @@ export default defineCheck({
       report('all-to-one-queue', {
         ...(fast ? { severity: 'critical' as const } : {}),
         evidence: [
-          withSource({ label: `${tableLabel} pointing at queue ${only.queue}`, observed: only.entries, expected: Math.round(rxfh.indirection.length / rxfh.ringCount), unit: 'entries' }),
+          withSource({
+            label: `${tableLabel} pointing at queue ${only.queue}`,
+            observed: only.entries,
+            expected: Math.round(rxfh.indirection.length / rxfh.ringCount),
+            unit: 'entries',
+          }),
           withSource({ label: 'queues used by the table', observed: 1, expected: rxfh.ringCount, unit: 'queues' }),
           ...channelEvidence,
         ],
-        data: { queue: only.queue, entries: rxfh.indirection.length, rings: rxfh.ringCount, complete: rxfh.indirectionComplete, linkMbps: device.speedMbps },
+        data: {
+          queue: only.queue,
+          entries: rxfh.indirection.length,
+          rings: rxfh.ringCount,
+          complete: rxfh.indirectionComplete,
+          linkMbps: device.speedMbps,
+        },
       });
       return undefined;
     }
@@ -134,7 +165,12 @@ export default defineCheck({
     if (busiest.share > opts.unevenRatio * fair) {
       report('uneven-indirection', {
         evidence: [
-          withSource({ label: `share of ${tableLabel} on queue ${busiest.queue}`, observed: percent(busiest.share), expected: `≤ ${percent(opts.unevenRatio * fair)}`, unit: '%' }),
+          withSource({
+            label: `share of ${tableLabel} on queue ${busiest.queue}`,
+            observed: percent(busiest.share),
+            expected: `≤ ${percent(opts.unevenRatio * fair)}`,
+            unit: '%',
+          }),
           withSource({ label: 'queues used by the table', observed: used.length, expected: rxfh.ringCount, unit: 'queues' }),
           ...channelEvidence,
         ],

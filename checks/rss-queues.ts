@@ -113,7 +113,8 @@ export default defineCheck({
             ? `ethtool -L ${subject} ${channelArgs(d)} (one queue per NIC-local CPU, up to the driver maximum ${d.max})`
             : `the driver offers a single queue: enable multiqueue where the NIC comes from (virtio: queues=N on the host; a cloud instance type with more queues), or spread receive processing with RPS: echo ${rpsMaskOf(d.localCpuMask)} > /sys/class/net/${subject}/queues/rx-0/rps_cpus`,
       },
-      message: '{subject} receives on a single queue ({current} of max {maxText}) on a {linkGbps} Gb/s port: every flow is processed by one CPU, which caps throughput well below line rate',
+      message:
+        '{subject} receives on a single queue ({current} of max {maxText}) on a {linkGbps} Gb/s port: every flow is processed by one CPU, which caps throughput well below line rate',
       fix: '{remedy}',
     }),
     'queues-below-max': symptom({
@@ -123,13 +124,18 @@ export default defineCheck({
         basis: (d) =>
           [
             `driver maximum ${d.max}`,
-            d.localCpus !== null ? `${d.localCpus} ${d.cpuSource === 'nic-local' ? 'NIC-local' : 'online'} CPUs` : 'NIC-local CPU count unknown',
+            d.localCpus !== null
+              ? `${d.localCpus} ${d.cpuSource === 'nic-local' ? 'NIC-local' : 'online'} CPUs`
+              : 'NIC-local CPU count unknown',
             ...(d.driverRssCap !== null ? [`${d.driver} spreads RSS over at most ${d.driverRssCap} queues`] : []),
           ].join(', '),
         channelArgs,
       },
       message: '{subject} uses {current} {channel} queues where {suggested} are possible ({basis}): traffic is spread over fewer CPUs',
-      fix: { text: '{commands}', ops: [{ kind: 'ethtool-channels', iface: '{subject}', rx: '{targetRx}', tx: '{targetTx}', combined: '{targetCombined}' }] },
+      fix: {
+        text: '{commands}',
+        ops: [{ kind: 'ethtool-channels', iface: '{subject}', rx: '{targetRx}', tx: '{targetTx}', combined: '{targetCombined}' }],
+      },
     }),
     'single-queue-vector': symptom({
       severity: 'warning',
@@ -140,14 +146,16 @@ export default defineCheck({
         sharePercent: z.number().int().min(0).max(100),
         cpus: z.number().int().min(2),
       }),
-      message: '{subject} has a single interrupt vector ({vector}) that took {interrupts} interrupts, {sharePercent} % of the host\'s MSI interrupts, on a {cpus}-CPU host: one receive queue, so one CPU does all its receive work (ethtool -l was not captured)',
-      fix: 'Check ethtool -l {subject}; enable more queues (ethtool -L {subject} combined <N>, or the driver\'s RSS/MQ module parameter) and make sure MSI-X is in use (lspci -vv: MSI-X Enable+)',
+      message:
+        "{subject} has a single interrupt vector ({vector}) that took {interrupts} interrupts, {sharePercent} % of the host's MSI interrupts, on a {cpus}-CPU host: one receive queue, so one CPU does all its receive work (ethtool -l was not captured)",
+      fix: "Check ethtool -l {subject}; enable more queues (ethtool -L {subject} combined <N>, or the driver's RSS/MQ module parameter) and make sure MSI-X is in use (lspci -vv: MSI-X Enable+)",
     }),
     'rps-off-single-queue': symptom({
       severity: 'info',
       data: z.object({ rpsCpus: cpuMask, localCpuMask: cpuMask.nullable() }),
       phrases: { rpsMask: (d) => rpsMaskOf(d.localCpuMask) },
-      message: '{subject} has a single hardware receive queue and RPS is off (rx-0/rps_cpus = {rpsCpus}): protocol processing for every flow runs on the CPU that takes the interrupt',
+      message:
+        '{subject} has a single hardware receive queue and RPS is off (rx-0/rps_cpus = {rpsCpus}): protocol processing for every flow runs on the CPU that takes the interrupt',
       fix: 'echo {rpsMask} > /sys/class/net/{subject}/queues/rx-0/rps_cpus (steers receive processing to those CPUs; add rps_flow_cnt and net.core.rps_sock_flow_entries for RFS)',
     }),
   },
@@ -156,7 +164,9 @@ export default defineCheck({
     const device = facts['net.device'];
     const channelsResult = optional['ethtool.channels'];
     if (!hasOwnQueues(device, channelsResult)) {
-      return notApplicable(`${subject} is a ${device.kind} interface: it has no hardware receive queues of its own (RSS is configured on the physical NIC)`);
+      return notApplicable(
+        `${subject} is a ${device.kind} interface: it has no hardware receive queues of its own (RSS is configured on the physical NIC)`,
+      );
     }
     const queuesResult = optional['net.queues'];
     const queues = queuesResult.ok ? queuesResult.value : null;
@@ -172,18 +182,34 @@ export default defineCheck({
       // No channel interface: the kernel's queue directories still show whether there is one queue.
       if (!queues || queues.rx.length !== 1) {
         const seen = queues ? `; sysfs shows ${queues.rx.length} receive queues` : '';
-        return notApplicable(`the ${device.driver ?? 'unknown'} driver does not support ethtool -l, so its queue count cannot be read or changed with ethtool -L${seen}`);
+        return notApplicable(
+          `the ${device.driver ?? 'unknown'} driver does not support ethtool -l, so its queue count cannot be read or changed with ethtool -L${seen}`,
+        );
       }
       channels = { plans: [], rxQueues: 1, targets: NO_TARGETS };
     } else {
       // Only a NIC the host owns: a guest's emulated or paravirtual NIC has the queues its hypervisor gives it.
-      const single = device.kind !== 'physical' ? null : singleVectorEvidence(optional['nic.irqs'], optional['proc.interrupts'], cpus.count, opts.singleVectorHostShare);
+      const single =
+        device.kind !== 'physical'
+          ? null
+          : singleVectorEvidence(optional['nic.irqs'], optional['proc.interrupts'], cpus.count, opts.singleVectorHostShare);
       if (!single) return unknownForFailedFact(ctx, channelsResult.error, `ethtool -l ${subject}`);
       // ethtool -l was not captured, but /proc/interrupts shows one busy vector: one queue.
       report('single-queue-vector', {
         evidence: [
-          { label: `${subject} queue interrupt vectors`, observed: 1, expected: `> 1 (${single.cpus} CPUs)`, unit: 'vectors', source: { kind: 'file', path: '/proc/interrupts' } },
-          { label: `interrupts on vector ${single.name}`, observed: single.total, unit: 'interrupts', source: { kind: 'file', path: '/proc/interrupts' } },
+          {
+            label: `${subject} queue interrupt vectors`,
+            observed: 1,
+            expected: `> 1 (${single.cpus} CPUs)`,
+            unit: 'vectors',
+            source: { kind: 'file', path: '/proc/interrupts' },
+          },
+          {
+            label: `interrupts on vector ${single.name}`,
+            observed: single.total,
+            unit: 'interrupts',
+            source: { kind: 'file', path: '/proc/interrupts' },
+          },
         ],
         data: { vector: single.name, interrupts: single.total, sharePercent: Math.round(single.share * 100), cpus: single.cpus },
       });
@@ -197,7 +223,10 @@ export default defineCheck({
       const plan = channels.plans.find((candidate) => candidate.channel !== 'tx');
       report('single-queue-fast-port', {
         evidence: [
-          withSource({ label: 'receive queues', observed: 1, ...(plan ? { expected: plan.suggested } : {}), unit: 'queues' }, channelsSource ?? source('net.queues')),
+          withSource(
+            { label: 'receive queues', observed: 1, ...(plan ? { expected: plan.suggested } : {}), unit: 'queues' },
+            channelsSource ?? source('net.queues'),
+          ),
           withSource({ label: 'link speed', observed: speed, unit: 'Mb/s' }, source('net.device', '/speed')),
         ],
         data: {
@@ -220,7 +249,8 @@ export default defineCheck({
         withSource({ label: `${plan.channel} channels`, observed: plan.current, expected: plan.suggested, unit: 'queues' }, channelsSource),
         withSource({ label: `${plan.channel} channels, driver maximum`, observed: plan.max, unit: 'queues' }, channelsSource),
       ];
-      if (cpus.count !== null) evidence.push(withSource({ label: 'NIC-local CPUs', observed: cpus.count, unit: 'CPUs' }, source('net.device', 'local_cpulist')));
+      if (cpus.count !== null)
+        evidence.push(withSource({ label: 'NIC-local CPUs', observed: cpus.count, unit: 'CPUs' }, source('net.device', 'local_cpulist')));
       report('queues-below-max', {
         // Without the NIC-local CPU count, "fewer queues than CPUs" is a guess: the driver maximum
         // (64 on ice) says what the NIC could do, not what this host has cores for.
@@ -264,7 +294,10 @@ export default defineCheck({
  */
 function hasOwnQueues(device: NetDevice, channels: FactResult<EthtoolChannels>): boolean {
   const settableSoftwareQueues =
-    device.kind === 'virtual' && device.speedMbps !== null && channels.ok && Math.max(channels.value.max.combined ?? 0, channels.value.max.rx ?? 0) > 1;
+    device.kind === 'virtual' &&
+    device.speedMbps !== null &&
+    channels.ok &&
+    Math.max(channels.value.max.combined ?? 0, channels.value.max.rx ?? 0) > 1;
   return !isSoftware(device) || settableSoftwareQueues;
 }
 
@@ -303,15 +336,26 @@ const NO_TARGETS: Targets = { targetCombined: null, targetRx: null, targetTx: nu
  * Per channel kind the driver has: in use, maximum, and the suggestion (one queue per local CPU,
  * up to the maximum and the driver's RSS cap). A reason instead when the driver exposes no count.
  */
-function planChannels(channels: EthtoolChannels, subject: string, device: NetDevice, cpuCount: number | null, opts: Options): Channels | string {
+function planChannels(
+  channels: EthtoolChannels,
+  subject: string,
+  device: NetDevice,
+  cpuCount: number | null,
+  opts: Options,
+): Channels | string {
   const cap = rssCap(device, opts);
   const target = (max: number) => Math.min(max, cpuCount ?? max, cap ?? max);
   const mode = channelMode(channels);
-  if (mode === 'none') return `ethtool -l ${subject} reports no receive or combined channels: the ${device.driver ?? 'unknown'} driver does not expose its queue count`;
+  if (mode === 'none')
+    return `ethtool -l ${subject} reports no receive or combined channels: the ${device.driver ?? 'unknown'} driver does not expose its queue count`;
   if (mode === 'combined') {
     const max = channels.max.combined!;
     const current = currentRxQueues(channels);
-    return { plans: [{ channel: 'combined', current, max, suggested: target(max) }], rxQueues: current, targets: { ...NO_TARGETS, targetCombined: target(max) } };
+    return {
+      plans: [{ channel: 'combined', current, max, suggested: target(max) }],
+      rxQueues: current,
+      targets: { ...NO_TARGETS, targetCombined: target(max) },
+    };
   }
   const plans = (['rx', 'tx'] as const)
     .filter((kind) => (channels.max[kind] ?? 0) > 0)

@@ -68,19 +68,26 @@ export default defineCheck({
       data: ringsBelowMax,
       phrases: ringPhrases,
       message: '{subject}: RX ring {rxCurrent} of a possible {rxMax} descriptors; {note}',
-      fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxTarget}', tx: '{txTarget}' }] },
+      fix: {
+        text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)',
+        ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxTarget}', tx: '{txTarget}' }],
+      },
     }),
     'tx-ring-below-max': symptom({
       severity: 'warning',
       data: ringsBelowMax,
       phrases: ringPhrases,
       message: '{subject}: TX ring {txCurrent} of a possible {txMax} descriptors; {note}',
-      fix: { text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)', ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxTarget}', tx: '{txTarget}' }] },
+      fix: {
+        text: '{commands} (briefly resets the link; not persistent: add it to the interface configuration)',
+        ops: [{ kind: 'ethtool-rings', iface: '{subject}', rx: '{rxTarget}', tx: '{txTarget}' }],
+      },
     }),
     'ring-max-small': symptom({
       severity: 'info',
       data: z.object({ rxMax: z.number().int().nonnegative(), smallRingMax: z.number().int().positive() }),
-      message: '{subject}: the driver allows at most {rxMax} RX descriptors, below {smallRingMax}: bursts larger than that drop at the NIC whatever the settings',
+      message:
+        '{subject}: the driver allows at most {rxMax} RX descriptors, below {smallRingMax}: bursts larger than that drop at the NIC whatever the settings',
       fix: 'Nothing to raise with ethtool: if ethtool -S {subject} shows drops, use a NIC or driver with deeper rings (for a virtual NIC, the hypervisor sets the queue size)',
     }),
   },
@@ -89,7 +96,8 @@ export default defineCheck({
     const device = facts['net.device'];
     const result = optional['ethtool.rings'];
     // veth and some virtual NICs answer "Operation not supported": nothing to size.
-    if (!result.ok) return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver has no configurable rings (${message})` });
+    if (!result.ok)
+      return skipForFailedFact(ctx, result.error, { unsupported: (message) => `the driver has no configurable rings (${message})` });
     const rings = result.value;
     const commandSource = source('ethtool.rings', '-g');
     const fast = device.speedMbps !== null && device.speedMbps >= opts.fastLinkMbps;
@@ -108,9 +116,21 @@ export default defineCheck({
       if (current >= max) continue;
       const label = direction.toUpperCase();
       const evidence: Evidence[] = [
-        { label: `${label} ring`, observed: current, expected: max, unit: 'descriptors', ...(commandSource ? { source: commandSource } : {}) },
+        {
+          label: `${label} ring`,
+          observed: current,
+          expected: max,
+          unit: 'descriptors',
+          ...(commandSource ? { source: commandSource } : {}),
+        },
       ];
-      if (device.speedMbps !== null) evidence.push({ label: 'link speed', observed: device.speedMbps, unit: 'Mb/s', source: { kind: 'file', path: `/sys/class/net/${device.name}/speed` } });
+      if (device.speedMbps !== null)
+        evidence.push({
+          label: 'link speed',
+          observed: device.speedMbps,
+          unit: 'Mb/s',
+          source: { kind: 'file', path: `/sys/class/net/${device.name}/speed` },
+        });
       report(direction === 'rx' ? 'rx-ring-below-max' : 'tx-ring-below-max', {
         severity,
         evidence,
@@ -129,7 +149,15 @@ export default defineCheck({
     const rxMax = maxOf('rx');
     if (rxMax !== null && rxMax < opts.smallRingMax) {
       report('ring-max-small', {
-        evidence: [{ label: 'RX ring maximum', observed: rxMax, expected: opts.smallRingMax, unit: 'descriptors', ...(commandSource ? { source: commandSource } : {}) }],
+        evidence: [
+          {
+            label: 'RX ring maximum',
+            observed: rxMax,
+            expected: opts.smallRingMax,
+            unit: 'descriptors',
+            ...(commandSource ? { source: commandSource } : {}),
+          },
+        ],
         data: { rxMax, smallRingMax: opts.smallRingMax },
       });
     } else if (judged === 0) {

@@ -100,7 +100,7 @@ export default defineCheck({
       data: tcpLimitData,
       phrases: limitPhrases,
       message:
-        'net.ipv4.tcp_rmem allows at most {observed} bytes, less than the {expected} recommended for links {tier} ({linkNote}): autotuning caps one stream\'s receive window at {window}: {ceiling} at {rttMs} ms RTT',
+        "net.ipv4.tcp_rmem allows at most {observed} bytes, less than the {expected} recommended for links {tier} ({linkNote}): autotuning caps one stream's receive window at {window}: {ceiling} at {rttMs} ms RTT",
       fix: 'Put "net.ipv4.tcp_rmem = {min} {default} {expected}" ' + FIX_TAIL,
     }),
     'tcp-wmem-below-tier': symptom({
@@ -108,28 +108,36 @@ export default defineCheck({
       data: tcpLimitData,
       phrases: limitPhrases,
       message:
-        'net.ipv4.tcp_wmem allows at most {observed} bytes, less than the {expected} recommended for links {tier} ({linkNote}): autotuning caps one stream\'s send buffer at {window}: {ceiling} at {rttMs} ms RTT',
+        "net.ipv4.tcp_wmem allows at most {observed} bytes, less than the {expected} recommended for links {tier} ({linkNote}): autotuning caps one stream's send buffer at {window}: {ceiling} at {rttMs} ms RTT",
       fix: 'Put "net.ipv4.tcp_wmem = {min} {default} {expected}" ' + FIX_TAIL,
     }),
     'window-scaling-off': symptom({
       severity: 'warning',
       data: z.object({ observed: z.literal(0), expected: z.literal(1), rttMs: z.number().positive(), dropIn }),
       phrases: { ceiling: (d) => formatRate(windowRateMbps(UNSCALED_WINDOW, d.rttMs)) },
-      message: 'net.ipv4.tcp_window_scaling is 0: every TCP window is limited to 64 KiB ({ceiling} at {rttMs} ms RTT) whatever the buffer sizes',
+      message:
+        'net.ipv4.tcp_window_scaling is 0: every TCP window is limited to 64 KiB ({ceiling} at {rttMs} ms RTT) whatever the buffer sizes',
       fix: 'Put "net.ipv4.tcp_window_scaling = 1" ' + FIX_TAIL,
     }),
     'default-qdisc-not-fq': symptom({
       severity: 'info',
       data: z.object({ observed: qdiscName, expected: qdiscName, dropIn }),
-      message: 'net.core.default_qdisc is {observed}: ESnet recommends {expected}, which paces each TCP flow and so reduces bursts and retransmits when many streams share a link',
-      fix: 'Put "net.core.default_qdisc = {expected}" ' + FIX_TAIL + '; it applies to qdiscs created afterwards: reboot, or tc qdisc del dev <if> root to let the kernel re-create the default with {expected}',
+      message:
+        'net.core.default_qdisc is {observed}: ESnet recommends {expected}, which paces each TCP flow and so reduces bursts and retransmits when many streams share a link',
+      fix:
+        'Put "net.core.default_qdisc = {expected}" ' +
+        FIX_TAIL +
+        '; it applies to qdiscs created afterwards: reboot, or tc qdisc del dev <if> root to let the kernel re-create the default with {expected}',
     }),
     'congestion-control': symptom({
       severity: 'info',
       data: z.object({
         current: algorithm,
         /** net.ipv4.tcp_available_congestion_control: space-separated names; null when unread. */
-        available: z.string().regex(/^[\w-]+( [\w-]+)*$/).nullable(),
+        available: z
+          .string()
+          .regex(/^[\w-]+( [\w-]+)*$/)
+          .nullable(),
         bbrAvailable: z.boolean(),
         dropIn,
       }),
@@ -175,12 +183,27 @@ export default defineCheck({
     const lanBytes = fastest ? (fastest.speedMbps * 1e6 * opts.lanRttMs) / 1000 / 8 : 0;
     const severityFor = (bytes: number) => (bytes >= lanBytes ? { severity: 'info' as const } : {});
     const linkEvidence: Evidence[] = fastest
-      ? [{ label: `${fastest.name} link speed`, observed: fastest.speedMbps, unit: 'Mb/s', source: { kind: 'file', path: `/sys/class/net/${fastest.name}/speed` } }]
+      ? [
+          {
+            label: `${fastest.name} link speed`,
+            observed: fastest.speedMbps,
+            unit: 'Mb/s',
+            source: { kind: 'file', path: `/sys/class/net/${fastest.name}/speed` },
+          },
+        ]
       : [];
-    const common = fastest ? { tier: chosen.label, fastestInterface: fastest.name, fastestMbps: fastest.speedMbps, rttMs: opts.rttMs, dropIn: opts.dropIn } : null;
+    const common = fastest
+      ? { tier: chosen.label, fastestInterface: fastest.name, fastestMbps: fastest.speedMbps, rttMs: opts.rttMs, dropIn: opts.dropIn }
+      : null;
     const sysctlEvidence = (key: string, observed: Scalar, expected?: Scalar, unit?: string, label = key): Evidence => {
       const from = source('sysctl.net', `/${key.replace(/\./g, '/')}`);
-      return { label, observed, ...(expected !== undefined ? { expected } : {}), ...(unit ? { unit } : {}), ...(from ? { source: from } : {}) };
+      return {
+        label,
+        observed,
+        ...(expected !== undefined ? { expected } : {}),
+        ...(unit ? { unit } : {}),
+        ...(from ? { source: from } : {}),
+      };
     };
 
     const coreLimits = [
@@ -233,7 +256,12 @@ export default defineCheck({
       report('mtu-probing-off-with-jumbo', {
         evidence: [
           sysctlEvidence('net.ipv4.tcp_mtu_probing', 0, 1),
-          ...jumbo.map((device): Evidence => ({ label: `${device.name} MTU`, observed: device.mtu, unit: 'bytes', source: { kind: 'file', path: `/sys/class/net/${device.name}/mtu` } })),
+          ...jumbo.map((device): Evidence => ({
+            label: `${device.name} MTU`,
+            observed: device.mtu,
+            unit: 'bytes',
+            source: { kind: 'file', path: `/sys/class/net/${device.name}/mtu` },
+          })),
         ],
         data: { observed: 0, expected: 1, interfaces: jumbo.map((device) => device.name).join(', '), mtu, dropIn: opts.dropIn },
       });
@@ -248,13 +276,21 @@ type ReportCongestion = (
 ) => void;
 
 /** Informational: which algorithm runs, and whether BBR is there to try (it needs fq or internal pacing). */
-function reportCongestionControl(sysctl: SysctlNet, dropIn: string, evidence: (key: string, observed: Scalar) => Evidence, report: ReportCongestion): void {
+function reportCongestionControl(
+  sysctl: SysctlNet,
+  dropIn: string,
+  evidence: (key: string, observed: Scalar) => Evidence,
+  report: ReportCongestion,
+): void {
   const current = sysctl.tcpCongestionControl;
   if (current === null || current === 'bbr') return;
   const available = sysctl.tcpAvailableCongestionControl;
   const bbrLoaded = available?.includes('bbr') ?? false;
   report('congestion-control', {
-    evidence: [evidence('net.ipv4.tcp_congestion_control', current), evidence('net.ipv4.tcp_available_congestion_control', available ? available.join(' ') : null)],
+    evidence: [
+      evidence('net.ipv4.tcp_congestion_control', current),
+      evidence('net.ipv4.tcp_available_congestion_control', available ? available.join(' ') : null),
+    ],
     data: { current, available: available ? available.join(' ') : null, bbrAvailable: bbrLoaded, dropIn },
   });
 }
@@ -262,7 +298,8 @@ function reportCongestionControl(sysctl: SysctlNet, dropIn: string, evidence: (k
 function fastestLink(devices: ReadonlyArray<NetDevice | InterfaceSummary>): { name: string; speedMbps: number } | null {
   let best: { name: string; speedMbps: number } | null = null;
   for (const device of devices) {
-    if (device.speedMbps !== null && (best === null || device.speedMbps > best.speedMbps)) best = { name: device.name, speedMbps: device.speedMbps };
+    if (device.speedMbps !== null && (best === null || device.speedMbps > best.speedMbps))
+      best = { name: device.name, speedMbps: device.speedMbps };
   }
   return best;
 }

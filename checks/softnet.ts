@@ -96,7 +96,7 @@ export default defineCheck({
       },
       message:
         'time_squeeze {totalSqueeze} since boot on {cpuCount} CPU(s), worst {worstShare} per packet on {worstCpuLabel}: the receive softirq ran out of net.core.netdev_budget ({budgetSetting} packets) or netdev_budget_usecs ({budgetUsecsSetting} µs) with packets still waiting',
-      fix: 'Raise net.core.netdev_budget (sysctl -w net.core.netdev_budget={suggestedBudget}) and net.core.netdev_budget_usecs (sysctl -w net.core.netdev_budget_usecs={suggestedBudgetUsecs}); if one CPU does all the work, spread the NIC\'s queues over more CPUs (RSS/RPS).',
+      fix: "Raise net.core.netdev_budget (sysctl -w net.core.netdev_budget={suggestedBudget}) and net.core.netdev_budget_usecs (sysctl -w net.core.netdev_budget_usecs={suggestedBudgetUsecs}); if one CPU does all the work, spread the NIC's queues over more CPUs (RSS/RPS).",
     }),
   },
   run({ facts, optional, options: opts, report, source }) {
@@ -116,7 +116,13 @@ export default defineCheck({
       report('backlog-drops', {
         ...(rate !== null && rate < opts.negligibleDropRate ? { severity: 'info' as const } : {}),
         evidence: [
-          ...dropping.map((cpu): Evidence => ({ label: `${cpuLabel(cpu)} backlog drops`, observed: cpu.dropped, expected: opts.minDrops, unit: 'packets', ...withSource })),
+          ...dropping.map((cpu): Evidence => ({
+            label: `${cpuLabel(cpu)} backlog drops`,
+            observed: cpu.dropped,
+            expected: opts.minDrops,
+            unit: 'packets',
+            ...withSource,
+          })),
           ...(backlog !== null ? [sysctlEvidence('net.core.netdev_max_backlog', backlog, source('sysctl.net', 'netdev_max_backlog'))] : []),
         ],
         data: {
@@ -142,9 +148,16 @@ export default defineCheck({
       report('budget-exhausted', {
         ...(worstRatio >= opts.squeezeWarningRatio ? { severity: 'warning' as const } : {}),
         evidence: [
-          ...squeezed.map((cpu): Evidence => ({ label: `${cpuLabel(cpu)} time_squeeze`, observed: cpu.timeSqueeze, expected: 0, ...withSource })),
+          ...squeezed.map((cpu): Evidence => ({
+            label: `${cpuLabel(cpu)} time_squeeze`,
+            observed: cpu.timeSqueeze,
+            expected: 0,
+            ...withSource,
+          })),
           ...(budget !== null ? [sysctlEvidence('net.core.netdev_budget', budget, source('sysctl.net', 'netdev_budget'))] : []),
-          ...(budgetUsecs !== null ? [sysctlEvidence('net.core.netdev_budget_usecs', budgetUsecs, source('sysctl.net', 'netdev_budget_usecs'))] : []),
+          ...(budgetUsecs !== null
+            ? [sysctlEvidence('net.core.netdev_budget_usecs', budgetUsecs, source('sysctl.net', 'netdev_budget_usecs'))]
+            : []),
         ],
         data: {
           totalSqueeze: sum(squeezed.map((cpu) => cpu.timeSqueeze)),

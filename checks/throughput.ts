@@ -109,31 +109,41 @@ export default defineCheck({
       severity: 'warning',
       data: ceilingData,
       phrases: ceilingPhrases,
-      message: 'The best plateau is {resultGbps} Gb/s, {percent} % of the {ceilingGbps} Gb/s TCP goodput ceiling of {linkName} ({linkSpeed} Gb/s, MTU {mtuText})',
+      message:
+        'The best plateau is {resultGbps} Gb/s, {percent} % of the {ceilingGbps} Gb/s TCP goodput ceiling of {linkName} ({linkSpeed} Gb/s, MTU {mtuText})',
       fix: 'See the diagnoses for the cause: PCIe link, IRQ/RSS spread, offloads, socket buffers, CPU frequency, NUMA placement',
     }),
     'at-link-ceiling': symptom({
       severity: 'info',
       data: ceilingData,
       phrases: ceilingPhrases,
-      message: 'Throughput reaches the link: {resultGbps} Gb/s = {percent} % of the {ceilingGbps} Gb/s goodput ceiling ({processes} processes)',
+      message:
+        'Throughput reaches the link: {resultGbps} Gb/s = {percent} % of the {ceilingGbps} Gb/s goodput ceiling ({processes} processes)',
     }),
     'exceeds-link-speed': symptom({
       severity: 'info',
       data: ceilingData,
       phrases: ceilingPhrases,
-      message: 'The bench moved {resultGbps} Gb/s, {percent} % of the {ceilingGbps} Gb/s goodput ceiling of a {linkSpeed} Gb/s link: that speed is nominal (a veth or virtual NIC) or --link-speed is too low, so no ceiling is judged',
+      message:
+        'The bench moved {resultGbps} Gb/s, {percent} % of the {ceilingGbps} Gb/s goodput ceiling of a {linkSpeed} Gb/s link: that speed is nominal (a veth or virtual NIC) or --link-speed is too low, so no ceiling is judged',
     }),
     'pcie-bound': symptom({
       severity: 'critical',
       data: z.object({ resultGbps: rate, pcieGbps: rate, percent }),
-      message: 'The plateau of {resultGbps} Gb/s sits at {percent} % of the {pcieGbps} Gb/s the PCIe link can carry: the slot is the limit, not the network',
+      message:
+        'The plateau of {resultGbps} Gb/s sits at {percent} % of the {pcieGbps} Gb/s the PCIe link can carry: the slot is the limit, not the network',
       fix: 'Move the NIC to an electrically wider / faster (CPU-attached) slot, or set the slot width/generation in BIOS; see the pcie-link check',
     }),
     retransmits: symptom({
       severity: 'warning',
-      data: z.object({ retransmits: z.number().int().nonnegative(), durationSeconds: z.number().positive(), perGb: z.number().int().nonnegative(), ratePercent: percent }),
-      message: '{retransmits} TCP retransmits in {durationSeconds} s ({perGb} per GB sent, {ratePercent} % of segments): packets are being lost',
+      data: z.object({
+        retransmits: z.number().int().nonnegative(),
+        durationSeconds: z.number().positive(),
+        perGb: z.number().int().nonnegative(),
+        ratePercent: percent,
+      }),
+      message:
+        '{retransmits} TCP retransmits in {durationSeconds} s ({perGb} per GB sent, {ratePercent} % of segments): packets are being lost',
       fix: 'Look at NIC drops (rings: ethtool -G), softnet drops, flow control, the switch port and cabling; many unpaced streams also cause loss (fq pacing)',
     }),
     'bidir-asymmetry': symptom({
@@ -163,7 +173,8 @@ export default defineCheck({
     'server-busy': symptom({
       severity: 'warning',
       data: z.object({ count: z.number().int().positive() }),
-      message: '{count} iperf3 client(s) found their server busy running another test: results are incomplete (a test-harness problem, not a host fault)',
+      message:
+        '{count} iperf3 client(s) found their server busy running another test: results are incomplete (a test-harness problem, not a host fault)',
       fix: 'Run one iperf3 server per port (nicdoctor serve) and make sure no one else tests against it',
     }),
   },
@@ -212,7 +223,13 @@ function serverBusyFinding(measured: BenchMeasurement) {
 
 function versionSkewFinding(measured: BenchMeasurement) {
   const client = measured.iperf3.client;
-  const serverVersions = [...new Set(allProcesses(measured).map((p) => p.serverVersion).filter((v): v is string => Boolean(v)))];
+  const serverVersions = [
+    ...new Set(
+      allProcesses(measured)
+        .map((p) => p.serverVersion)
+        .filter((v): v is string => Boolean(v)),
+    ),
+  ];
   const skewed = serverVersions.find((version) => client && version !== client);
   if (!skewed || !client) return null;
   return {
@@ -224,7 +241,10 @@ function versionSkewFinding(measured: BenchMeasurement) {
 /** One process CPU-bound (or each limited on its own) while more processes raised the sum. */
 function singleCoreFinding(measured: BenchMeasurement, opts: Options) {
   const single = measured.steps.find((step) => step.processes === 1 && step.streamsPerProcess >= 1);
-  const best = measured.steps.reduce<(typeof measured.steps)[number] | undefined>((a, b) => (!a || b.bitsPerSecond > a.bitsPerSecond ? b : a), undefined);
+  const best = measured.steps.reduce<(typeof measured.steps)[number] | undefined>(
+    (a, b) => (!a || b.bitsPerSecond > a.bitsPerSecond ? b : a),
+    undefined,
+  );
   if (!single || !best || best.processes <= 1 || best.bitsPerSecond < opts.scalingFactor * single.bitsPerSecond) return null;
   const singleProcess = single.perProcess[0];
   const share = singleProcess ? cpuShare(singleProcess) : null;
@@ -233,10 +253,24 @@ function singleCoreFinding(measured: BenchMeasurement, opts: Options) {
   if (!cpuBound && efficiency < opts.linearScaling) return null;
   return {
     evidence: [
-      ...(share ? [{ label: 'one process CPU', observed: Number(share.percent.toFixed(1)), expected: `< ${Math.round(opts.cpuBoundFraction * share.limit)}`, unit: '% of one core' }] : []),
+      ...(share
+        ? [
+            {
+              label: 'one process CPU',
+              observed: Number(share.percent.toFixed(1)),
+              expected: `< ${Math.round(opts.cpuBoundFraction * share.limit)}`,
+              unit: '% of one core',
+            },
+          ]
+        : []),
       { label: 'one process', observed: gbps(single.bitsPerSecond), unit: 'Gb/s' },
       { label: `${best.processes} processes`, observed: gbps(best.bitsPerSecond), unit: 'Gb/s' },
-      { label: 'scaling', observed: Math.round(efficiency * 100), expected: `< ${Math.round(opts.linearScaling * 100)} when the network is the limit`, unit: '% of linear' },
+      {
+        label: 'scaling',
+        observed: Math.round(efficiency * 100),
+        expected: `< ${Math.round(opts.linearScaling * 100)} when the network is the limit`,
+        unit: '% of linear',
+      },
     ],
     data: {
       cpuPercent: share ? Number(share.percent.toFixed(1)) : null,
@@ -267,7 +301,12 @@ function ceilingFinding(measured: BenchMeasurement, result: BenchResult, opts: O
     processes: result.processes,
   };
   const evidence: Evidence[] = [
-    { label: 'measured (receiver, all processes)', observed: gbps(result.bitsPerSecond), expected: `≥ ${gbps(opts.atCeilingFraction * ceiling)}`, unit: 'Gb/s' },
+    {
+      label: 'measured (receiver, all processes)',
+      observed: gbps(result.bitsPerSecond),
+      expected: `≥ ${gbps(opts.atCeilingFraction * ceiling)}`,
+      unit: 'Gb/s',
+    },
     { label: 'TCP goodput ceiling', observed: gbps(ceiling), unit: 'Gb/s' },
   ];
   // Above the goodput ceiling the stated speed cannot be the link's (a veth's nominal 10000, a
@@ -275,7 +314,11 @@ function ceilingFinding(measured: BenchMeasurement, result: BenchResult, opts: O
   // With the MTU unknown (a pasted run) jumbo frames may carry up to the raw link rate.
   const possible = measured.mtu === null && measured.linkSpeedMbps ? measured.linkSpeedMbps * 1e6 : ceiling;
   const symptom =
-    result.bitsPerSecond > possible * opts.nominalSpeedFraction ? ('exceeds-link-speed' as const) : fraction >= opts.atCeilingFraction ? ('at-link-ceiling' as const) : ('below-link-ceiling' as const);
+    result.bitsPerSecond > possible * opts.nominalSpeedFraction
+      ? ('exceeds-link-speed' as const)
+      : fraction >= opts.atCeilingFraction
+        ? ('at-link-ceiling' as const)
+        : ('below-link-ceiling' as const);
   return { symptom, finding: { evidence, data } };
 }
 
@@ -287,7 +330,10 @@ function pcieBoundFinding(measured: BenchMeasurement, result: BenchResult, opts:
   const fraction = result.bitsPerSecond / pcie;
   if (fraction < opts.pcieBandLow || fraction > opts.pcieBandHigh) return null;
   return {
-    evidence: [{ label: 'measured', observed: gbps(result.bitsPerSecond), unit: 'Gb/s' }, { label: 'usable PCIe bandwidth', observed: gbps(pcie), unit: 'Gb/s' }],
+    evidence: [
+      { label: 'measured', observed: gbps(result.bitsPerSecond), unit: 'Gb/s' },
+      { label: 'usable PCIe bandwidth', observed: gbps(pcie), unit: 'Gb/s' },
+    ],
     data: { resultGbps: gbps(result.bitsPerSecond), pcieGbps: gbps(pcie), percent: Math.round(fraction * 100) },
   };
 }
@@ -299,7 +345,12 @@ function retransmitFinding(measured: BenchMeasurement, result: BenchResult, opts
   return {
     ...(result.retransmits / segments >= opts.criticalRetransmitRate ? { severity: 'critical' as const } : {}),
     evidence: [{ label: 'retransmits', observed: result.retransmits, expected: `< ${Math.round(opts.retransmitRate * segments)}` }],
-    data: { retransmits: result.retransmits, durationSeconds: result.durationSeconds, perGb: Math.round(result.retransmits / (sentBytes / 1e9)), ratePercent: Number(((100 * result.retransmits) / segments).toFixed(2)) },
+    data: {
+      retransmits: result.retransmits,
+      durationSeconds: result.durationSeconds,
+      perGb: Math.round(result.retransmits / (sentBytes / 1e9)),
+      ratePercent: Number(((100 * result.retransmits) / segments).toFixed(2)),
+    },
   };
 }
 
@@ -309,8 +360,15 @@ function asymmetryFinding(measured: BenchMeasurement, result: BenchResult, opts:
   const asymmetry = high > 0 ? Math.abs(result.bitsPerSecond - result.reverseBitsPerSecond) / high : 0;
   if (asymmetry <= opts.bidirAsymmetry) return null;
   return {
-    evidence: [{ label: 'forward', observed: gbps(result.bitsPerSecond), unit: 'Gb/s' }, { label: 'reverse', observed: gbps(result.reverseBitsPerSecond), unit: 'Gb/s' }],
-    data: { forwardGbps: gbps(result.bitsPerSecond), reverseGbps: gbps(result.reverseBitsPerSecond), asymmetryPercent: Math.round(asymmetry * 100) },
+    evidence: [
+      { label: 'forward', observed: gbps(result.bitsPerSecond), unit: 'Gb/s' },
+      { label: 'reverse', observed: gbps(result.reverseBitsPerSecond), unit: 'Gb/s' },
+    ],
+    data: {
+      forwardGbps: gbps(result.bitsPerSecond),
+      reverseGbps: gbps(result.reverseBitsPerSecond),
+      asymmetryPercent: Math.round(asymmetry * 100),
+    },
   };
 }
 
@@ -323,7 +381,10 @@ function intervalFinding(result: BenchResult, opts: Options) {
     return {
       symptom: 'collapse-after-first-interval' as const,
       finding: {
-        evidence: [{ label: 'first interval', observed: gbps(first), unit: 'Gb/s' }, { label: 'median of the rest', observed: gbps(restMedian), unit: 'Gb/s' }],
+        evidence: [
+          { label: 'first interval', observed: gbps(first), unit: 'Gb/s' },
+          { label: 'median of the rest', observed: gbps(restMedian), unit: 'Gb/s' },
+        ],
         data: { firstGbps: gbps(first), restGbps: gbps(restMedian) },
       },
     };
@@ -333,7 +394,9 @@ function intervalFinding(result: BenchResult, opts: Options) {
   return {
     symptom: 'unstable' as const,
     finding: {
-      evidence: [{ label: 'coefficient of variation', observed: Number((cv * 100).toFixed(1)), expected: `≤ ${opts.unstableCv * 100}`, unit: '%' }],
+      evidence: [
+        { label: 'coefficient of variation', observed: Number((cv * 100).toFixed(1)), expected: `≤ ${opts.unstableCv * 100}`, unit: '%' },
+      ],
       data: { cvPercent: Number((cv * 100).toFixed(1)) },
     },
   };

@@ -12,7 +12,7 @@ const PURPOSE: Record<ToolName, string> = {
   ethtool: 'ring, queue, coalescing, offload and driver-statistics checks',
   lspci: 'PCIe link details where sysfs has none (MaxPayload, older kernels)',
   iperf3: 'the bandwidth test (nicdoctor bench)',
-  numactl: 'pinning test processes to the NIC\'s NUMA node',
+  numactl: "pinning test processes to the NIC's NUMA node",
   taskset: 'pinning test processes to CPUs',
   irqbalance: 'spreading interrupts over CPUs',
   tc: 'qdisc statistics and fq pacing',
@@ -44,7 +44,14 @@ export default defineCheck({
       const where = source('tools');
       report('tool-missing', {
         ...(opts.needed.includes(tool.name) ? { severity: 'warning' as const } : {}),
-        evidence: [{ label: `${tool.name} in ${searchedDirs.join(':')}`, observed: 'not found', expected: 'installed', ...(where ? { source: where } : {}) }],
+        evidence: [
+          {
+            label: `${tool.name} in ${searchedDirs.join(':')}`,
+            observed: 'not found',
+            expected: 'installed',
+            ...(where ? { source: where } : {}),
+          },
+        ],
         data: { tool: tool.name, package: tool.debianPackage, rpmPackage: tool.rpmPackage },
       });
     }

@@ -24,7 +24,7 @@ export function manPage({ version, main, commands }) {
     '.I command',
     '[\\fIoptions\\fR]',
     '.SH DESCRIPTION',
-    'nicdoctor reads the host\'s NICs, PCIe links, queues, interrupts, CPU and kernel settings, runs its checks and rules, and prints a report; it changes nothing unless \\fBfix \\-\\-apply\\fR is asked for.',
+    "nicdoctor reads the host's NICs, PCIe links, queues, interrupts, CPU and kernel settings, runs its checks and rules, and prints a report; it changes nothing unless \\fBfix \\-\\-apply\\fR is asked for.",
     block(main),
     '.SH COMMANDS',
     ...commands.flatMap(({ name, help }) => [`.SS ${name}`, block(help)]),

@@ -16,7 +16,8 @@ function time(argv) {
   const started = process.hrtime.bigint();
   const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', timeout: 30_000 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (result.status !== 0 || result.stdout.trim() !== version) throw new Error(`${argv.join(' ')}: exit ${result.status}, printed ${JSON.stringify(result.stdout)}`);
+  if (result.status !== 0 || result.stdout.trim() !== version)
+    throw new Error(`${argv.join(' ')}: exit ${result.status}, printed ${JSON.stringify(result.stdout)}`);
   return seconds;
 }
 

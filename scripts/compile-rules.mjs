@@ -9,7 +9,9 @@ import { parse } from 'yaml';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { COMPILED_RULES, rulesHash, loadRules } = await import(path.join(root, 'dist/src/rules/loader.js'));
 const dir = path.join(root, 'rules');
-const names = readdirSync(dir).filter((name) => name.endsWith('.yaml') || name.endsWith('.yml')).sort();
+const names = readdirSync(dir)
+  .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
+  .sort();
 const texts = names.map((name) => readFileSync(path.join(dir, name), 'utf8'));
 loadRules(dir); // refuse to compile a catalogue that does not validate
 const target = path.join(root, COMPILED_RULES);

@@ -64,7 +64,17 @@ for (const dir of dirs) {
     evalCase = await labels.loadCase(dir);
   } catch (error) {
     // A broken label is reported as a wrong case, not a crash: the rest still gets measured.
-    results.push({ name: path.basename(dir), environment: '?', verdict: '?', right: false, expectedFound: 0, expected: 0, missed: [], falseAlarms: [], error: error.message });
+    results.push({
+      name: path.basename(dir),
+      environment: '?',
+      verdict: '?',
+      right: false,
+      expectedFound: 0,
+      expected: 0,
+      missed: [],
+      falseAlarms: [],
+      error: error.message,
+    });
     continue;
   }
   results.push(await score.evaluateCase(cli, evalCase));
@@ -80,7 +90,9 @@ if (json) {
     result.verdict,
     result.right ? 'RIGHT' : 'wrong',
     `${result.expectedFound}/${result.expected}`,
-    result.error ? `analyze error: ${result.error}` : result.falseAlarms.map((alarm) => `${alarm.ruleId}@${alarm.subject}`).join(', ') || '-',
+    result.error
+      ? `analyze error: ${result.error}`
+      : result.falseAlarms.map((alarm) => `${alarm.ruleId}@${alarm.subject}`).join(', ') || '-',
   ]);
   const header = ['case', 'environment', 'verdict', 'result', 'expected found', 'false alarms (rule@subject) / error'];
   const widths = header.slice(0, -1).map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
@@ -88,9 +100,13 @@ if (json) {
   console.log(line(header));
   for (const row of rows) console.log(line(row));
   for (const result of results.filter((candidate) => candidate.missed.length > 0 && !candidate.error)) {
-    console.log(`missed in ${result.name}: ${result.missed.map((item) => `cause ${item.cause}${item.subject ? `@${item.subject}` : ''}`).join(', ')}`);
+    console.log(
+      `missed in ${result.name}: ${result.missed.map((item) => `cause ${item.cause}${item.subject ? `@${item.subject}` : ''}`).join(', ')}`,
+    );
   }
   const recall = totals.expected === 0 ? 'n/a' : `${((100 * totals.found) / totals.expected).toFixed(0)} %`;
   console.log('');
-  console.log(`cases right ${totals.right}/${totals.cases}; recall ${totals.found}/${totals.expected} (${recall}); false alarms ${totals.falseAlarms}; analyze errors ${totals.errors}`);
+  console.log(
+    `cases right ${totals.right}/${totals.cases}; recall ${totals.found}/${totals.expected} (${recall}); false alarms ${totals.falseAlarms}; analyze errors ${totals.errors}`,
+  );
 }

@@ -23,7 +23,8 @@ function debianChangelog(version) {
   return `nicdoctor (${version}) unstable; urgency=medium\n\n  * Release ${version}; the changes are in the project's git history.\n\n -- nicdoctor maintainers <nicdoctor@example.org>  ${date}\n`;
 }
 const step = (text) => process.stderr.write(`package: ${text}\n`);
-const run = (argv, options = {}) => execFileSync(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'], timeout: 300_000, ...options });
+const run = (argv, options = {}) =>
+  execFileSync(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'], timeout: 300_000, ...options });
 
 if (process.platform !== 'linux') throw new Error('package: the executable and the .deb are built on Linux');
 const compiled = JSON.parse(readFileSync(path.join(root, 'dist/rules.json'), 'utf8'));
@@ -32,7 +33,12 @@ mkdirSync(work, { recursive: true });
 
 // 1. One CommonJS file. What the package directory holds at run time travels in the banner.
 const policyDir = path.join(root, 'policies');
-const policies = Object.fromEntries(readdirSync(policyDir).filter((file) => file.endsWith('.yaml')).sort().map((file) => [file, readFileSync(path.join(policyDir, file), 'utf8')]));
+const policies = Object.fromEntries(
+  readdirSync(policyDir)
+    .filter((file) => file.endsWith('.yaml'))
+    .sort()
+    .map((file) => [file, readFileSync(path.join(policyDir, file), 'utf8')]),
+);
 const embedded = { version: pkg.version, rules: { names: compiled.names, documents: compiled.documents }, policies };
 const bundle = path.join(work, 'nicdoctor.cjs');
 step('esbuild bundle');
@@ -48,7 +54,9 @@ await build({
   logLevel: 'warning',
   // import.meta does not exist in CommonJS; the modules only use its url for paths, which the executable never reads.
   define: { 'import.meta.url': '__nicdoctorMetaUrl' },
-  banner: { js: `globalThis.__NICDOCTOR_EMBEDDED__=${JSON.stringify(embedded)};var __nicdoctorMetaUrl=require("node:url").pathToFileURL(__filename).href;` },
+  banner: {
+    js: `globalThis.__NICDOCTOR_EMBEDDED__=${JSON.stringify(embedded)};var __nicdoctorMetaUrl=require("node:url").pathToFileURL(__filename).href;`,
+  },
 });
 
 // 2. Node single executable application: the bundle as a blob injected into a copy of node.
@@ -65,10 +73,20 @@ try {
 } catch {
   step('strip not available: the executable keeps its debug symbols');
 }
-run([process.execPath, path.join(root, 'node_modules/postject/dist/cli.js'), executable, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2']);
+run([
+  process.execPath,
+  path.join(root, 'node_modules/postject/dist/cli.js'),
+  executable,
+  'NODE_SEA_BLOB',
+  blob,
+  '--sentinel-fuse',
+  'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+]);
 const sha = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 writeFileSync(`${executable}.sha256`, `${sha(executable)}  ${name}\n`);
-const version = run([executable, '--version'], { env: { PATH: '/usr/bin:/bin' } }).toString().trim();
+const version = run([executable, '--version'], { env: { PATH: '/usr/bin:/bin' } })
+  .toString()
+  .trim();
 if (version !== pkg.version) throw new Error(`package: the executable says ${version}, package.json ${pkg.version}`);
 
 // 3. The .deb: /usr/bin/nicdoctor, the man page from the CLI help, the policies, the systemd units.
@@ -84,15 +102,25 @@ const put = (relative, content, mode = 0o644) => {
 put('usr/bin/nicdoctor', readFileSync(executable), 0o755);
 const helpOf = (args) => run([executable, ...args, '--help'], { env: { PATH: '/usr/bin:/bin', COLUMNS: '100' } }).toString();
 const commands = ['scan', 'bench', 'serve', 'analyze', 'collect', 'rules', 'fix', 'fleet', 'diff', 'checks'];
-put('usr/share/man/man1/nicdoctor.1.gz', gzipSync(manPage({ version: pkg.version, main: helpOf([]), commands: commands.map((command) => ({ name: command, help: helpOf([command]) })) }), { level: 9 }));
+put(
+  'usr/share/man/man1/nicdoctor.1.gz',
+  gzipSync(
+    manPage({ version: pkg.version, main: helpOf([]), commands: commands.map((command) => ({ name: command, help: helpOf([command]) })) }),
+    { level: 9 },
+  ),
+);
 for (const [file, text] of Object.entries(policies)) put(`usr/share/nicdoctor/policies/${file}`, text);
-for (const unit of ['nicdoctor-scan.service', 'nicdoctor-scan.timer']) put(`lib/systemd/system/${unit}`, readFileSync(path.join(root, 'packaging/systemd', unit)));
+for (const unit of ['nicdoctor-scan.service', 'nicdoctor-scan.timer'])
+  put(`lib/systemd/system/${unit}`, readFileSync(path.join(root, 'packaging/systemd', unit)));
 put('etc/default/nicdoctor', readFileSync(path.join(root, 'packaging/default/nicdoctor')));
 put('usr/share/doc/nicdoctor/copyright', readFileSync(path.join(root, 'packaging/debian/copyright')));
 put('usr/share/doc/nicdoctor/changelog.gz', gzipSync(debianChangelog(pkg.version), { level: 9 }));
 put('usr/share/lintian/overrides/nicdoctor', readFileSync(path.join(root, 'packaging/debian/lintian-overrides')));
 const installedKb = Math.ceil(Number(run(['du', '-sk', '--exclude=DEBIAN', debRoot]).toString().split(/\s/)[0]));
-const control = readFileSync(path.join(root, 'packaging/debian/control'), 'utf8').replace('@VERSION@', pkg.version).replace('@ARCH@', arch).replace('@SIZE@', String(installedKb));
+const control = readFileSync(path.join(root, 'packaging/debian/control'), 'utf8')
+  .replace('@VERSION@', pkg.version)
+  .replace('@ARCH@', arch)
+  .replace('@SIZE@', String(installedKb));
 put('DEBIAN/control', control);
 put('DEBIAN/conffiles', '/etc/default/nicdoctor\n');
 const md5 = run(['find', '.', '-type', 'f', '!', '-path', './DEBIAN/*', '-printf', '%P\\0'], { cwd: debRoot })
@@ -100,7 +128,12 @@ const md5 = run(['find', '.', '-type', 'f', '!', '-path', './DEBIAN/*', '-printf
   .split('\0')
   .filter(Boolean)
   .sort()
-  .map((file) => `${createHash('md5').update(readFileSync(path.join(debRoot, file))).digest('hex')}  ${file}`)
+  .map(
+    (file) =>
+      `${createHash('md5')
+        .update(readFileSync(path.join(debRoot, file)))
+        .digest('hex')}  ${file}`,
+  )
   .join('\n');
 put('DEBIAN/md5sums', `${md5}\n`);
 const deb = path.join(out, `nicdoctor_${pkg.version}_${arch}.deb`);

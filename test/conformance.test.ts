@@ -6,11 +6,20 @@ import { checks } from '../checks/index.js';
 import { collectors } from '../src/collectors/index.js';
 import { POLICY_FINDING_FIELDS } from '../src/policy/evaluate.js';
 import { loadRules } from '../src/rules/loader.js';
-import { declaredSymptoms, expectationProblems, fieldTableProblems, ruleProblems, symptomTemplateProblems, type Expectation } from './helpers/symptom-contract.js';
+import {
+  declaredSymptoms,
+  expectationProblems,
+  fieldTableProblems,
+  ruleProblems,
+  symptomTemplateProblems,
+  type Expectation,
+} from './helpers/symptom-contract.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const checkFiles = readdirSync(path.join(ROOT, 'checks')).filter((name) => name.endsWith('.ts') && name !== 'index.ts');
-const collectorFiles = readdirSync(path.join(ROOT, 'src/collectors')).filter((name) => readFileSync(path.join(ROOT, 'src/collectors', name), 'utf8').includes('defineCollector({'));
+const collectorFiles = readdirSync(path.join(ROOT, 'src/collectors')).filter((name) =>
+  readFileSync(path.join(ROOT, 'src/collectors', name), 'utf8').includes('defineCollector({'),
+);
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 describe('conformance: checks', () => {
@@ -25,20 +34,23 @@ describe('conformance: checks', () => {
     expect(registered.length).toBe(checkFiles.length);
   });
 
-  it.each(checks.map((check) => [check.id, check] as const))('%s has a test file, titles, kebab-case symptoms and facts with collectors', (id, check) => {
-    expect(existsSync(path.join(ROOT, 'test/checks', `${id}.test.ts`)), `test/checks/${id}.test.ts is missing`).toBe(true);
-    expect(KEBAB.test(id)).toBe(true);
-    expect(check.title.length).toBeGreaterThan(3);
-    expect(check.failureTitle.length).toBeGreaterThan(3);
-    expect(check.description.length).toBeGreaterThan(20);
-    const symptoms = Object.keys(check.symptoms);
-    expect(symptoms.length).toBeGreaterThan(0);
-    for (const symptom of symptoms) expect(KEBAB.test(symptom), `symptom ${id}/${symptom} must be kebab-case`).toBe(true);
-    const provided = new Set(collectors.map((collector) => collector.id as string));
-    for (const fact of [...(check.requires as string[]), ...((check.optionalFacts as string[] | undefined) ?? [])]) {
-      expect(provided.has(fact), `${id} needs fact ${fact}, which no collector provides`).toBe(true);
-    }
-  });
+  it.each(checks.map((check) => [check.id, check] as const))(
+    '%s has a test file, titles, kebab-case symptoms and facts with collectors',
+    (id, check) => {
+      expect(existsSync(path.join(ROOT, 'test/checks', `${id}.test.ts`)), `test/checks/${id}.test.ts is missing`).toBe(true);
+      expect(KEBAB.test(id)).toBe(true);
+      expect(check.title.length).toBeGreaterThan(3);
+      expect(check.failureTitle.length).toBeGreaterThan(3);
+      expect(check.description.length).toBeGreaterThan(20);
+      const symptoms = Object.keys(check.symptoms);
+      expect(symptoms.length).toBeGreaterThan(0);
+      for (const symptom of symptoms) expect(KEBAB.test(symptom), `symptom ${id}/${symptom} must be kebab-case`).toBe(true);
+      const provided = new Set(collectors.map((collector) => collector.id as string));
+      for (const fact of [...(check.requires as string[]), ...((check.optionalFacts as string[] | undefined) ?? [])]) {
+        expect(provided.has(fact), `${id} needs fact ${fact}, which no collector provides`).toBe(true);
+      }
+    },
+  );
 });
 
 describe('conformance: collectors', () => {
@@ -49,7 +61,8 @@ describe('conformance: collectors', () => {
       const module = (await import(pathToFileURL(path.join(ROOT, 'src/collectors', file)).href)) as Record<string, unknown>;
       const defined = Object.values(module).filter((value) => value && typeof value === 'object' && 'collect' in value && 'scope' in value);
       expect(defined.length, `src/collectors/${file} defines no collector export`).toBeGreaterThan(0);
-      for (const collector of defined) expect(registered.has(collector as never), `a collector in src/collectors/${file} is not in src/collectors/index.ts`).toBe(true);
+      for (const collector of defined)
+        expect(registered.has(collector as never), `a collector in src/collectors/${file} is not in src/collectors/index.ts`).toBe(true);
     }
   });
 });
@@ -63,7 +76,7 @@ describe('conformance: typed symptom data (check → rule → policy → scenari
     expect(missing, 'symptoms without a data schema').toEqual([]);
   });
 
-  it('a symptom\'s message and fix use only its subject, data fields and phrases', () => {
+  it("a symptom's message and fix use only its subject, data fields and phrases", () => {
     expect([...declared.values()].flatMap(symptomTemplateProblems)).toEqual([]);
   });
 
@@ -80,9 +93,13 @@ describe('conformance: typed symptom data (check → rule → policy → scenari
     const ruleIds = new Set(rules.map((rule) => rule.id));
     const problems: string[] = [];
     for (const name of readdirSync(hosts).filter((entry) => existsSync(path.join(hosts, entry, 'expected.json')))) {
-      const expected = JSON.parse(readFileSync(path.join(hosts, name, 'expected.json'), 'utf8')) as Expectation & { topDiagnoses?: Array<{ ruleId: string }>; notes?: Array<{ ruleId: string }> };
+      const expected = JSON.parse(readFileSync(path.join(hosts, name, 'expected.json'), 'utf8')) as Expectation & {
+        topDiagnoses?: Array<{ ruleId: string }>;
+        notes?: Array<{ ruleId: string }>;
+      };
       problems.push(...expectationProblems(name, expected, checks, declared));
-      for (const { ruleId } of [...(expected.topDiagnoses ?? []), ...(expected.notes ?? [])]) if (!ruleIds.has(ruleId)) problems.push(`${name}: names rule ${ruleId}, which does not exist`);
+      for (const { ruleId } of [...(expected.topDiagnoses ?? []), ...(expected.notes ?? [])])
+        if (!ruleIds.has(ruleId)) problems.push(`${name}: names rule ${ruleId}, which does not exist`);
     }
     expect(problems).toEqual([]);
   });

@@ -56,7 +56,9 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*['"](\.{1,2}\/[^'"]+)
 
 function importsOf(file: string): string[] {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
-  return [...text.matchAll(IMPORT)].map((match) => path.posix.normalize(path.posix.join(path.posix.dirname(file), (match[1] ?? match[2])!)));
+  return [...text.matchAll(IMPORT)].map((match) =>
+    path.posix.normalize(path.posix.join(path.posix.dirname(file), (match[1] ?? match[2])!)),
+  );
 }
 
 const sources = ['src', 'checks', 'bench'].flatMap((dir) => walk(dir));
@@ -78,7 +80,8 @@ describe('layout: one-way imports between folders', () => {
         }
         const to = folderOf(target);
         if (to === undefined || to === from) continue;
-        if (layerOf(to) >= layerOf(from)) violations.push(`${file} (${from}) imports ${target} (${to}): ${layerOf(to) === layerOf(from) ? 'a peer' : 'a higher layer'}`);
+        if (layerOf(to) >= layerOf(from))
+          violations.push(`${file} (${from}) imports ${target} (${to}): ${layerOf(to) === layerOf(from) ? 'a peer' : 'a higher layer'}`);
       }
     }
     expect(violations).toEqual([]);

@@ -107,5 +107,7 @@ export async function listChecks(options: CliOptions = {}): Promise<CheckInfo[]>
 
 /** One line per check that broke, for assertion messages. */
 export function brokenChecks(report: Report): string[] {
-  return report.checks.filter((check) => check.status === 'error').map((check) => `${check.id}: ${check.reason ?? ''} ${check.error?.message ?? ''}`.trim());
+  return report.checks
+    .filter((check) => check.status === 'error')
+    .map((check) => `${check.id}: ${check.reason ?? ''} ${check.error?.message ?? ''}`.trim());
 }

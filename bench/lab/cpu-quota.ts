@@ -86,7 +86,8 @@ exec ${real} "$@"
           }
         }
       }
-      for (const name of readdirSync(tmpdir())) if (name.startsWith(`${tag}-mnt.`)) rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
+      for (const name of readdirSync(tmpdir()))
+        if (name.startsWith(`${tag}-mnt.`)) rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
       rmSync(binDir, { recursive: true, force: true });
     },
   };

@@ -141,7 +141,10 @@ function namespacePattern(prefix: string): RegExp {
 function listNamespaces(): string[] {
   const out = execFileSync(ipBinary(), ['netns', 'list'], { encoding: 'utf8', timeout: 10_000 });
   // Lines look like "name" or "name (id: 3)".
-  return out.split('\n').map((line) => line.trim().split(/\s+/)[0] ?? '').filter(Boolean);
+  return out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/)[0] ?? '')
+    .filter(Boolean);
 }
 
 function processAlive(pid: number): boolean {
@@ -302,7 +305,10 @@ class LabImpl implements Lab {
     namespaceCount: 1 | 2,
     pairCount: number,
   ) {
-    this.ns = namespaceCount === 1 ? { a: namespaceName(tag, 'n'), b: namespaceName(tag, 'n') } : { a: namespaceName(tag, 'a'), b: namespaceName(tag, 'b') };
+    this.ns =
+      namespaceCount === 1
+        ? { a: namespaceName(tag, 'n'), b: namespaceName(tag, 'n') }
+        : { a: namespaceName(tag, 'a'), b: namespaceName(tag, 'b') };
     this.namespaces = [...new Set([this.ns.a, this.ns.b])];
     // 10.213.<third>.0/24 per run (pid-based), one /30 per pair.
     const third = (process.pid % 250) + 1;
@@ -329,7 +335,10 @@ class LabImpl implements Lab {
     for (const ns of this.namespaces) await this.run([ip, 'netns', 'add', ns]);
     const configure = (end: Endpoint) => [`addr add ${end.cidr} dev ${end.iface}`, `link set ${end.iface} up`];
     // Both ends are born in their namespaces, so nothing ever appears in the root namespace.
-    const inA = ['link set lo up', ...this.pairs.flatMap(({ a, b }) => [`link add ${a.iface} type veth peer name ${b.iface} netns ${b.ns}`, ...configure(a)])];
+    const inA = [
+      'link set lo up',
+      ...this.pairs.flatMap(({ a, b }) => [`link add ${a.iface} type veth peer name ${b.iface} netns ${b.ns}`, ...configure(a)]),
+    ];
     const inB = this.pairs.flatMap(({ b }) => configure(b));
     if (this.ns.a === this.ns.b) {
       await this.batch(this.ns.a, [...inA, ...inB]);
@@ -363,7 +372,8 @@ class LabImpl implements Lab {
 
   private nsName(ns: string): string {
     if (ns === 'a' || ns === 'b') return this.ns[ns];
-    if (!this.namespaces.includes(ns)) throw new Error(`lab ${this.tag}: ${ns} is not one of its namespaces (${this.namespaces.join(', ')})`);
+    if (!this.namespaces.includes(ns))
+      throw new Error(`lab ${this.tag}: ${ns} is not one of its namespaces (${this.namespaces.join(', ')})`);
     return ns;
   }
 
@@ -423,7 +433,21 @@ class LabImpl implements Lab {
   async rateCap(side: Side, rate: string | number, options: SideOptions & { burst?: string; latency?: string } = {}): Promise<void> {
     const end = this.end(side, options);
     const rateText = typeof rate === 'number' ? `${Math.round(rate)}bit` : rate;
-    await this.exec(end.ns, ['tc', 'qdisc', 'replace', 'dev', end.iface, 'root', 'tbf', 'rate', rateText, 'burst', options.burst ?? '1mb', 'latency', options.latency ?? '10ms']);
+    await this.exec(end.ns, [
+      'tc',
+      'qdisc',
+      'replace',
+      'dev',
+      end.iface,
+      'root',
+      'tbf',
+      'rate',
+      rateText,
+      'burst',
+      options.burst ?? '1mb',
+      'latency',
+      options.latency ?? '10ms',
+    ]);
   }
 
   async clearQdisc(side: Side, options: SideOptions = {}): Promise<void> {
@@ -437,8 +461,25 @@ class LabImpl implements Lab {
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`dropRandom: bad port ${port}`);
     const end = this.end(side, options);
     await this.exec(end.ns, [
-      'iptables', '-w', '5', '-A', 'INPUT', '-i', end.iface, '-p', 'tcp', '--dport', String(port),
-      '-m', 'statistic', '--mode', 'random', '--probability', String(probability), '-j', 'DROP',
+      'iptables',
+      '-w',
+      '5',
+      '-A',
+      'INPUT',
+      '-i',
+      end.iface,
+      '-p',
+      'tcp',
+      '--dport',
+      String(port),
+      '-m',
+      'statistic',
+      '--mode',
+      'random',
+      '--probability',
+      String(probability),
+      '-j',
+      'DROP',
     ]);
   }
 

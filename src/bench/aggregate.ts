@@ -35,7 +35,9 @@ export function toBenchProcess(outcome: ClientOutcome): BenchProcess {
     throttledPeriods: outcome.throttledPeriods,
     serverVersion: outcome.serverVersion,
     error: outcome.error ?? result?.error ?? null,
-    intervals: (result?.intervals ?? []).filter((interval) => !interval.omitted).map(({ start, end, bitsPerSecond }) => ({ start, end, bitsPerSecond })),
+    intervals: (result?.intervals ?? [])
+      .filter((interval) => !interval.omitted)
+      .map(({ start, end, bitsPerSecond }) => ({ start, end, bitsPerSecond })),
   };
 }
 
@@ -71,4 +73,3 @@ export function alignIntervals(results: readonly (Iperf3Result | null)[]): Array
   }
   return aligned;
 }
-

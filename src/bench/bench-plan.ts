@@ -47,7 +47,10 @@ async function egressInterface(io: HostIO, peer: string): Promise<string | null>
  */
 export async function planBench(options: BenchOptions, store: FactStore): Promise<BenchPlan> {
   const clientVersionFact = await store.get('iperf3.version');
-  if (!clientVersionFact.ok) throw new RunError(`iperf3 is needed for the bench: ${clientVersionFact.error.message}${clientVersionFact.error.hint ? ` (${clientVersionFact.error.hint})` : ''}`);
+  if (!clientVersionFact.ok)
+    throw new RunError(
+      `iperf3 is needed for the bench: ${clientVersionFact.error.message}${clientVersionFact.error.hint ? ` (${clientVersionFact.error.hint})` : ''}`,
+    );
 
   const iface = options.peer ? await egressInterface(options.io, options.peer) : null;
   const device = iface ? await store.get('net.device', iface) : null;

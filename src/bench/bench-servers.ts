@@ -26,7 +26,10 @@ export async function startServers(options: BenchOptions, plan: BenchPlan): Prom
       if (offered.length) ports = offered;
       options.log.info({ info }, 'peer runs nicdoctor serve');
     } else {
-      options.log.warn({ peer: options.peer, port: options.controlPort }, 'no nicdoctor serve info endpoint on the peer; using the given ports');
+      options.log.warn(
+        { peer: options.peer, port: options.controlPort },
+        'no nicdoctor serve info endpoint on the peer; using the given ports',
+      );
     }
     return { ports, serverVersion, pool: null };
   }

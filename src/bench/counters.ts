@@ -48,9 +48,10 @@ export function counterDeltas(before: CounterSnapshot, after: CounterSnapshot): 
     const previous = before.nicCounters?.get(name);
     if (previous !== undefined && value > previous) nicDrops[name] = value - previous;
   }
-  const interruptsPerCpu = after.interruptsPerCpu && before.interruptsPerCpu && after.interruptsPerCpu.length === before.interruptsPerCpu.length
-    ? after.interruptsPerCpu.map((value, index) => Math.max(0, value - before.interruptsPerCpu![index]!))
-    : [];
+  const interruptsPerCpu =
+    after.interruptsPerCpu && before.interruptsPerCpu && after.interruptsPerCpu.length === before.interruptsPerCpu.length
+      ? after.interruptsPerCpu.map((value, index) => Math.max(0, value - before.interruptsPerCpu![index]!))
+      : [];
   return {
     softnetDropped: delta(before.softnetDropped, after.softnetDropped),
     softnetTimeSqueeze: delta(before.softnetTimeSqueeze, after.softnetTimeSqueeze),

@@ -20,7 +20,13 @@ export const INFO_PATH = '/nicdoctor/info';
  * client), never for a 404 or a refused token, so scanners cannot keep an idle serve alive.
  * With a token, a request must carry `Authorization: Bearer <token>`.
  */
-export function startInfoEndpoint(host: string | null, port: number, info: () => ServerInfo, onRequest: () => void, token?: string): Promise<http.Server> {
+export function startInfoEndpoint(
+  host: string | null,
+  port: number,
+  info: () => ServerInfo,
+  onRequest: () => void,
+  token?: string,
+): Promise<http.Server> {
   const server = http.createServer({ requestTimeout: 10_000, headersTimeout: 5_000, maxHeaderSize: 8192 }, (request, response) => {
     if (request.method !== 'GET' || request.url !== INFO_PATH) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
@@ -62,7 +68,10 @@ export async function fetchServerInfo(host: string, port: number, timeoutMs = 30
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${INFO_PATH}`;
   const token = process.env.NICDOCTOR_SERVE_TOKEN;
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
+    const response = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+    });
     if (!response.ok) return null;
     const parsed = serverInfoSchema.safeParse(await response.json());
     return parsed.success ? parsed.data : null;

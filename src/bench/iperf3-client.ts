@@ -26,7 +26,22 @@ export interface ClientSpec {
 }
 
 export function clientArgv(spec: ClientSpec): string[] {
-  const iperf = ['iperf3', '-c', spec.host, '-p', String(spec.port), '-t', String(spec.durationSeconds), '-O', String(spec.omitSeconds), '-P', String(spec.streams), '-T', spec.label, '--get-server-output'];
+  const iperf = [
+    'iperf3',
+    '-c',
+    spec.host,
+    '-p',
+    String(spec.port),
+    '-t',
+    String(spec.durationSeconds),
+    '-O',
+    String(spec.omitSeconds),
+    '-P',
+    String(spec.streams),
+    '-T',
+    spec.label,
+    '--get-server-output',
+  ];
   iperf.push(spec.jsonStream ? '--json-stream' : '-J');
   if (spec.direction === 'reverse') iperf.push('-R');
   if (spec.direction === 'bidir') iperf.push('--bidir');
@@ -49,15 +64,29 @@ export async function runClient(spec: ClientSpec): Promise<ClientOutcome> {
   // stay a small fraction of theirs (bench:throughput measures it).
   const started = { timedOut: false };
   let settle: (value: { stdout: string; stderr: string; code: number | string | null; canceled: boolean }) => void = () => undefined;
-  const finished = new Promise<{ stdout: string; stderr: string; code: number | string | null; canceled: boolean }>((resolve) => (settle = resolve));
+  const finished = new Promise<{ stdout: string; stderr: string; code: number | string | null; canceled: boolean }>(
+    (resolve) => (settle = resolve),
+  );
   const child = execFile(
     argv[0]!,
     argv.slice(1),
-    { timeout, killSignal: 'SIGKILL', signal: shutdownSignal, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', env: { PATH: TOOL_PATH, LC_ALL: 'C' } },
+    {
+      timeout,
+      killSignal: 'SIGKILL',
+      signal: shutdownSignal,
+      maxBuffer: 64 * 1024 * 1024,
+      encoding: 'utf8',
+      env: { PATH: TOOL_PATH, LC_ALL: 'C' },
+    },
     (failure, stdout, stderr) => {
       const error = failure as (NodeJS.ErrnoException & { code?: number | string; killed?: boolean; signal?: string }) | null;
       if (error?.killed && error.signal === 'SIGKILL' && error.name !== 'AbortError') started.timedOut = true;
-      settle({ stdout: String(stdout ?? ''), stderr: String(stderr ?? ''), code: error ? (error.code ?? null) : 0, canceled: error?.name === 'AbortError' });
+      settle({
+        stdout: String(stdout ?? ''),
+        stderr: String(stderr ?? ''),
+        code: error ? (error.code ?? null) : 0,
+        canceled: error?.name === 'AbortError',
+      });
     },
   );
   child.stdin?.end();

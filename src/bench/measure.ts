@@ -15,7 +15,9 @@ export interface Measured {
 /** Step "measure": one run of the full duration at the best step of the ramp. */
 export async function measureBest(options: BenchOptions, host: string, runner: StepRunner, steps: readonly BenchStep[]): Promise<Measured> {
   const best = steps.reduce((a, b) => (b.bitsPerSecond > a.bitsPerSecond ? b : a));
-  options.onProgress?.(`measurement: ${best.processes} process${best.processes > 1 ? 'es' : ''} x ${best.streamsPerProcess} stream(s) x ${options.durationSeconds} s`);
+  options.onProgress?.(
+    `measurement: ${best.processes} process${best.processes > 1 ? 'es' : ''} x ${best.streamsPerProcess} stream(s) x ${options.durationSeconds} s`,
+  );
   const outcomes = await runner.run(best.processes, best.streamsPerProcess, options.durationSeconds, 'final');
   if (shutdownSignal.aborted) throw new RunError('interrupted');
   failIfUnreachable(host, outcomes);

@@ -61,11 +61,16 @@ async function cgroupDirectories(pid: number): Promise<Array<{ dir: string; vers
 }
 
 /** The CPU quota of the process's cgroup (v1 cpu controller or v2 cpu.max) and its throttling count. */
-async function readCgroupCpu(candidates: Array<{ dir: string; version: 1 | 2 }>): Promise<{ quotaPercent: number | null; throttledPeriods: number | null }> {
+async function readCgroupCpu(
+  candidates: Array<{ dir: string; version: 1 | 2 }>,
+): Promise<{ quotaPercent: number | null; throttledPeriods: number | null }> {
   for (const { dir, version } of candidates) {
     let quota: number | null = null;
     if (version === 1) {
-      const [q, p] = await Promise.all([readFile(`${dir}/cpu.cfs_quota_us`, 'utf8').catch(() => null), readFile(`${dir}/cpu.cfs_period_us`, 'utf8').catch(() => null)]);
+      const [q, p] = await Promise.all([
+        readFile(`${dir}/cpu.cfs_quota_us`, 'utf8').catch(() => null),
+        readFile(`${dir}/cpu.cfs_period_us`, 'utf8').catch(() => null),
+      ]);
       if (q === null || p === null) continue;
       if (Number(q) > 0 && Number(p) > 0) quota = (100 * Number(q)) / Number(p);
     } else {

@@ -18,7 +18,13 @@ export interface RampOutcome {
  * Step "ramp": 1, 2, 4, ... processes of one stream each until the sum stops rising or reaches the
  * goodput ceiling. Each step is pushed onto `steps` as it ends, so an error keeps the earlier ones.
  */
-export async function rampUp(options: BenchOptions, plan: BenchPlan, ports: readonly number[], runner: StepRunner, steps: BenchStep[]): Promise<RampOutcome> {
+export async function rampUp(
+  options: BenchOptions,
+  plan: BenchPlan,
+  ports: readonly number[],
+  runner: StepRunner,
+  steps: BenchStep[],
+): Promise<RampOutcome> {
   const progress = options.onProgress ?? (() => undefined);
   const physical = Math.max(1, plan.physicalCores || 1);
   // One process per physical core, unless the user says otherwise (--max-procs) or the processes
@@ -49,7 +55,14 @@ export async function rampUp(options: BenchOptions, plan: BenchPlan, ports: read
  * iperf3 3.16+ on both ends runs each stream in its own thread: one more step tries `maxProcesses`
  * streams in one process, which the measurement picks if it beats the processes.
  */
-export async function tryThreads(options: BenchOptions, plan: BenchPlan, serverVersion: string | null, maxProcesses: number, runner: StepRunner, steps: BenchStep[]): Promise<void> {
+export async function tryThreads(
+  options: BenchOptions,
+  plan: BenchPlan,
+  serverVersion: string | null,
+  maxProcesses: number,
+  runner: StepRunner,
+  steps: BenchStep[],
+): Promise<void> {
   if (!(versionAtLeast(plan.clientVersion, '3.16') && versionAtLeast(serverVersion, '3.16') && maxProcesses > 1)) return;
   options.onProgress?.(`threads: 1 process x ${maxProcesses} streams x ${options.stepSeconds} s`);
   const outcomes = await runner.run(1, maxProcesses, options.stepSeconds, 'threads');

@@ -32,19 +32,32 @@ export interface StepOutcome {
 
 export type RampDecision = { action: 'continue' } | { action: 'stop'; reason: string; best: StepOutcome };
 
-export function decideAfterStep(steps: readonly StepOutcome[], ceilingBitsPerSecond: number | null, remaining: number, policy: RampPolicy = DEFAULT_RAMP_POLICY): RampDecision {
+export function decideAfterStep(
+  steps: readonly StepOutcome[],
+  ceilingBitsPerSecond: number | null,
+  remaining: number,
+  policy: RampPolicy = DEFAULT_RAMP_POLICY,
+): RampDecision {
   const last = steps.at(-1);
   if (!last) return { action: 'continue' };
   const best = steps.reduce((a, b) => (b.bitsPerSecond > a.bitsPerSecond ? b : a));
   const ceilingIsReal = ceilingBitsPerSecond !== null && last.bitsPerSecond <= policy.nominalSpeedFraction * ceilingBitsPerSecond;
   if (ceilingBitsPerSecond !== null && ceilingIsReal && last.bitsPerSecond >= policy.ceilingFraction * ceilingBitsPerSecond) {
-    return { action: 'stop', reason: `reached ${Math.round((100 * last.bitsPerSecond) / ceilingBitsPerSecond)} % of the link's goodput ceiling`, best: last };
+    return {
+      action: 'stop',
+      reason: `reached ${Math.round((100 * last.bitsPerSecond) / ceilingBitsPerSecond)} % of the link's goodput ceiling`,
+      best: last,
+    };
   }
   const previous = steps.at(-2);
   if (previous) {
     const gain = previous.bitsPerSecond > 0 ? (last.bitsPerSecond - previous.bitsPerSecond) / previous.bitsPerSecond : 1;
     if (gain < policy.minGain) {
-      return { action: 'stop', reason: `${last.processes} processes gained ${(gain * 100).toFixed(1)} % over ${previous.processes} (< ${policy.minGain * 100} %)`, best };
+      return {
+        action: 'stop',
+        reason: `${last.processes} processes gained ${(gain * 100).toFixed(1)} % over ${previous.processes} (< ${policy.minGain * 100} %)`,
+        best,
+      };
     }
   }
   if (remaining === 0) return { action: 'stop', reason: `no more ports or NIC-local cores (stopped at ${last.processes} processes)`, best };

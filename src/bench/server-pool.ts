@@ -53,7 +53,8 @@ export class Iperf3ServerPool {
   argv(spec: ServerSpec): string[] {
     const iperf = ['iperf3', '-s', '-p', String(spec.port), '--forceflush'];
     if (this.bind) iperf.push('-B', this.bind);
-    if (this.options.auth) iperf.push('--rsa-private-key-path', this.options.auth.rsaPrivateKey, '--authorized-users-path', this.options.auth.authorizedUsers);
+    if (this.options.auth)
+      iperf.push('--rsa-private-key-path', this.options.auth.rsaPrivateKey, '--authorized-users-path', this.options.auth.authorizedUsers);
     return [...PDEATHSIG, ...(spec.cpu === null ? iperf : ['taskset', '-c', String(spec.cpu), ...iperf])];
   }
 
@@ -69,7 +70,10 @@ export class Iperf3ServerPool {
       this.watchdog = setInterval(() => {
         for (const server of this.servers.values()) {
           if (server.busySince !== null && Date.now() - server.busySince > limitMs) {
-            this.log.warn({ port: server.spec.port, seconds: this.options.maxTestSeconds }, 'test ran longer than --max-test-duration; ending it');
+            this.log.warn(
+              { port: server.spec.port, seconds: this.options.maxTestSeconds },
+              'test ran longer than --max-test-duration; ending it',
+            );
             server.busySince = null;
             server.process.kill('SIGKILL');
           }
@@ -95,7 +99,14 @@ export class Iperf3ServerPool {
 
   private launch(spec: ServerSpec, restarts: number): Promise<void> {
     const argv = this.argv(spec);
-    const child = execa(argv[0]!, argv.slice(1), { reject: false, cancelSignal: shutdownSignal, forceKillAfterDelay: 500, stdin: 'ignore', env: { LC_ALL: 'C' }, buffer: false });
+    const child = execa(argv[0]!, argv.slice(1), {
+      reject: false,
+      cancelSignal: shutdownSignal,
+      forceKillAfterDelay: 500,
+      stdin: 'ignore',
+      env: { LC_ALL: 'C' },
+      buffer: false,
+    });
     const server: RunningServer = { spec, process: child, restarts, busySince: null };
     this.servers.set(spec.port, server);
     return new Promise<void>((resolve, reject) => {

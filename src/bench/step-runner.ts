@@ -45,6 +45,11 @@ export class StepRunner {
 
 /** Every client refused or unreachable: the far end is not serving, which no step can fix. */
 export function failIfUnreachable(host: string, outcomes: ClientOutcome[]): void {
-  const refused = outcomes.filter((o) => o.error && /unable to connect|Connection refused|No route|timed out|Name or service/i.test(o.error));
-  if (refused.length === outcomes.length) throw new RunError(`cannot reach iperf3 on ${host} port ${outcomes.map((o) => o.port).join(', ')}: ${refused[0]!.error} (is \`nicdoctor serve\` running there?)`);
+  const refused = outcomes.filter(
+    (o) => o.error && /unable to connect|Connection refused|No route|timed out|Name or service/i.test(o.error),
+  );
+  if (refused.length === outcomes.length)
+    throw new RunError(
+      `cannot reach iperf3 on ${host} port ${outcomes.map((o) => o.port).join(', ')}: ${refused[0]!.error} (is \`nicdoctor serve\` running there?)`,
+    );
 }

@@ -76,7 +76,8 @@ export async function listRawItems(bundleDir: string): Promise<ManifestItem[]> {
     if (top !== 'fs' || entry.kind === 'dir') continue;
     const hostPath = '/' + rest.join('/');
     if (entry.kind === 'link') items.push({ kind: 'link', path: hostPath, target: entry.target });
-    else if (path.basename(hostPath) === LISTING_FILE) items.push({ kind: 'directory', path: path.dirname(hostPath), content: await describe(bundleDir, rel(entry.absolute)) });
+    else if (path.basename(hostPath) === LISTING_FILE)
+      items.push({ kind: 'directory', path: path.dirname(hostPath), content: await describe(bundleDir, rel(entry.absolute)) });
     else items.push({ kind: 'file', path: hostPath, content: await describe(bundleDir, rel(entry.absolute)) });
   }
   const present = new Set(entries.filter((entry) => entry.kind === 'file').map((entry) => entry.relative));

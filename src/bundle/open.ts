@@ -43,7 +43,8 @@ function entryProblem(entry: ReadEntry): string | undefined {
     const target = entry.linkpath ?? '';
     if (path.posix.isAbsolute(target)) return `link ${name} points to an absolute path`;
     const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(name), target));
-    if (resolved === '..' || resolved.startsWith('../') || resolved.split('/')[0] !== BUNDLE_ROOT) return `link ${name} points outside the bundle (${target})`;
+    if (resolved === '..' || resolved.startsWith('../') || resolved.split('/')[0] !== BUNDLE_ROOT)
+      return `link ${name} points outside the bundle (${target})`;
     return undefined;
   }
   if (!['File', 'OldFile', 'ContiguousFile', 'Directory'].includes(entry.type)) return `unsupported entry type ${entry.type}: ${name}`;
@@ -74,7 +75,8 @@ async function validateArchive(file: string): Promise<void> {
           entries += 1;
           totalBytes += entry.size ?? 0;
           let overLimit: string | undefined;
-          if ((entry.size ?? 0) > BUNDLE_LIMITS.entryBytes) overLimit = `${entry.path} is ${entry.size} bytes (limit ${BUNDLE_LIMITS.entryBytes})`;
+          if ((entry.size ?? 0) > BUNDLE_LIMITS.entryBytes)
+            overLimit = `${entry.path} is ${entry.size} bytes (limit ${BUNDLE_LIMITS.entryBytes})`;
           else if (totalBytes > BUNDLE_LIMITS.totalBytes) overLimit = `more than ${BUNDLE_LIMITS.totalBytes} bytes once extracted`;
           else if (entries > BUNDLE_LIMITS.entries) overLimit = `more than ${BUNDLE_LIMITS.entries} entries`;
           if (overLimit) {
@@ -111,15 +113,25 @@ export async function openBundle(file: string): Promise<OpenedBundle> {
   try {
     try {
       // The filter repeats the checks: the archive could have changed since it was listed.
-      await extract({ file, cwd: dir, strict: true, preservePaths: false, filter: (_path, entry) => 'type' in entry && entryProblem(entry) === undefined });
+      await extract({
+        file,
+        cwd: dir,
+        strict: true,
+        preservePaths: false,
+        filter: (_path, entry) => 'type' in entry && entryProblem(entry) === undefined,
+      });
     } catch (error) {
       throw new BundleError(`${file}: extraction failed (${(error as Error).message})`);
     }
     const root = path.join(dir, BUNDLE_ROOT);
-    const manifest = parseJson(await readText(root, BUNDLE_FILES.manifest, file), `${file}: ${BUNDLE_FILES.manifest}`, bundleManifestSchema);
+    const manifest = parseJson(
+      await readText(root, BUNDLE_FILES.manifest, file),
+      `${file}: ${BUNDLE_FILES.manifest}`,
+      bundleManifestSchema,
+    );
     await verify(root, manifest, file);
     const report = parseJson(await readText(root, BUNDLE_FILES.report, file), `${file}: ${BUNDLE_FILES.report}`, reportSchema);
-    const bench = manifest.bench ? JSON.parse(await readText(root, BUNDLE_FILES.bench, file)) as unknown : undefined;
+    const bench = manifest.bench ? (JSON.parse(await readText(root, BUNDLE_FILES.bench, file)) as unknown) : undefined;
     return { snapshotDir: path.join(root, BUNDLE_FILES.snapshot), report, manifest, bench, cleanup };
   } catch (error) {
     await cleanup();
@@ -135,7 +147,15 @@ async function readText(root: string, name: string, file: string): Promise<strin
   }
 }
 
-function parseJson<T>(text: string, where: string, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }): T {
+function parseJson<T>(
+  text: string,
+  where: string,
+  schema: {
+    safeParse(
+      value: unknown,
+    ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+  },
+): T {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -10,7 +10,10 @@ import { Redactor } from './redact.js';
  * `alsoCollect` are texts redacted later by the caller with the returned Redactor (the report,
  * the bench JSON): their values are collected first so that tokens are consistent everywhere.
  */
-export async function redactSnapshot(dir: string, options: { alsoCollect?: readonly string[]; hostnames?: readonly string[] } = {}): Promise<Redactor> {
+export async function redactSnapshot(
+  dir: string,
+  options: { alsoCollect?: readonly string[]; hostnames?: readonly string[] } = {},
+): Promise<Redactor> {
   const redactor = new Redactor();
   for (const name of options.hostnames ?? []) redactor.addHostname(name);
   const inventoryHost = await readFile(path.join(dir, 'snapshot.json'), 'utf8')

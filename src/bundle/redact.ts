@@ -119,7 +119,9 @@ export class Redactor {
       if (!HW_LENGTHS.has(mac.split(':').length) || KEEP_HW(mac)) return match;
       return replace('macs', mac);
     });
-    result = result.replace(IPV6, (match) => (isIPv6(match) && !KEEP_IPV6(match) && match.includes(':') ? replace('ips', match.toLowerCase()) : match));
+    result = result.replace(IPV6, (match) =>
+      isIPv6(match) && !KEEP_IPV6(match) && match.includes(':') ? replace('ips', match.toLowerCase()) : match,
+    );
     // Dotted quads in version fields are versions; everything else that parses as IPv4 is an address.
     const versionSpans = [...result.matchAll(VERSION_LINE)].map((match) => [match.index, match.index + match[0].length] as const);
     result = result.replace(IPV4, (match, offset: number) => {
@@ -159,7 +161,9 @@ function makeToken(category: Category, n: number, original: string): string {
     case 'macs': {
       // Locally administered (02:...), same byte count as the original.
       const bytes = original.split(':').length;
-      const tail = Array.from({ length: bytes - 1 }, (_, index) => (Math.floor(n / 256 ** index) % 256).toString(16).padStart(2, '0')).reverse();
+      const tail = Array.from({ length: bytes - 1 }, (_, index) =>
+        (Math.floor(n / 256 ** index) % 256).toString(16).padStart(2, '0'),
+      ).reverse();
       return ['02', ...tail].join(':');
     }
     case 'ips':

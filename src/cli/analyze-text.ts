@@ -24,7 +24,10 @@ const MAX_TEXT_BYTES = 16 * 1024 * 1024;
 export async function isTextInput(input: string): Promise<boolean> {
   if (input === '-') return true;
   if (/\.(?:tar\.gz|tgz)$/i.test(input)) return false;
-  return stat(input).then((info) => info.isFile(), () => false);
+  return stat(input).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
 async function readInput(input: string): Promise<string> {
@@ -40,7 +43,10 @@ async function readInput(input: string): Promise<string> {
     data = Buffer.concat(chunks);
   } else {
     const info = await stat(input);
-    if (info.size > MAX_TEXT_BYTES) throw new UsageError(`${input}: ${Math.round(info.size / 1024 / 1024)} MiB is more than a pasted text (limit ${MAX_TEXT_BYTES / 1024 / 1024} MiB)`);
+    if (info.size > MAX_TEXT_BYTES)
+      throw new UsageError(
+        `${input}: ${Math.round(info.size / 1024 / 1024)} MiB is more than a pasted text (limit ${MAX_TEXT_BYTES / 1024 / 1024} MiB)`,
+      );
     // A regular file only, read within the cap (contained.ts): no FIFO or device swapped in.
     data = Buffer.from(
       await readRegularFile(await realpath(input), MAX_TEXT_BYTES, input).catch((error: NodeJS.ErrnoException) => {
@@ -60,7 +66,8 @@ async function readInput(input: string): Promise<string> {
 export async function textOutcomes(input: string, options: TextAnalyzeOptions, log: Logger): Promise<ScanOutcome[]> {
   const inputs = scanInputs(options);
   if (options.bundle) throw new UsageError('--bundle: not available for text input (there is no host to record)');
-  if (options.policy) throw new UsageError('--policy: not available for text input (a checklist needs every value; analyze a snapshot instead)');
+  if (options.policy)
+    throw new UsageError('--policy: not available for text input (a checklist needs every value; analyze a snapshot instead)');
   if (inputs.ifaces.length) throw new UsageError('--iface: not available for text input (the text names its interfaces)');
   const linkSpeedMbps = inputs.linkSpeedMbps;
   const text = await readInput(input);
@@ -80,8 +87,14 @@ export async function analyzeTextCommand(input: string, options: TextAnalyzeOpti
   const color = !options.output && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const rendered =
     options.format === 'json' && outcomes.length > 1
-      ? JSON.stringify(outcomes.map((outcome) => outcome.report), null, 2) + '\n'
-      : outcomes.map((outcome) => render(outcome.report, options.format, { color, verbose: options.verbose ?? false })).join(options.format === 'markdown' ? '\n---\n\n' : '\n');
+      ? JSON.stringify(
+          outcomes.map((outcome) => outcome.report),
+          null,
+          2,
+        ) + '\n'
+      : outcomes
+          .map((outcome) => render(outcome.report, options.format, { color, verbose: options.verbose ?? false }))
+          .join(options.format === 'markdown' ? '\n---\n\n' : '\n');
   if (options.output) await writeOutput(options.output, rendered, { flag: '--output', inputs: input === '-' ? [] : [input] });
   else process.stdout.write(rendered);
   return outcomes.reduce<number>((worst, outcome) => Math.max(worst, exitCodeFor(outcome, options.failOn)), EXIT.ok);

@@ -80,7 +80,13 @@ export async function benchReportCommand(options: ReportOptions & BenchCliOption
   return exitCodeFor(outcome, options.failOn);
 }
 
-async function benchScan(options: ReportOptions & BenchCliOptions, io: LiveHostIO, log: Logger, which: 'bench' | 'scan', policy: { policy?: Policy }) {
+async function benchScan(
+  options: ReportOptions & BenchCliOptions,
+  io: LiveHostIO,
+  log: Logger,
+  which: 'bench' | 'scan',
+  policy: { policy?: Policy },
+) {
   const inputs = scanInputs(options);
   const plan = benchPlan(options, io, log);
   const only = which === 'bench' && inputs.only.length === 0 ? ['iperf3', 'throughput'] : inputs.only;
@@ -94,7 +100,12 @@ async function benchScan(options: ReportOptions & BenchCliOptions, io: LiveHostI
     only,
     beforeChecks: async (store) => {
       try {
-        const measurement = await runBench({ ...plan, store, freshStore: () => hostFactStore(io, log), onProgress: (text) => progress.step(text) });
+        const measurement = await runBench({
+          ...plan,
+          store,
+          freshStore: () => hostFactStore(io, log),
+          onProgress: (text) => progress.step(text),
+        });
         store.provide('bench.result', measurement);
       } finally {
         progress.done();
@@ -141,7 +152,8 @@ async function readToken(file: string): Promise<string> {
     throw new UsageError(`--token-file: ${file}: ${(error as Error).message.replace(`${file}: `, '')}`);
   }
   const token = text.split('\n')[0]!.trim();
-  if (token.length < 16 || /\s/.test(token)) throw new UsageError(`--token-file: ${file}: the first line must be a token of at least 16 characters, no spaces`);
+  if (token.length < 16 || /\s/.test(token))
+    throw new UsageError(`--token-file: ${file}: the first line must be a token of at least 16 characters, no spaces`);
   return token;
 }
 
@@ -160,7 +172,8 @@ export async function serveCommand(options: ServeCliOptions, log: Logger): Promi
   if (ports.includes(controlPort)) throw new UsageError(`--control-port: ${controlPort} is also in --ports`);
   const idleSeconds = options.idleTimeout ?? null;
   const maxTestSeconds = options.maxTestDuration;
-  if (Boolean(options.rsaPrivateKey) !== Boolean(options.authorizedUsers)) throw new UsageError('--rsa-private-key and --authorized-users go together (iperf3 authentication)');
+  if (Boolean(options.rsaPrivateKey) !== Boolean(options.authorizedUsers))
+    throw new UsageError('--rsa-private-key and --authorized-users go together (iperf3 authentication)');
   const token = options.tokenFile ? await readToken(options.tokenFile) : undefined;
   const io = new LiveHostIO();
   if (options.bind && options.iface) throw new UsageError('--bind and --iface: choose one');
@@ -171,29 +184,51 @@ export async function serveCommand(options: ServeCliOptions, log: Logger): Promi
     const address = await addressOfInterface(io, options.iface);
     if (!address) throw new UsageError(`--iface: ${options.iface} has no address to listen on; give --bind ADDRESS`);
     bind = address;
-  } else throw new UsageError('give --bind ADDRESS (or --iface NAME, to listen on its address); serve does not listen on every address unless told to (--bind 0.0.0.0)');
+  } else
+    throw new UsageError(
+      'give --bind ADDRESS (or --iface NAME, to listen on its address); serve does not listen on every address unless told to (--bind 0.0.0.0)',
+    );
   const store = hostFactStore(io, log);
   const iface = bind ? await interfaceOfAddress(io, bind) : null;
-  const [topology, device, version] = await Promise.all([store.get('cpu.topology'), iface ? store.get('net.device', iface) : null, store.get('iperf3.version')]);
+  const [topology, device, version] = await Promise.all([
+    store.get('cpu.topology'),
+    iface ? store.get('net.device', iface) : null,
+    store.get('iperf3.version'),
+  ]);
   const local = device?.ok && device.value.localCpuList ? parseCpuList(device.value.localCpuList) : null;
   const plan = planCpus(topology.ok ? topology.value : null, local);
-  const pool = new Iperf3ServerPool(bind, log, { maxTestSeconds, ...(options.rsaPrivateKey && options.authorizedUsers ? { auth: { rsaPrivateKey: options.rsaPrivateKey, authorizedUsers: options.authorizedUsers } } : {}) });
+  const pool = new Iperf3ServerPool(bind, log, {
+    maxTestSeconds,
+    ...(options.rsaPrivateKey && options.authorizedUsers
+      ? { auth: { rsaPrivateKey: options.rsaPrivateKey, authorizedUsers: options.authorizedUsers } }
+      : {}),
+  });
   await pool.start(ports.map((port, index) => ({ port, cpu: plan.cpus.length ? plan.cpus[index % plan.cpus.length]! : null })));
-  const info = await startInfoEndpoint(bind, controlPort, () => ({
-    nicdoctor: VERSION,
-    iperf3: version.ok ? version.value.version : null,
-    cores: plan.physicalCores,
-    nicLocalCpus: plan.cpus,
-    ports: pool.ports,
+  const info = await startInfoEndpoint(
     bind,
-  }), () => {
-    pool.lastActivity = Date.now();
-  }, token).catch(async (error: NodeJS.ErrnoException) => {
+    controlPort,
+    () => ({
+      nicdoctor: VERSION,
+      iperf3: version.ok ? version.value.version : null,
+      cores: plan.physicalCores,
+      nicLocalCpus: plan.cpus,
+      ports: pool.ports,
+      bind,
+    }),
+    () => {
+      pool.lastActivity = Date.now();
+    },
+    token,
+  ).catch(async (error: NodeJS.ErrnoException) => {
     await pool.stop();
-    throw new UsageError(`--control-port: cannot listen on ${controlPort}: ${error.code === 'EADDRINUSE' ? 'already in use' : error.message}`);
+    throw new UsageError(
+      `--control-port: cannot listen on ${controlPort}: ${error.code === 'EADDRINUSE' ? 'already in use' : error.message}`,
+    );
   });
   onShutdown(() => closeInfoEndpoint(info));
-  process.stderr.write(`nicdoctor serve: iperf3 servers on ${bind === '0.0.0.0' || bind === '::' ? 'all addresses' : bind} ports ${ports.join(', ')} (CPUs ${plan.cpus.join(',') || 'unpinned'}); plan at http://${bind.includes(':') ? `[${bind}]` : bind}:${controlPort}/nicdoctor/info${token ? ' (token required)' : ''}; Ctrl-C stops\n`);
+  process.stderr.write(
+    `nicdoctor serve: iperf3 servers on ${bind === '0.0.0.0' || bind === '::' ? 'all addresses' : bind} ports ${ports.join(', ')} (CPUs ${plan.cpus.join(',') || 'unpinned'}); plan at http://${bind.includes(':') ? `[${bind}]` : bind}:${controlPort}/nicdoctor/info${token ? ' (token required)' : ''}; Ctrl-C stops\n`,
+  );
   const reason = await new Promise<'signal' | 'idle'>((resolve) => {
     shutdownSignal.addEventListener('abort', () => resolve('signal'), { once: true });
     if (idleSeconds) {

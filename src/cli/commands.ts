@@ -61,11 +61,17 @@ export async function policyInput(options: ReportOptions): Promise<{ policy?: Po
   if (!options.policy) return {};
   const { loadPolicy, PolicyLoadError } = await import('../policy/schema.js');
   try {
-    return { policy: await loadPolicy(options.policy, registry.map((check) => check.id)) };
+    return {
+      policy: await loadPolicy(
+        options.policy,
+        registry.map((check) => check.id),
+      ),
+    };
   } catch (error) {
     if (error instanceof PolicyLoadError) throw new UsageError(`--policy: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EACCES') throw new UsageError(`--policy: ${options.policy}: ${code === 'ENOENT' ? 'no such file' : 'permission denied'}`);
+    if (code === 'ENOENT' || code === 'EACCES')
+      throw new UsageError(`--policy: ${options.policy}: ${code === 'ENOENT' ? 'no such file' : 'permission denied'}`);
     throw error;
   }
 }
@@ -80,7 +86,8 @@ export async function checkOutputs(options: ReportOptions, inputs: readonly stri
 }
 
 export async function emit(report: Report, options: ReportOptions, inputs: readonly string[] = []): Promise<void> {
-  const color = (!options.output || options.output === '-') && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  const color =
+    (!options.output || options.output === '-') && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const text = render(report, options.format, { color, verbose: options.verbose ?? false });
   if (options.output) await writeOutput(options.output, text, { flag: '--output', inputs });
   else process.stdout.write(text);
@@ -97,7 +104,13 @@ export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
   return exceedsThreshold(severities, failOn) ? EXIT.findings : EXIT.ok;
 }
 
-async function reportOn(io: HostIO, options: ReportOptions, log: Logger, policy: { policy?: Policy }, sourcePath?: string): Promise<number> {
+async function reportOn(
+  io: HostIO,
+  options: ReportOptions,
+  log: Logger,
+  policy: { policy?: Policy },
+  sourcePath?: string,
+): Promise<number> {
   const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...policy, ...(sourcePath ? { sourcePath } : {}) });
   await emit(outcome.report, options, sourcePath ? [sourcePath] : []);
   // Offline, an interface list that cannot be read is bad input (exit 2), not a failure to run.
@@ -125,8 +138,16 @@ export async function withBundle(options: ReportOptions, log: Logger, run: (io: 
     const io = new RecordingHostIO(snapshotDir);
     const outcome = await run(io);
     await io.writeManifest(await io.inventory(), { name: 'nicdoctor', version: VERSION });
-    const written = await writeBundle({ snapshotDir, report: outcome.report, ...(outcome.report.bench ? { bench: outcome.report.bench } : {}), output: options.bundle!, redact: options.redact ?? false });
-    process.stderr.write(`nicdoctor: wrote ${written.output} (${written.manifest.items.length} raw items${written.redacted ? ', redacted' : ''})\n`);
+    const written = await writeBundle({
+      snapshotDir,
+      report: outcome.report,
+      ...(outcome.report.bench ? { bench: outcome.report.bench } : {}),
+      output: options.bundle!,
+      redact: options.redact ?? false,
+    });
+    process.stderr.write(
+      `nicdoctor: wrote ${written.output} (${written.manifest.items.length} raw items${written.redacted ? ', redacted' : ''})\n`,
+    );
     // What is printed matches what the bundle holds: redacted when the bundle is.
     await emit(written.redacted ? reportSchema.parse(JSON.parse(written.reportText)) : outcome.report, options);
     return exitCodeFor(outcome, options.failOn);
@@ -209,15 +230,20 @@ export async function collectCommand(options: CollectOptions, log: Logger): Prom
   // Facts no check asked for this time are still recorded, for checks added later.
   await Promise.all(
     collectors.flatMap((collector) =>
-      collector.scope === 'host' ? [outcome.store.get(collector.id)] : outcome.report.interfaces.map((iface) => outcome.store.get(collector.id, iface.name)),
+      collector.scope === 'host'
+        ? [outcome.store.get(collector.id)]
+        : outcome.report.interfaces.map((iface) => outcome.store.get(collector.id, iface.name)),
     ),
   );
   await io.writeManifest(await io.inventory(), { name: 'nicdoctor', version: VERSION });
   await writeFile(path.join(dir, 'README.txt'), 'A nicdoctor snapshot. Analyse it anywhere with: nicdoctor analyze <this directory>\n');
   const failedRuns = outcome.store.runs.filter((run) => !run.ok);
-  process.stderr.write(`Recorded ${outcome.store.runs.length} facts (${failedRuns.length} could not be read) for ${outcome.report.interfaces.length} interfaces in ${dir}\n`);
+  process.stderr.write(
+    `Recorded ${outcome.store.runs.length} facts (${failedRuns.length} could not be read) for ${outcome.report.interfaces.length} interfaces in ${dir}\n`,
+  );
   if (options.verbose) {
-    for (const run of failedRuns) process.stderr.write(`  not read: ${run.fact}${run.subject ? ` (${run.subject})` : ''}: ${run.error?.message ?? 'unknown error'}\n`);
+    for (const run of failedRuns)
+      process.stderr.write(`  not read: ${run.fact}${run.subject ? ` (${run.subject})` : ''}: ${run.error?.message ?? 'unknown error'}\n`);
   }
   const failure = failureOf(outcome);
   if (failure) throw failure;
@@ -227,14 +253,24 @@ export async function collectCommand(options: CollectOptions, log: Logger): Prom
 /** `nicdoctor checks`; --verbose adds what each check looks at and the facts it reads. */
 export function checksCommand(format: 'terminal' | 'json', verbose = false): number {
   if (format === 'json') {
-    const list = registry.map((check) => ({ id: check.id, title: check.title, scope: check.scope, description: check.description, requires: check.requires, symptoms: Object.keys(check.symptoms as Record<string, unknown>) }));
+    const list = registry.map((check) => ({
+      id: check.id,
+      title: check.title,
+      scope: check.scope,
+      description: check.description,
+      requires: check.requires,
+      symptoms: Object.keys(check.symptoms as Record<string, unknown>),
+    }));
     process.stdout.write(JSON.stringify(list, null, 2) + '\n');
     return EXIT.ok;
   }
   const width = Math.max(...registry.map((check) => check.id.length));
   for (const check of registry) {
     process.stdout.write(`${check.id.padEnd(width)}  ${check.title}\n`);
-    if (verbose) process.stdout.write(`${' '.repeat(width + 2)}${check.scope}; reads ${check.requires.join(', ') || 'nothing'}\n${' '.repeat(width + 2)}${check.description}\n`);
+    if (verbose)
+      process.stdout.write(
+        `${' '.repeat(width + 2)}${check.scope}; reads ${check.requires.join(', ') || 'nothing'}\n${' '.repeat(width + 2)}${check.description}\n`,
+      );
   }
   return EXIT.ok;
 }

@@ -77,7 +77,10 @@ async function offlineReport(input: string, options: FixOptions, log: Logger): P
   const text = await import('./analyze-text.js');
   if (!(await text.isTextInput(input))) return withOfflineInput(input, (io) => reportFrom(io, options, log, input));
   const outcomes = await text.textOutcomes(input, reportOptions(options), log);
-  if (outcomes.length !== 1) throw new UsageError(`${input === '-' ? 'stdin' : input}: the text holds ${outcomes.length} hosts; a fix script is for one host: give the text of one`);
+  if (outcomes.length !== 1)
+    throw new UsageError(
+      `${input === '-' ? 'stdin' : input}: the text holds ${outcomes.length} hosts; a fix script is for one host: give the text of one`,
+    );
   return usable(outcomes[0]!, input === '-' ? 'stdin' : input);
 }
 
@@ -87,7 +90,8 @@ async function offlineReport(input: string, options: FixOptions, log: Logger): P
  */
 async function confirm(question: string, options: FixOptions): Promise<boolean> {
   if (options.yes) return true;
-  if (!process.stdin.isTTY || !process.stderr.isTTY) throw new UsageError('refusing to change the host without confirmation: no terminal to ask on; add --yes to confirm non-interactively');
+  if (!process.stdin.isTTY || !process.stderr.isTTY)
+    throw new UsageError('refusing to change the host without confirmation: no terminal to ask on; add --yes to confirm non-interactively');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
@@ -116,7 +120,9 @@ function describePlan(plan: FixPlan): void {
 
 async function applyCommand(options: FixOptions, log: Logger, stateFile: string): Promise<number> {
   if ((await readState(stateFile)) !== null) {
-    throw new UsageError(`${stateFile} already holds changes from an earlier --apply: run \`nicdoctor fix --revert${options.state ? ` --state ${options.state}` : ''}\` first, or choose another --state file`);
+    throw new UsageError(
+      `${stateFile} already holds changes from an earlier --apply: run \`nicdoctor fix --revert${options.state ? ` --state ${options.state}` : ''}\` first, or choose another --state file`,
+    );
   }
   const io = new LiveHostIO();
   const report = await reportFrom(io, options, log);
@@ -132,13 +138,22 @@ async function applyCommand(options: FixOptions, log: Logger, stateFile: string)
   }
   const results = await applyChanges(io, plan.apply, stateFile, report.host.hostname);
   for (const result of results) {
-    out(`${result.ok ? 'applied' : 'FAILED '}  ${shellJoin(result.command)}${result.ok ? '' : `: ${result.error}${result.kept ? ' (kept in the state file: it may have changed something)' : ' (nothing changed)'}`}`);
+    out(
+      `${result.ok ? 'applied' : 'FAILED '}  ${shellJoin(result.command)}${result.ok ? '' : `: ${result.error}${result.kept ? ' (kept in the state file: it may have changed something)' : ' (nothing changed)'}`}`,
+    );
   }
   const applied = results.filter((result) => result.ok).length;
   const failed = results.length - applied;
-  if (results.some((result) => result.kept)) out(`Previous values saved in ${stateFile}; undo with: nicdoctor fix --revert${options.state ? ` --state ${options.state}` : ''}`);
+  if (results.some((result) => result.kept))
+    out(`Previous values saved in ${stateFile}; undo with: nicdoctor fix --revert${options.state ? ` --state ${options.state}` : ''}`);
   out(`${applied} applied, ${failed} failed.`);
-  if (failed) process.stderr.write(`nicdoctor: ${failed} change(s) failed: ${results.filter((result) => !result.ok).map((result) => shellJoin(result.command)).join('; ')}\n`);
+  if (failed)
+    process.stderr.write(
+      `nicdoctor: ${failed} change(s) failed: ${results
+        .filter((result) => !result.ok)
+        .map((result) => shellJoin(result.command))
+        .join('; ')}\n`,
+    );
   return failed ? EXIT.findings : EXIT.ok;
 }
 
@@ -146,13 +161,19 @@ async function revertCommand(options: FixOptions, stateFile: string): Promise<nu
   const state = await readState(stateFile);
   if (state === null) throw new UsageError(`no saved changes at ${stateFile}: nothing to revert`);
   out(`nicdoctor fix --revert: ${state.entries.length} change(s) applied on ${state.host} at ${state.createdAt}. Will run:`);
-  for (const entry of [...state.entries].reverse()) out(`  ${shellJoin(revertArgv(entry))}    # restores ${Object.entries(entry.before).map(([key, value]) => `${key}=${value}`).join(', ')}`);
+  for (const entry of [...state.entries].reverse())
+    out(
+      `  ${shellJoin(revertArgv(entry))}    # restores ${Object.entries(entry.before)
+        .map(([key, value]) => `${key}=${value}`)
+        .join(', ')}`,
+    );
   if (!(await confirm(`Restore these ${state.entries.length} value(s)?`, options))) {
     out('Not confirmed: nothing changed.');
     return EXIT.ok;
   }
   const results = await revertChanges(new LiveHostIO(), state, stateFile);
-  for (const result of results) out(`${result.ok ? 'restored' : 'FAILED  '}  ${shellJoin(result.command)}${result.ok ? '' : `: ${result.error}`}`);
+  for (const result of results)
+    out(`${result.ok ? 'restored' : 'FAILED  '}  ${shellJoin(result.command)}${result.ok ? '' : `: ${result.error}`}`);
   const failed = results.filter((result) => !result.ok).length;
   out(failed ? `${failed} could not be restored; they stay in ${stateFile}.` : `All restored; ${stateFile} removed.`);
   if (failed) process.stderr.write(`nicdoctor: ${failed} value(s) could not be restored (kept in ${stateFile})\n`);
@@ -161,8 +182,10 @@ async function revertCommand(options: FixOptions, stateFile: string): Promise<nu
 
 export async function fixCommand(options: FixOptions, log: Logger): Promise<number> {
   if (options.apply && options.revert) throw new UsageError('--apply and --revert exclude each other');
-  if ((options.apply || options.revert) && options.from) throw new UsageError(`--${options.apply ? 'apply' : 'revert'} changes this host: it takes no input to diagnose (INPUT or --from)`);
-  if ((options.apply || options.revert) && options.output) throw new UsageError('--output writes the script; it does not go with --apply or --revert');
+  if ((options.apply || options.revert) && options.from)
+    throw new UsageError(`--${options.apply ? 'apply' : 'revert'} changes this host: it takes no input to diagnose (INPUT or --from)`);
+  if ((options.apply || options.revert) && options.output)
+    throw new UsageError('--output writes the script; it does not go with --apply or --revert');
   if (options.yes && !options.apply && !options.revert) throw new UsageError('--yes confirms --apply or --revert');
   if (options.state !== undefined && !options.apply && !options.revert) throw new UsageError('--state goes with --apply or --revert');
   inputs(options); // validate before touching the host
@@ -181,7 +204,8 @@ export async function fixCommand(options: FixOptions, log: Logger): Promise<numb
     // A corrupt or locked state file is exit 2 (errors.ts); a state file that cannot be written is exit 3.
     if (error instanceof StateFileError || error instanceof StateLockedError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new RunError(`cannot write the state file ${stateFile}: ${(error as Error).message}`);
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new RunError(`cannot write the state file ${stateFile}: ${(error as Error).message}`);
     throw error;
   }
 

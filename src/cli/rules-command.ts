@@ -13,7 +13,19 @@ export async function rulesCommand(format: 'terminal' | 'json', verbose = false)
     throw error;
   }
   if (format === 'json') {
-    process.stdout.write(JSON.stringify(rules.map((rule) => ({ id: rule.id, title: rule.title, cause: rule.cause, confidence: rule.confidence, file: path.basename(rule.file) })), null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify(
+        rules.map((rule) => ({
+          id: rule.id,
+          title: rule.title,
+          cause: rule.cause,
+          confidence: rule.confidence,
+          file: path.basename(rule.file),
+        })),
+        null,
+        2,
+      ) + '\n',
+    );
     return EXIT.ok;
   }
   const width = Math.max(...rules.map((rule) => rule.id.length));

@@ -71,7 +71,13 @@ export async function openSnapshotArchive(file: string): Promise<{ snapshotDir: 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nicdoctor-collect-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
-    await extract({ file, cwd: dir, strict: true, preservePaths: false, filter: (_path, entry) => 'type' in entry && entryProblem(entry) === undefined });
+    await extract({
+      file,
+      cwd: dir,
+      strict: true,
+      preservePaths: false,
+      filter: (_path, entry) => 'type' in entry && entryProblem(entry) === undefined,
+    });
   } catch (error) {
     await cleanup();
     throw new SnapshotArchiveError(`${file}: extraction failed (${(error as Error).message})`);

@@ -16,7 +16,16 @@ import { VERSION } from '../util/version.js';
 
 const ETHTOOL_FLAGS = [[], ['-i'], ['-k'], ['--json', '-k'], ['-g'], ['-l'], ['-c'], ['-a'], ['-S'], ['-x']];
 const NET_ATTRIBUTES = ['speed', 'duplex', 'mtu', 'operstate', 'carrier', 'carrier_changes', 'type', 'uevent', 'flags'];
-const PCI_ATTRIBUTES = ['numa_node', 'local_cpulist', 'vendor', 'device', 'current_link_speed', 'current_link_width', 'max_link_speed', 'max_link_width'];
+const PCI_ATTRIBUTES = [
+  'numa_node',
+  'local_cpulist',
+  'vendor',
+  'device',
+  'current_link_speed',
+  'current_link_width',
+  'max_link_speed',
+  'max_link_width',
+];
 const CPU_TOPOLOGY = ['thread_siblings_list', 'physical_package_id', 'core_id'];
 const CPU_FREQ = ['scaling_governor', 'scaling_cur_freq', 'scaling_max_freq', 'cpuinfo_max_freq', 'scaling_driver'];
 const IRQBALANCE_CONFIG = ['/etc/default/irqbalance', '/etc/sysconfig/irqbalance'];

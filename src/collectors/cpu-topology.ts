@@ -49,7 +49,12 @@ export const cpuTopologyCollector = defineCollector({
           readAttribute(ctx, path.join(dir, 'physical_package_id')),
           readAttribute(ctx, path.join(dir, 'core_id')),
         ]);
-        return { cpu, siblings: siblings === undefined ? null : parseCpuList(siblings), packageId: parseIntOrNull(packageId), coreId: parseIntOrNull(coreId) };
+        return {
+          cpu,
+          siblings: siblings === undefined ? null : parseCpuList(siblings),
+          packageId: parseIntOrNull(packageId),
+          coreId: parseIntOrNull(coreId),
+        };
       }),
     );
     return { online: cpus, smtActive: smtActive === undefined ? null : smtActive === '1', smtControl: smtControl ?? null, cpus: threads };

@@ -42,9 +42,17 @@ export const cpufreqCollector = defineCollector({
         list.map(async (cpu): Promise<CpuFreqPolicy> => {
           const dir = path.join(SYS_CPU, `cpu${cpu}`, 'cpufreq');
           const [governor, cur, scalingMax, hwMax] = await Promise.all(
-            ['scaling_governor', 'scaling_cur_freq', 'scaling_max_freq', 'cpuinfo_max_freq'].map((file) => readAttribute(ctx, path.join(dir, file))),
+            ['scaling_governor', 'scaling_cur_freq', 'scaling_max_freq', 'cpuinfo_max_freq'].map((file) =>
+              readAttribute(ctx, path.join(dir, file)),
+            ),
           );
-          return { cpu, governor: governor || null, curKHz: parseIntOrNull(cur), scalingMaxKHz: parseIntOrNull(scalingMax), hwMaxKHz: parseIntOrNull(hwMax) };
+          return {
+            cpu,
+            governor: governor || null,
+            curKHz: parseIntOrNull(cur),
+            scalingMaxKHz: parseIntOrNull(scalingMax),
+            hwMaxKHz: parseIntOrNull(hwMax),
+          };
         }),
       ),
       // One driver drives every policy.

@@ -45,7 +45,17 @@ export interface Identity {
 }
 
 /** Drivers of virtual NICs a hypervisor presents: the guest does not own the wire. */
-export const PARAVIRTUAL_DRIVERS: ReadonlySet<string> = new Set(['virtio_net', 'vmxnet3', 'hv_netvsc', 'xen-netfront', 'vif', 'netvsc', 'gve', 'ena', 'ibmveth']);
+export const PARAVIRTUAL_DRIVERS: ReadonlySet<string> = new Set([
+  'virtio_net',
+  'vmxnet3',
+  'hv_netvsc',
+  'xen-netfront',
+  'vif',
+  'netvsc',
+  'gve',
+  'ena',
+  'ibmveth',
+]);
 /** NICs QEMU and other hypervisors emulate: real drivers, but inside a VM the device is software. */
 const EMULATED_DRIVERS: ReadonlySet<string> = new Set(['e1000', '8139cp', '8139too', 'ne2k-pci', 'pcnet32', 'vmxnet']);
 
@@ -58,19 +68,57 @@ const SOFTWARE_TYPES: ReadonlyMap<string, InterfaceSummary['kind']> = new Map([
   ['team', 'bond'],
   ['vlan', 'vlan'],
   ['802.1q vlan support', 'vlan'],
-  ...['veth', 'vxlan', 'geneve', 'gre', 'gretap', 'ip6gre', 'ipip', 'sit', 'ip6tnl', 'tun', 'tap', 'ifb', 'dummy', 'macvlan', 'macvtap', 'ipvlan', 'ipvtap', 'wireguard', 'nlmon', 'vrf', 'vti', 'bareudp', 'netkit', 'erspan', 'xfrm', 'gtp', 'batadv', 'hsr', 'macsec', 'can', 'vcan', 'nsh', 'l2tp']
-    .map((type): [string, InterfaceSummary['kind']] => [type, 'virtual']),
+  ...[
+    'veth',
+    'vxlan',
+    'geneve',
+    'gre',
+    'gretap',
+    'ip6gre',
+    'ipip',
+    'sit',
+    'ip6tnl',
+    'tun',
+    'tap',
+    'ifb',
+    'dummy',
+    'macvlan',
+    'macvtap',
+    'ipvlan',
+    'ipvtap',
+    'wireguard',
+    'nlmon',
+    'vrf',
+    'vti',
+    'bareudp',
+    'netkit',
+    'erspan',
+    'xfrm',
+    'gtp',
+    'batadv',
+    'hsr',
+    'macsec',
+    'can',
+    'vcan',
+    'nsh',
+    'l2tp',
+  ].map((type): [string, InterfaceSummary['kind']] => [type, 'virtual']),
 ]);
 
 /** Interface names that container runtimes, CNIs, hypervisors and tunnels give their software devices. */
 const SOFTWARE_NAMES: ReadonlyArray<[RegExp, InterfaceSummary['kind'], string]> = [
   [/^(docker\d+|br-[0-9a-f]{6,}|virbr\d+|cni\d+|cbr\d+|lxcbr\d+|lxdbr\d+|kube-bridge|ovs-system|br-int|br-ex|br-tun)$/, 'bridge', 'bridge'],
-  [/^(veth|cali|lxc|vnet|tap|tun|flannel|vxlan|genev_sys|cilium_|weave|vx-|kube-ipvs|nodelocaldns|wg|ifb|dummy|gre|ipip|sit|tunl|ip6tnl|nlmon)/, 'virtual', ''],
+  [
+    /^(veth|cali|lxc|vnet|tap|tun|flannel|vxlan|genev_sys|cilium_|weave|vx-|kube-ipvs|nodelocaldns|wg|ifb|dummy|gre|ipip|sit|tunl|ip6tnl|nlmon)/,
+    'virtual',
+    '',
+  ],
   [/^bond\d+$/, 'bond', 'bond'],
 ];
 
 /** `ethtool -S` counters only a hardware MAC keeps (virtio and veth have per-queue counters too, not these). */
-const HARDWARE_COUNTER = /^(port\.|mac_|phy_)|\.nic$|(^|[._])(rx_missed_errors|rx_crc_errors|rx_no_buffer_count|rx_discards_phy|rx_out_of_buffer|rx_fifo_errors|rx_long_length_errors|rx_short_length_errors|rx_align_errors|rx_symbol_err|rx_length_errors|rx_long_byte_count|tx_carrier_errors|rx_pause|tx_pause|link_xoff|link_xon|rx_prio\d|tx_prio\d|rx_csum_offload|rx_phy|tx_phy|fdir_|rx_flow_control|tx_flow_control|alloc_rx_page_failed|rx_pkts_nic|tx_pkts_nic|rx_bytes_nic|tx_timeout_count|rx_size_\d+|tx_size_\d+)/i;
+const HARDWARE_COUNTER =
+  /^(port\.|mac_|phy_)|\.nic$|(^|[._])(rx_missed_errors|rx_crc_errors|rx_no_buffer_count|rx_discards_phy|rx_out_of_buffer|rx_fifo_errors|rx_long_length_errors|rx_short_length_errors|rx_align_errors|rx_symbol_err|rx_length_errors|rx_long_byte_count|tx_carrier_errors|rx_pause|tx_pause|link_xoff|link_xon|rx_prio\d|tx_prio\d|rx_csum_offload|rx_phy|tx_phy|fdir_|rx_flow_control|tx_flow_control|alloc_rx_page_failed|rx_pkts_nic|tx_pkts_nic|rx_bytes_nic|tx_timeout_count|rx_size_\d+|tx_size_\d+)/i;
 
 /**
  * The driver family that names its counters this way, for a capture with `ethtool -S` but no
@@ -78,7 +126,11 @@ const HARDWARE_COUNTER = /^(port\.|mac_|phy_)|\.nic$|(^|[._])(rx_missed_errors|r
  */
 export function driverFromCounters(names: readonly string[]): string | null {
   if (names.some((name) => /\.nic$/.test(name))) return 'ice';
-  if (names.some((name) => /^port\./.test(name)) && names.some((name) => /^veb\.|^rx-\d+\.|^tx-\d+\./.test(name) || /^port\.(rx|tx)_/.test(name))) return 'i40e';
+  if (
+    names.some((name) => /^port\./.test(name)) &&
+    names.some((name) => /^veb\.|^rx-\d+\.|^tx-\d+\./.test(name) || /^port\.(rx|tx)_/.test(name))
+  )
+    return 'i40e';
   if (names.some((name) => /^rx_out_of_buffer$|^rx_vport_/.test(name))) return 'mlx5_core';
   return null;
 }
@@ -102,20 +154,35 @@ export function identify(signals: IdentitySignals): Identity {
     const fromDevtype = softwareType(signals.devtype);
     const typed = fromDevtype ?? softwareType(signals.ipKind);
     if (fromDevtype) return { kind: fromDevtype[0], softwareType: fromDevtype[1], basis: [`sysfs DEVTYPE=${signals.devtype}`] };
-    if (signals.hasDevice) return { kind: hardwareKind(driver, signals.virtualized), softwareType: null, basis: ['sysfs device link', ...(driver ? [`driver ${driver}`] : [])] };
+    if (signals.hasDevice)
+      return {
+        kind: hardwareKind(driver, signals.virtualized),
+        softwareType: null,
+        basis: ['sysfs device link', ...(driver ? [`driver ${driver}`] : [])],
+      };
     if (signals.devtype) return { kind: 'other', softwareType: signals.devtype, basis: [`sysfs DEVTYPE=${signals.devtype}`] };
-    return { kind: typed?.[0] ?? 'virtual', softwareType: typed?.[1] ?? null, basis: ['no sysfs device link', ...(signals.ipKind ? [`ip -d link: ${signals.ipKind}`] : [])] };
+    return {
+      kind: typed?.[0] ?? 'virtual',
+      softwareType: typed?.[1] ?? null,
+      basis: ['no sysfs device link', ...(signals.ipKind ? [`ip -d link: ${signals.ipKind}`] : [])],
+    };
   }
 
   // A capture without sysfs: weigh what it holds. A software kind named by ip or ethtool wins.
   const typed = softwareType(signals.ipKind) ?? softwareType(signals.ethtoolDriver);
-  if (typed) return { kind: typed[0], softwareType: typed[1], basis: [signals.ipKind ? `ip -d link: ${signals.ipKind}` : `ethtool -i driver: ${signals.ethtoolDriver}`] };
+  if (typed)
+    return {
+      kind: typed[0],
+      softwareType: typed[1],
+      basis: [signals.ipKind ? `ip -d link: ${signals.ipKind}` : `ethtool -i driver: ${signals.ethtoolDriver}`],
+    };
   const basis: string[] = [];
   if (signals.hasDevice) basis.push('device link');
   if (signals.busInfo && isPciAddress(signals.busInfo)) basis.push(`ethtool -i bus-info ${signals.busInfo}`);
   if (signals.parentBus === 'pci' || signals.parentBus === 'virtio') basis.push(`ip -d link parentbus ${signals.parentBus}`);
   if (signals.lspciDriver) basis.push(`lspci: Kernel driver in use: ${signals.lspciDriver}`);
-  else if (signals.ethtoolDriver && signals.busInfo && signals.busInfo !== 'N/A' && !basis.length) basis.push(`ethtool -i bus-info ${signals.busInfo}`);
+  else if (signals.ethtoolDriver && signals.busInfo && signals.busInfo !== 'N/A' && !basis.length)
+    basis.push(`ethtool -i bus-info ${signals.busInfo}`);
   if (signals.port && /FIBRE|Direct Attach|Twisted Pair|BNC|AUI|MII/i.test(signals.port) && (signals.supportedLinkModes?.length ?? 0) > 0) {
     basis.push(`ethtool Port: ${signals.port} with link modes ${signals.supportedLinkModes!.slice(0, 2).join(', ')}`);
   } else if (signals.port && /FIBRE|Direct Attach/i.test(signals.port)) {
@@ -123,18 +190,38 @@ export function identify(signals: IdentitySignals): Identity {
   }
   const hardwareCounters = (signals.counterNames ?? []).filter((name) => HARDWARE_COUNTER.test(name));
   if (hardwareCounters.length > 0) basis.push(`hardware counters in ethtool -S (${hardwareCounters.slice(0, 3).join(', ')})`);
-  const msix = (signals.vectors ?? []).filter((vector) => /PCI-MSI|PCI-MSIX|IR-PCI|ITS-MSI|MSI-X/i.test(vector.chip ?? '') || /TxRx|-rx-|-tx-|comp\d|@pci:/.test(vector.name));
-  if (msix.length > 0) basis.push(`${msix.length} interrupt vector(s) in /proc/interrupts (${msix[0]!.name}${msix.length > 1 ? ` … ${msix.at(-1)!.name}` : ''})`);
+  const msix = (signals.vectors ?? []).filter(
+    (vector) => /PCI-MSI|PCI-MSIX|IR-PCI|ITS-MSI|MSI-X/i.test(vector.chip ?? '') || /TxRx|-rx-|-tx-|comp\d|@pci:/.test(vector.name),
+  );
+  if (msix.length > 0)
+    basis.push(
+      `${msix.length} interrupt vector(s) in /proc/interrupts (${msix[0]!.name}${msix.length > 1 ? ` … ${msix.at(-1)!.name}` : ''})`,
+    );
   const virtioDescribed = /virtio|VMware VMXNET|Hyper-V|Xen/i.test(signals.lspciDescription ?? '');
-  if (virtioDescribed || signals.parentBus === 'virtio' || (signals.vectors ?? []).some((vector) => /^virtio\d+-(input|output)/.test(vector.name))) {
-    return { kind: 'paravirtual', softwareType: null, basis: [...basis, virtioDescribed ? `lspci: ${signals.lspciDescription}` : 'virtio device'] };
+  if (
+    virtioDescribed ||
+    signals.parentBus === 'virtio' ||
+    (signals.vectors ?? []).some((vector) => /^virtio\d+-(input|output)/.test(vector.name))
+  ) {
+    return {
+      kind: 'paravirtual',
+      softwareType: null,
+      basis: [...basis, virtioDescribed ? `lspci: ${signals.lspciDescription}` : 'virtio device'],
+    };
   }
   if (driver && PARAVIRTUAL_DRIVERS.has(driver)) return { kind: 'paravirtual', softwareType: null, basis: [...basis, `driver ${driver}`] };
-  if (basis.length > 0) return { kind: hardwareKind(driver, signals.virtualized), softwareType: null, basis: [...basis, ...(driver ? [`driver ${driver}`] : [])] };
+  if (basis.length > 0)
+    return {
+      kind: hardwareKind(driver, signals.virtualized),
+      softwareType: null,
+      basis: [...basis, ...(driver ? [`driver ${driver}`] : [])],
+    };
   // Names are the weakest signal: used only when nothing else speaks.
   for (const [pattern, kind, type] of SOFTWARE_NAMES) {
-    if (pattern.test(signals.name)) return { kind, softwareType: type || (/^[a-z]+/.exec(signals.name)?.[0] ?? null), basis: [`name ${signals.name}`] };
+    if (pattern.test(signals.name))
+      return { kind, softwareType: type || (/^[a-z]+/.exec(signals.name)?.[0] ?? null), basis: [`name ${signals.name}`] };
   }
-  if (/^[^.]+\.\d+$/.test(signals.name) || /^vlan\d+$/.test(signals.name)) return { kind: 'vlan', softwareType: 'vlan', basis: [`name ${signals.name}`] };
+  if (/^[^.]+\.\d+$/.test(signals.name) || /^vlan\d+$/.test(signals.name))
+    return { kind: 'vlan', softwareType: 'vlan', basis: [`name ${signals.name}`] };
   return { kind: 'unknown', softwareType: null, basis: driver ? [`driver ${driver} (not enough to tell hardware from software)`] : [] };
 }

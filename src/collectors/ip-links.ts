@@ -12,7 +12,7 @@ declare module '../engine/facts.js' {
 export const ipLinksCollector = defineCollector({
   id: 'ip.links',
   scope: 'host',
-  description: 'Every interface\'s kind (veth, vxlan, bridge, ...), master and RX/TX counters from one `ip -d -s link show`',
+  description: "Every interface's kind (veth, vxlan, bridge, ...), master and RX/TX counters from one `ip -d -s link show`",
   async collect(ctx) {
     return parseIpLink((await runTool(ctx, ['ip', '-d', '-s', 'link', 'show'])).stdout);
   },

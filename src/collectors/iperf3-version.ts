@@ -25,7 +25,10 @@ export const iperf3VersionCollector = defineCollector({
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
     }
-    const said = `${result.stderr}\n${result.stdout}`.split('\n').map((line) => line.trim()).find(Boolean);
+    const said = `${result.stderr}\n${result.stdout}`
+      .split('\n')
+      .map((line) => line.trim())
+      .find(Boolean);
     throw new FactCollectionError('failed', `\`${ARGV.join(' ')}\` exited with ${result.exitCode}${said ? `: ${said}` : ''}`);
   },
 });

@@ -58,7 +58,10 @@ async function findProcesses(ctx: CollectContext, comm: string): Promise<number[
       }
     }),
   );
-  return pids.filter((_, index) => names[index] === comm).map(Number).sort((a, b) => a - b);
+  return pids
+    .filter((_, index) => names[index] === comm)
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
 async function readConfig(ctx: CollectContext): Promise<{ path: string; text: string } | undefined> {

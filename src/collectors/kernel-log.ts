@@ -12,7 +12,8 @@ declare module '../engine/facts.js' {
 export const kernelPcieCollector = defineCollector({
   id: 'kernel.pcie',
   scope: 'host',
-  description: 'The kernel log\'s PCIe bandwidth lines for NICs ("63.008 Gb/s available PCIe bandwidth, limited by 8 GT/s x8 link at ...") from `dmesg`',
+  description:
+    'The kernel log\'s PCIe bandwidth lines for NICs ("63.008 Gb/s available PCIe bandwidth, limited by 8 GT/s x8 link at ...") from `dmesg`',
   async collect(ctx) {
     // dmesg needs root where kernel.dmesg_restrict is 1: runTool turns that into permission-denied.
     // A capture may hold the journal's kernel messages instead (sos logs plugin).
@@ -20,7 +21,9 @@ export const kernelPcieCollector = defineCollector({
       return parseKernelPcieReports((await runTool(ctx, ['dmesg'])).stdout);
     } catch (error) {
       try {
-        return parseKernelPcieReports((await runTool(ctx, ['journalctl', '--no-pager', '--catalog', '--boot', '-k'], { timeoutMs: 10_000 })).stdout);
+        return parseKernelPcieReports(
+          (await runTool(ctx, ['journalctl', '--no-pager', '--catalog', '--boot', '-k'], { timeoutMs: 10_000 })).stdout,
+        );
       } catch {
         throw error;
       }

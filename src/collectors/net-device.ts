@@ -92,7 +92,11 @@ export const netDeviceCollector = defineCollector({
     const identified = identify(signals);
     const identity = { ...identified, basis: [...identified.basis, ...(signals.nameAddressBasis ?? [])] };
     const derivedAddress = !pci && signals.busInfo && isPciAddress(signals.busInfo) ? signals.busInfo.toLowerCase() : null;
-    const driver = sysfsDriver ?? signals.ethtoolDriver ?? signals.lspciDriver ?? (identity.kind === 'physical' ? driverFromCounters(signals.counterNames ?? []) : null);
+    const driver =
+      sysfsDriver ??
+      signals.ethtoolDriver ??
+      signals.lspciDriver ??
+      (identity.kind === 'physical' ? driverFromCounters(signals.counterNames ?? []) : null);
     const bondSlaves = slaves ? slaves.split(/\s+/).filter(Boolean) : [];
     const reported = parseIntOrNull(speed);
     // The kernel reports -1 (or a huge unsigned value) when it does not know the speed.
@@ -113,7 +117,10 @@ export const netDeviceCollector = defineCollector({
       duplex: duplex && duplex !== 'unknown' ? duplex : null,
       mtu: parseIntOrNull(mtu),
       operstate: operstate ?? signals.ipState ?? null,
-      adminUp: flags !== undefined && /^0x[0-9a-f]+$/i.test(flags) ? (Number.parseInt(flags, 16) & 1) === 1 : (signals.ipFlags?.includes('UP') ?? null),
+      adminUp:
+        flags !== undefined && /^0x[0-9a-f]+$/i.test(flags)
+          ? (Number.parseInt(flags, 16) & 1) === 1
+          : (signals.ipFlags?.includes('UP') ?? null),
       carrier: carrier === undefined ? null : carrier === '1',
       carrierChanges: parseIntOrNull(carrierChanges),
       numaNode: numaNode !== null && numaNode >= 0 ? numaNode : null,
@@ -134,7 +141,6 @@ function pciAddressFromName(name: string): string | null {
   const hex = (value: number, width: number) => value.toString(16).padStart(width, '0');
   return `${hex(domain, 4)}:${hex(bus, 2)}:${hex(slot, 2)}.${fn}`;
 }
-
 
 /** A fact's value, or undefined when it could not be had: identity uses whatever is there. */
 async function maybe<K extends FactId>(ctx: CollectContext, id: K, subject?: string): Promise<FactTypes[K] | undefined> {
@@ -158,7 +164,13 @@ async function otherSignals(
   const virtualized = (await ctx.io.inventory().catch(() => undefined))?.virtualization != null;
   const links = await maybe(ctx, 'ip.links');
   const link = links?.find((candidate) => candidate.name === name);
-  const base = { ipKind: link?.kind ?? null, parentBus: link?.parentBus ?? null, ipFlags: link?.flags, ipState: link?.state ?? null, virtualized };
+  const base = {
+    ipKind: link?.kind ?? null,
+    parentBus: link?.parentBus ?? null,
+    ipFlags: link?.flags,
+    ipState: link?.state ?? null,
+    virtualized,
+  };
   if (sysfs) return base;
   const [driverInfo, settings, stats, interrupts] = await Promise.all([
     maybe(ctx, 'ethtool.driver', name),
@@ -177,7 +189,9 @@ async function otherSignals(
   }
   const pciAddress = busInfo && isPciAddress(busInfo) ? busInfo.toLowerCase() : null;
   const vectors = interrupts
-    ? nicInterruptRows(interrupts, { name, driver: driverInfo?.driver ?? null, pciAddress, virtioDevice: null }).map(({ row, name: action }) => ({ name: action ?? row.actions[0] ?? '', chip: row.chip }))
+    ? nicInterruptRows(interrupts, { name, driver: driverInfo?.driver ?? null, pciAddress, virtioDevice: null }).map(
+        ({ row, name: action }) => ({ name: action ?? row.actions[0] ?? '', chip: row.chip }),
+      )
     : [];
   const lspci = pciAddress ? await lspciDevice(ctx, pciAddress) : undefined;
   return {
@@ -195,7 +209,10 @@ async function otherSignals(
 }
 
 /** `lspci -vv -s <BDF>`: the device line and its "Kernel driver in use". */
-async function lspciDevice(ctx: CollectContext, address: string): Promise<{ driver: string | null; description: string | null } | undefined> {
+async function lspciDevice(
+  ctx: CollectContext,
+  address: string,
+): Promise<{ driver: string | null; description: string | null } | undefined> {
   try {
     const result = await ctx.exec(['lspci', '-vv', '-s', address]);
     if (result.exitCode !== 0 || !result.stdout.trim()) return undefined;

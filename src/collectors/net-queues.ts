@@ -33,13 +33,19 @@ function queueIndex(entry: string, prefix: 'rx-' | 'tx-'): number | null {
 export const netQueuesCollector = defineCollector({
   id: 'net.queues',
   scope: 'interface',
-  description: 'Kernel queues of an interface (/sys/class/net/<if>/queues/rx-N, tx-N) and each rx queue\'s RPS CPU mask',
+  description: "Kernel queues of an interface (/sys/class/net/<if>/queues/rx-N, tx-N) and each rx queue's RPS CPU mask",
   async collect(ctx, name) {
     const queuesPath = path.join(SYS_CLASS_NET, name, 'queues');
     const entries = await ctx.readDir(queuesPath);
     const byIndex = (a: number, b: number) => a - b;
-    const rxIndexes = entries.map((entry) => queueIndex(entry, 'rx-')).filter((index): index is number => index !== null).sort(byIndex);
-    const tx = entries.map((entry) => queueIndex(entry, 'tx-')).filter((index): index is number => index !== null).sort(byIndex);
+    const rxIndexes = entries
+      .map((entry) => queueIndex(entry, 'rx-'))
+      .filter((index): index is number => index !== null)
+      .sort(byIndex);
+    const tx = entries
+      .map((entry) => queueIndex(entry, 'tx-'))
+      .filter((index): index is number => index !== null)
+      .sort(byIndex);
     const rx = await Promise.all(
       rxIndexes.map(async (index): Promise<RxQueue> => {
         const mask = await readAttribute(ctx, path.join(queuesPath, `rx-${index}`, 'rps_cpus'));

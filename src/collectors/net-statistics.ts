@@ -22,7 +22,9 @@ export const netStatisticsCollector = defineCollector({
   async collect(ctx, name) {
     const dir = path.join(SYS_CLASS_NET, name, 'statistics');
     const files = (await ctx.readDir(dir)).filter((file) => !file.startsWith('.'));
-    const values = await Promise.all(files.map(async (file) => [file, parseIntOrNull(await readAttribute(ctx, path.join(dir, file)))] as const));
+    const values = await Promise.all(
+      files.map(async (file) => [file, parseIntOrNull(await readAttribute(ctx, path.join(dir, file)))] as const),
+    );
     const counters: Record<string, number> = {};
     // A counter the driver refuses to report reads as an error: leave it out rather than invent 0.
     for (const [file, value] of values) if (value !== null) counters[file] = value;

@@ -39,7 +39,7 @@ declare module '../engine/facts.js' {
 export const nicIrqsCollector = defineCollector({
   id: 'nic.irqs',
   scope: 'interface',
-  description: 'The interface\'s interrupt vectors (msi_irqs and /proc/interrupts names), their counts and CPU affinity from /proc/irq/<n>',
+  description: "The interface's interrupt vectors (msi_irqs and /proc/interrupts names), their counts and CPU affinity from /proc/irq/<n>",
   async collect(ctx, name) {
     const device = await ctx.get('net.device', name);
     const interrupts = await ctx.get('proc.interrupts');
@@ -82,7 +82,10 @@ async function capturedAttribute(ctx: CollectContext, file: string): Promise<str
 
 async function listMsiIrqs(ctx: CollectContext, dir: string): Promise<number[]> {
   try {
-    return (await ctx.readDir(dir)).filter((entry) => /^\d+$/.test(entry)).map(Number).sort((a, b) => a - b);
+    return (await ctx.readDir(dir))
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number)
+      .sort((a, b) => a - b);
   } catch (error) {
     // No MSI: legacy INTx devices and functions without a driver have no msi_irqs directory.
     if (error instanceof HostIOError && (error.kind === 'not-found' || error.kind === 'not-captured')) return [];

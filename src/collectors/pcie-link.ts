@@ -108,7 +108,14 @@ export const pcieLinkCollector = defineCollector({
     };
     if (virtualFunction) {
       // Nothing more to learn: a VF's link registers read "unknown x0" whatever the PF's link is.
-      return { ...base, link: sysfsLink ?? null, linkUnavailable: sysfsLink ? null : 'SR-IOV virtual function', upstream: [], payload: null, payloadUnavailable: 'SR-IOV virtual function' };
+      return {
+        ...base,
+        link: sysfsLink ?? null,
+        linkUnavailable: sysfsLink ? null : 'SR-IOV virtual function',
+        upstream: [],
+        payload: null,
+        payloadUnavailable: 'SR-IOV virtual function',
+      };
     }
 
     let link = sysfsLink;
@@ -121,7 +128,11 @@ export const pcieLinkCollector = defineCollector({
       ({ device: lspci, argv: lspciArgv } = await readLspci(ctx, address));
       if (!lspci) throw new FactCollectionError('not-found', `\`lspci -vv -s ${address}\` printed no device ${address}`);
       if (lspci.capabilitiesAccessDenied) {
-        throw new FactCollectionError('permission-denied', `\`lspci -vv -s ${address}\`: capabilities hidden (<access denied>)`, 'run nicdoctor as root');
+        throw new FactCollectionError(
+          'permission-denied',
+          `\`lspci -vv -s ${address}\`: capabilities hidden (<access denied>)`,
+          'run nicdoctor as root',
+        );
       }
       link = lspciReading(address, lspci, lspciArgv);
       if (!link) linkUnavailable = `${address} has no PCI Express link registers (conventional PCI or an emulated device)`;
@@ -137,18 +148,27 @@ export const pcieLinkCollector = defineCollector({
       }
     }
 
-    const payload = lspci && lspciArgv && !lspci.capabilitiesAccessDenied && (lspci.maxPayloadBytes !== null || lspci.maxPayloadSupportedBytes !== null)
-      ? {
-          supportedBytes: lspci.maxPayloadSupportedBytes,
-          configuredBytes: lspci.maxPayloadBytes,
-          maxReadRequestBytes: lspci.maxReadRequestBytes,
-          source: { kind: 'command' as const, argv: lspciArgv },
-        }
-      : null;
+    const payload =
+      lspci && lspciArgv && !lspci.capabilitiesAccessDenied && (lspci.maxPayloadBytes !== null || lspci.maxPayloadSupportedBytes !== null)
+        ? {
+            supportedBytes: lspci.maxPayloadSupportedBytes,
+            configuredBytes: lspci.maxPayloadBytes,
+            maxReadRequestBytes: lspci.maxReadRequestBytes,
+            source: { kind: 'command' as const, argv: lspciArgv },
+          }
+        : null;
     if (!payload && !payloadUnavailable) payloadUnavailable = `lspci printed no DevCap/DevCtl for ${address}`;
 
     const upstream = await readUpstream(ctx, pciPath, link?.source.kind === 'command');
-    return { ...base, link: link ?? null, linkUnavailable, upstream, payload, payloadUnavailable, aspm: lspci && !lspci.capabilitiesAccessDenied ? lspci.aspm : null };
+    return {
+      ...base,
+      link: link ?? null,
+      linkUnavailable,
+      upstream,
+      payload,
+      payloadUnavailable,
+      aspm: lspci && !lspci.capabilitiesAccessDenied ? lspci.aspm : null,
+    };
   },
 });
 

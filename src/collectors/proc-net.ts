@@ -33,7 +33,8 @@ export const procNetDevCollector = defineCollector({
 export const protocolCountersCollector = defineCollector({
   id: 'net.protocol',
   scope: 'host',
-  description: 'TCP/UDP/IP counters since boot from /proc/net/snmp and /proc/net/netstat (retransmits, UDP buffer errors, listen and backlog drops)',
+  description:
+    'TCP/UDP/IP counters since boot from /proc/net/snmp and /proc/net/netstat (retransmits, UDP buffer errors, listen and backlog drops)',
   async collect(ctx) {
     const counters: Record<string, number> = {};
     const files: string[] = [];

@@ -23,7 +23,11 @@ export async function runTool(ctx: CollectContext, argv: string[], options: RunT
   if (result.exitCode === 0) return result;
   const said = `${result.stderr}\n${result.stdout}`;
   const command = argv.join(' ');
-  const firstLine = said.split('\n').map((line) => line.trim()).find(Boolean) ?? `exit code ${result.exitCode}`;
+  const firstLine =
+    said
+      .split('\n')
+      .map((line) => line.trim())
+      .find(Boolean) ?? `exit code ${result.exitCode}`;
   if (/Operation not supported|not supported/i.test(said)) {
     throw new FactCollectionError('unsupported', `\`${command}\`: the driver does not support this (${firstLine})`);
   }

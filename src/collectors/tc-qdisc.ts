@@ -51,7 +51,8 @@ export const tcQdiscAllCollector = defineCollector({
 export const tcQdiscCollector = defineCollector({
   id: 'tc.qdisc',
   scope: 'interface',
-  description: 'Traffic control on the interface (tc -s qdisc show, and tc -s class show dev <if> for classful qdiscs): shaper rates (tbf, htb, fq maxrate, cake) and drop counters',
+  description:
+    'Traffic control on the interface (tc -s qdisc show, and tc -s class show dev <if> for classful qdiscs): shaper rates (tbf, htb, fq maxrate, cake) and drop counters',
   async collect(ctx, name) {
     const all = await ctx.get('tc.qdisc.all');
     const qdiscs = all[name] ? parseTcQdisc(all[name]) : [];

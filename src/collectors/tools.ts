@@ -35,7 +35,8 @@ declare module '../engine/facts.js' {
 export const toolsCollector = defineCollector({
   id: 'tools',
   scope: 'host',
-  description: 'Which diagnostic tools are installed (ethtool, lspci, iperf3, numactl, taskset, irqbalance, tc, ip): directory listings of PATH and the sbin directories',
+  description:
+    'Which diagnostic tools are installed (ethtool, lspci, iperf3, numactl, taskset, irqbalance, tc, ip): directory listings of PATH and the sbin directories',
   async collect(ctx) {
     // Listing directories is cheap and is recorded in snapshots, unlike running `<tool> --version`.
     // The PATH of nicdoctor is where its commands are found; a replayed snapshot must not use the
@@ -55,7 +56,10 @@ export const toolsCollector = defineCollector({
     const readable = listings.filter((listing): listing is { dir: string; names: Set<string> } => 'names' in listing);
     if (readable.length === 0) {
       const first = listings.find((listing) => 'error' in listing)?.error;
-      throw new FactCollectionError(first?.kind === 'not-captured' ? 'not-captured' : 'failed', `none of ${dirs.join(', ')} could be listed${first ? `: ${first.message}` : ''}`);
+      throw new FactCollectionError(
+        first?.kind === 'not-captured' ? 'not-captured' : 'failed',
+        `none of ${dirs.join(', ')} could be listed${first ? `: ${first.message}` : ''}`,
+      );
     }
     return {
       searchedDirs: readable.map((listing) => listing.dir),

@@ -46,7 +46,10 @@ const IDENTITY = /(^|\.)(netPath|pciPath|pciAddress|path|address|busInfo|interfa
 
 /** Pairs interfaces by name; left-over ones in report order (eth0 on A with ens1f0 on B). */
 function subjectMap(a: Report, b: Report): Map<string, string> {
-  const map = new Map<string, string>([['', ''], ['host', 'host']]);
+  const map = new Map<string, string>([
+    ['', ''],
+    ['host', 'host'],
+  ]);
   const bNames = b.interfaces.map((iface) => iface.name);
   const leftA = a.interfaces.map((iface) => iface.name).filter((name) => !bNames.includes(name));
   const leftB = bNames.filter((name) => !a.interfaces.some((iface) => iface.name === name));
@@ -67,7 +70,9 @@ function verdictOf(report: Report, check: string, subject: string): Verdict {
   const result = report.checks.find((entry) => entry.id === check);
   if (!result) return { status: 'not run', messages: [] };
   const status = result.subjects.find((entry) => entry.subject === subject)?.status ?? result.status;
-  const findings = result.findings.filter((finding) => finding.subject === subject || ((subject === '' || subject === 'host') && finding.subject === 'host'));
+  const findings = result.findings.filter(
+    (finding) => finding.subject === subject || ((subject === '' || subject === 'host') && finding.subject === 'host'),
+  );
   return { status, messages: [...new Set(findings.map((finding) => finding.message))].sort() };
 }
 
@@ -91,7 +96,8 @@ function rows(input: LoadedInput): Map<string, unknown> {
   if (input.facts) return input.facts;
   const out = new Map<string, unknown>();
   for (const [key, value] of Object.entries(input.settings.host)) out.set(`settings\t\t${key}`, value);
-  for (const iface of input.settings.interfaces) for (const [key, value] of Object.entries(iface.values)) out.set(`settings\t${iface.name}\t${key}`, value);
+  for (const iface of input.settings.interfaces)
+    for (const [key, value] of Object.entries(iface.values)) out.set(`settings\t${iface.name}\t${key}`, value);
   return out;
 }
 
@@ -144,7 +150,10 @@ export function diffInputs(a: LoadedInput, b: LoadedInput, checks: readonly AnyC
       if (change) reactions.push(`check ${check.id}: ${change.a} → ${change.b}`);
     }
     for (const { rule, refs } of ruleRefs) {
-      const reads = refs.facts.has(fact) || [...refs.checks].some((id) => reading.some((check) => check.id === id)) || [...refs.symptoms].some((symptom) => reading.some((check) => symptom.startsWith(`${check.id}/`)));
+      const reads =
+        refs.facts.has(fact) ||
+        [...refs.checks].some((id) => reading.some((check) => check.id === id)) ||
+        [...refs.symptoms].some((symptom) => reading.some((check) => symptom.startsWith(`${check.id}/`)));
       if (!reads) continue;
       // A diagnosis of this rule on this interface (or on the host) on one side only.
       const on = (keys: Set<string>, subject: string) => keys.has(`${rule.id} @ ${subject || 'host'}`) || keys.has(`${rule.id} @ host`);
@@ -152,7 +161,14 @@ export function diffInputs(a: LoadedInput, b: LoadedInput, checks: readonly AnyC
       const inB = on(diagB, subjectB);
       if (inA !== inB) reactions.push(`rule ${rule.id}: ${inA ? 'diagnosed on A only' : 'diagnosed on B only'}`);
     }
-    const difference: FactDifference = { fact, subject: subjectA === '' ? 'host' : subjectB !== subjectA ? `${subjectA}/${subjectB}` : subjectA, path, a: valueA ?? null, b: valueB ?? null, reactions };
+    const difference: FactDifference = {
+      fact,
+      subject: subjectA === '' ? 'host' : subjectB !== subjectA ? `${subjectA}/${subjectB}` : subjectA,
+      path,
+      a: valueA ?? null,
+      b: valueB ?? null,
+      reactions,
+    };
     // Listed once: under the first check that reacts to it, else the first that reads it.
     const reacting = reading.find((check) => reactions.some((reaction) => reaction.startsWith(`check ${check.id}:`)));
     const check = reacting ?? reading[0];
@@ -210,8 +226,14 @@ export function renderDiff(report: DiffReport, format: DiffFormat): string {
   const markdown = format === 'markdown';
   const out: string[] = [];
   out.push(markdown ? `# nicdoctor diff` : `nicdoctor diff`, '');
-  out.push(`A: ${report.a.file} (${report.a.kind}, host ${report.a.host})`, `B: ${report.b.file} (${report.b.kind}, host ${report.b.host})`);
-  out.push(`${report.summary.differences} differences in ${report.basis}, ${report.summary.marked} marked ! (a check or a rule reacts to them)`, '');
+  out.push(
+    `A: ${report.a.file} (${report.a.kind}, host ${report.a.host})`,
+    `B: ${report.b.file} (${report.b.kind}, host ${report.b.host})`,
+  );
+  out.push(
+    `${report.summary.differences} differences in ${report.basis}, ${report.summary.marked} marked ! (a check or a rule reacts to them)`,
+    '',
+  );
   for (const group of report.groups) {
     out.push(markdown ? `## ${group.check}: ${group.title}` : `${group.check}: ${group.title}`);
     let previous = '';

@@ -50,7 +50,8 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
     pattern: /^rx_discards_phy$/,
     category: 'drop',
     remedy: 'host-backpressure',
-    meaning: 'the NIC port discarded packets because its own buffer was full: the host (PCIe, memory, receive rings) did not drain it fast enough',
+    meaning:
+      'the NIC port discarded packets because its own buffer was full: the host (PCIe, memory, receive rings) did not drain it fast enough',
   },
   { pattern: /^rx_buff_alloc_err$/, category: 'drop', remedy: 'host-memory', meaning: 'the driver could not allocate receive buffers' },
   // Intel i40e / ice / iavf: port-level versus queue-level drops.
@@ -58,7 +59,8 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
     pattern: /^(port\.rx_dropped|rx_dropped\.nic)$/,
     category: 'drop',
     remedy: 'host-backpressure',
-    meaning: "the port's receive packet buffer overflowed: the host did not take packets over PCIe fast enough (link too slow or busy, rings full, flow control off)",
+    meaning:
+      "the port's receive packet buffer overflowed: the host did not take packets over PCIe fast enough (link too slow or busy, rings full, flow control off)",
   },
   {
     pattern: /^rx_dropped$/,
@@ -80,7 +82,12 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
     remedy: 'rings',
     meaning: `the NIC found no free receive descriptor (${RINGS_HINT}); packets wait in its FIFO and are lost (rx_missed_errors) once it fills`,
   },
-  { pattern: /^rx_(fifo|over)_errors$/, category: 'drop', remedy: 'rings', meaning: `receive FIFO overruns: packets did not fit in the buffers the host provided (${RINGS_HINT})` },
+  {
+    pattern: /^rx_(fifo|over)_errors$/,
+    category: 'drop',
+    remedy: 'rings',
+    meaning: `receive FIFO overruns: packets did not fit in the buffers the host provided (${RINGS_HINT})`,
+  },
   // Broadcom bnxt_en per ring, bnx2x / bnx2 / tg3 / iavf totals.
   {
     pattern: /^rx_discards$/,
@@ -89,17 +96,37 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
     remedy: 'rings',
     meaning: `the ring had no free buffer when packets arrived (${RINGS_HINT})`,
   },
-  { pattern: /^rx_discards$/, category: 'drop', remedy: 'rings', meaning: `the NIC discarded received packets for lack of host receive buffers (${RINGS_HINT})` },
+  {
+    pattern: /^rx_discards$/,
+    category: 'drop',
+    remedy: 'rings',
+    meaning: `the NIC discarded received packets for lack of host receive buffers (${RINGS_HINT})`,
+  },
   // Emulex be2net.
-  { pattern: /^rx_drops_no_pbuf$/, category: 'drop', remedy: 'host-backpressure', meaning: 'the adapter ran out of packet buffer memory: the host did not drain it fast enough' },
-  { pattern: /^rx_drops_no_(erx|tpre)_descr$/, category: 'drop', remedy: 'rings', meaning: `the host had posted no receive descriptor (${RINGS_HINT})` },
+  {
+    pattern: /^rx_drops_no_pbuf$/,
+    category: 'drop',
+    remedy: 'host-backpressure',
+    meaning: 'the adapter ran out of packet buffer memory: the host did not drain it fast enough',
+  },
+  {
+    pattern: /^rx_drops_no_(erx|tpre)_descr$/,
+    category: 'drop',
+    remedy: 'rings',
+    meaning: `the host had posted no receive descriptor (${RINGS_HINT})`,
+  },
   {
     pattern: /^(rxpp_fifo_overflow_drop|rx_input_fifo_overflow_drop|pmem_fifo_overflow_drop)$/,
     category: 'drop',
     remedy: 'host-backpressure',
-    meaning: "an internal FIFO of the adapter overflowed: the host did not drain it fast enough",
+    meaning: 'an internal FIFO of the adapter overflowed: the host did not drain it fast enough',
   },
-  { pattern: /^rx_drops_no_(skbs|frags)$/, category: 'drop', remedy: 'host-memory', meaning: 'the driver could not allocate receive buffers' },
+  {
+    pattern: /^rx_drops_no_(skbs|frags)$/,
+    category: 'drop',
+    remedy: 'host-memory',
+    meaning: 'the driver could not allocate receive buffers',
+  },
   // Solarflare sfc.
   {
     pattern: /^port_rx_(dp_di_dropped_packets|nodesc_drops)$/,
@@ -113,7 +140,12 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
     remedy: 'host-backpressure',
     meaning: "the adapter's packet memory was full: the host did not drain it fast enough",
   },
-  { pattern: /^rx_nodesc_trunc$/, category: 'drop', remedy: 'rings', meaning: `packets truncated for lack of receive descriptors (${RINGS_HINT})` },
+  {
+    pattern: /^rx_nodesc_trunc$/,
+    category: 'drop',
+    remedy: 'rings',
+    meaning: `packets truncated for lack of receive descriptors (${RINGS_HINT})`,
+  },
   { pattern: /^rx_noskb_drops$/, category: 'drop', remedy: 'host-memory', meaning: 'the driver could not allocate receive buffers' },
   // AWS ENA: the hypervisor enforces per-instance limits.
   {
@@ -130,7 +162,13 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
     remedy: 'cpu',
     meaning: 'virtio_net dropped received packets: the guest did not refill the virtqueue in time (busy vCPU or failed buffer allocation)',
   },
-  { pattern: /^rx_drops$/, drivers: ['veth'], category: 'drop', remedy: 'cpu', meaning: "the peer's receive queue was full: the receiving side did not keep up" },
+  {
+    pattern: /^rx_drops$/,
+    drivers: ['veth'],
+    category: 'drop',
+    remedy: 'cpu',
+    meaning: "the peer's receive queue was full: the receiving side did not keep up",
+  },
   {
     pattern: /^rx_drops$/,
     drivers: ['igb', 'igc', 'ixgbe'],
@@ -140,7 +178,12 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
   },
   { pattern: /^rx_drops$/, category: 'drop', remedy: 'cpu', meaning: 'the driver dropped received packets' },
   { pattern: /^drv dropped rx total$/, category: 'drop', remedy: 'cpu', meaning: 'the vmxnet3 driver dropped received packets' },
-  { pattern: /^(rx_alloc_fail(ed)?|rx_pg_alloc_fail|rx buf alloc fail)$/, category: 'drop', remedy: 'host-memory', meaning: 'the driver could not allocate receive buffers' },
+  {
+    pattern: /^(rx_alloc_fail(ed)?|rx_pg_alloc_fail|rx buf alloc fail)$/,
+    category: 'drop',
+    remedy: 'host-memory',
+    meaning: 'the driver could not allocate receive buffers',
+  },
   // Transmit side.
   {
     pattern: /^(tx_dropped|tx_discards|tx_queue_dropped|tx_drv_drops|tx_drops|pkts tx discard|drv dropped tx total)$/,
@@ -162,15 +205,22 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
     meaning: 'symbol or alignment errors on the wire: a bad cable or optic, or a failing switch port',
   },
   {
-    pattern: /^(port\.)?rx_(fragments|jabbers)(_phy)?$|^port\.(mac_local_faults|mac_remote_faults|rx_illegal_bytes)$|^rx_jabber(s|_errors)?$|^jabber_events$/,
+    pattern:
+      /^(port\.)?rx_(fragments|jabbers)(_phy)?$|^port\.(mac_local_faults|mac_remote_faults|rx_illegal_bytes)$|^rx_jabber(s|_errors)?$|^jabber_events$/,
     category: 'physical-error',
     remedy: 'physical',
     meaning: 'malformed frames or link faults at the physical layer: cable, optic or switch port',
   },
-  { pattern: /^tx_carrier_errors$/, category: 'physical-error', remedy: 'physical', meaning: 'the carrier was lost while transmitting: cable, optic or switch port' },
+  {
+    pattern: /^tx_carrier_errors$/,
+    category: 'physical-error',
+    remedy: 'physical',
+    meaning: 'the carrier was lost while transmitting: cable, optic or switch port',
+  },
   // Invalid lengths: usually an MTU mismatch, not a broken link.
   {
-    pattern: /^(port\.)?rx_(length_errors|frame_too_long(_errors)?|oversize(_pkts_phy)?|undersize|too_long_errors|long_length_errors|short_length_errors|in_range_errors|out_range_errors)$/,
+    pattern:
+      /^(port\.)?rx_(length_errors|frame_too_long(_errors)?|oversize(_pkts_phy)?|undersize|too_long_errors|long_length_errors|short_length_errors|in_range_errors|out_range_errors)$/,
     category: 'error',
     remedy: 'mtu',
     meaning: 'frames of an invalid length arrived: usually an MTU mismatch with the switch or the peer',
@@ -187,17 +237,28 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
     remedy: 'none',
     meaning: 'malformed frames were discarded',
   },
-  { pattern: /^tx_timeout(s|_count)?$|^tx timeout count$/, category: 'error', remedy: 'none', meaning: 'a transmit queue hung and the driver reset it' },
+  {
+    pattern: /^tx_timeout(s|_count)?$|^tx timeout count$/,
+    category: 'error',
+    remedy: 'none',
+    meaning: 'a transmit queue hung and the driver reset it',
+  },
   { pattern: /^(rx|tx)_errors$/, category: 'info', remedy: 'none', meaning: 'total of the error counters, which are judged one by one' },
   // Harmless by design.
   { pattern: /xdp\w*_drops?$/, category: 'info', remedy: 'none', meaning: 'an XDP program dropped the packets on purpose' },
-  { pattern: /^rx_address_filtered$|^rx_unknown_protocol$/, category: 'info', remedy: 'none', meaning: 'frames filtered by address or protocol, normally harmless' },
+  {
+    pattern: /^rx_address_filtered$|^rx_unknown_protocol$/,
+    category: 'info',
+    remedy: 'none',
+    meaning: 'frames filtered by address or protocol, normally harmless',
+  },
   {
     pattern: /^rx_dropped$/,
     category: 'drop',
     remedy: 'cpu',
     mayBeBenign: true,
-    meaning: 'the kernel or driver did not process received packets: lack of resources, but also frames of unknown protocols or VLANs (often harmless)',
+    meaning:
+      'the kernel or driver did not process received packets: lack of resources, but also frames of unknown protocols or VLANs (often harmless)',
   },
 ];
 
@@ -212,7 +273,12 @@ const SYSFS_RULES: readonly CounterRule[] = [
     remedy: 'rings',
     meaning: `the device dropped packets for lack of buffer space: the host did not keep up (${RINGS_HINT})`,
   },
-  { pattern: /^rx_(fifo|over)_errors$/, category: 'drop', remedy: 'rings', meaning: `packets did not fit in the buffers the host provided (${RINGS_HINT})` },
+  {
+    pattern: /^rx_(fifo|over)_errors$/,
+    category: 'drop',
+    remedy: 'rings',
+    meaning: `packets did not fit in the buffers the host provided (${RINGS_HINT})`,
+  },
   {
     pattern: /^rx_dropped$/,
     category: 'drop',
@@ -220,18 +286,43 @@ const SYSFS_RULES: readonly CounterRule[] = [
     mayBeBenign: true,
     meaning: 'received but not processed: lack of resources, but also frames of unknown protocols, VLANs or L2 filtering (often harmless)',
   },
-  { pattern: /^(tx_dropped|tx_fifo_errors)$/, category: 'drop', remedy: 'tx-queue', meaning: 'packets were dropped on their way to transmission (lack of resources)' },
-  { pattern: /^rx_crc_errors$/, category: 'physical-error', remedy: 'physical', meaning: 'frames arrived with a bad CRC: a bad cable or optic, or a failing switch port' },
-  { pattern: /^rx_frame_errors$/, category: 'physical-error', remedy: 'physical', meaning: 'frame alignment errors: a bad cable or optic, or a failing switch port' },
+  {
+    pattern: /^(tx_dropped|tx_fifo_errors)$/,
+    category: 'drop',
+    remedy: 'tx-queue',
+    meaning: 'packets were dropped on their way to transmission (lack of resources)',
+  },
+  {
+    pattern: /^rx_crc_errors$/,
+    category: 'physical-error',
+    remedy: 'physical',
+    meaning: 'frames arrived with a bad CRC: a bad cable or optic, or a failing switch port',
+  },
+  {
+    pattern: /^rx_frame_errors$/,
+    category: 'physical-error',
+    remedy: 'physical',
+    meaning: 'frame alignment errors: a bad cable or optic, or a failing switch port',
+  },
   {
     pattern: /^tx_(carrier|aborted|window|heartbeat)_errors$|^collisions$/,
     category: 'physical-error',
     remedy: 'physical',
     meaning: 'transmit errors at the physical layer (carrier loss, collisions: duplex mismatch, cable, switch port)',
   },
-  { pattern: /^rx_length_errors$/, category: 'error', remedy: 'mtu', meaning: 'frames of an invalid length: usually an MTU mismatch with the switch or the peer' },
+  {
+    pattern: /^rx_length_errors$/,
+    category: 'error',
+    remedy: 'mtu',
+    meaning: 'frames of an invalid length: usually an MTU mismatch with the switch or the peer',
+  },
   { pattern: /^(rx|tx)_errors$/, category: 'info', remedy: 'none', meaning: 'total of the error counters, which are judged one by one' },
-  { pattern: /^rx_nohandler$/, category: 'info', remedy: 'none', meaning: 'frames no protocol wanted (inactive bond members, unknown protocols)' },
+  {
+    pattern: /^rx_nohandler$/,
+    category: 'info',
+    remedy: 'none',
+    meaning: 'frames no protocol wanted (inactive bond members, unknown protocols)',
+  },
 ];
 
 export interface QueuedName {
@@ -312,7 +403,9 @@ export function classifyEthtoolStats(stats: EthtoolStats, driver: string | null)
   }
   // virtio_net counts an XDP program's XDP_DROP verdicts in rx_drops too: those are the
   // program's choice, not loss. Only what exceeds the XDP drops is a drop.
-  const xdpDrops = stats.counters.filter((counter) => splitQueue(counter).base === 'rx_xdp_drops').reduce((sum, counter) => sum + counter.value, 0);
+  const xdpDrops = stats.counters
+    .filter((counter) => splitQueue(counter).base === 'rx_xdp_drops')
+    .reduce((sum, counter) => sum + counter.value, 0);
   return [...groups.entries()].map(([name, group]) => {
     const raw = group.device ?? group.queueSum;
     const value = name === 'rx_drops' && xdpDrops > 0 ? Math.max(0, raw - xdpDrops) : raw;

@@ -42,4 +42,3 @@ export function operationText(op: Operation): string {
       return op.text;
   }
 }
-

@@ -32,7 +32,8 @@ export function hardwareOnly(what: string): (iface: InterfaceSummary) => string 
 export function ownedNicOnly(what: string): (iface: InterfaceSummary) => string | null {
   return (iface) => {
     if (isSoftware(iface)) return `${iface.name} is ${describeKind(iface)}: it has no ${what} of its own`;
-    if (iface.kind === 'paravirtual') return `${iface.name} is a paravirtual NIC (${iface.driver ?? 'virtual'}): its ${what} are set by the hypervisor, not in the guest`;
+    if (iface.kind === 'paravirtual')
+      return `${iface.name} is a paravirtual NIC (${iface.driver ?? 'virtual'}): its ${what} are set by the hypervisor, not in the guest`;
     return null;
   };
 }

@@ -20,7 +20,11 @@ export function bestLinkMode(modes: readonly string[]): LinkMode | null {
   for (const mode of modes) {
     const parsed = parseLinkMode(mode);
     if (!parsed) continue;
-    if (!best || parsed.speedMbps > best.speedMbps || (parsed.speedMbps === best.speedMbps && parsed.duplex === 'full' && best.duplex !== 'full')) {
+    if (
+      !best ||
+      parsed.speedMbps > best.speedMbps ||
+      (parsed.speedMbps === best.speedMbps && parsed.duplex === 'full' && best.duplex !== 'full')
+    ) {
       best = parsed;
     }
   }

@@ -77,7 +77,8 @@ export function minimumLinks(needGbps: number, efficiency = PCIE_TRANSACTION_EFF
   const options: LinkOption[] = [];
   for (const speedGts of PCIE_SPEEDS_GTS.slice(1)) {
     const width = WIDTHS.find((candidate) => (usableGbps(speedGts, candidate, efficiency) ?? 0) >= needGbps);
-    if (width !== undefined) options.push({ speedGts, generation: generationName(speedGts)!, width, usableGbps: usableGbps(speedGts, width, efficiency)! });
+    if (width !== undefined)
+      options.push({ speedGts, generation: generationName(speedGts)!, width, usableGbps: usableGbps(speedGts, width, efficiency)! });
   }
   return options;
 }
@@ -104,6 +105,8 @@ export const INTEGRATED_PCIE_FUNCTIONS: ReadonlyArray<{ vendor: string; devices:
 
 export function integratedFunction(vendor: string | null, device: string | null): { name: string; why: string } | null {
   if (!vendor || !device) return null;
-  const entry = INTEGRATED_PCIE_FUNCTIONS.find((candidate) => candidate.vendor === vendor.toLowerCase() && candidate.devices.includes(device.toLowerCase()));
+  const entry = INTEGRATED_PCIE_FUNCTIONS.find(
+    (candidate) => candidate.vendor === vendor.toLowerCase() && candidate.devices.includes(device.toLowerCase()),
+  );
   return entry ? { name: entry.name, why: entry.why } : null;
 }

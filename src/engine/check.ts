@@ -54,9 +54,7 @@ export interface FindingInput<Data = Record<string, Scalar | undefined>> {
 }
 
 /** Returned by run() when the check cannot give a verdict for this subject. */
-export type Skip =
-  | { status: 'not-applicable'; reason: string }
-  | { status: 'unknown'; reason: string; hint?: string };
+export type Skip = { status: 'not-applicable'; reason: string } | { status: 'unknown'; reason: string; hint?: string };
 
 // `any`: each symptom's phrases take its own data type (a function parameter is contravariant).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -82,7 +80,13 @@ export interface CheckContext<R extends FactId, Opt extends FactId, Sy extends S
   unknown: (reason: string, hint?: string) => Skip;
 }
 
-export interface CheckDefinition<R extends FactId = FactId, Opt extends FactId = FactId, Sy extends SymptomTable = SymptomTable, O = unknown, Id extends string = string> {
+export interface CheckDefinition<
+  R extends FactId = FactId,
+  Opt extends FactId = FactId,
+  Sy extends SymptomTable = SymptomTable,
+  O = unknown,
+  Id extends string = string,
+> {
   /** Equals the file name in checks/ (conformance-tested). */
   id: Id;
   title: string;
@@ -103,9 +107,13 @@ export interface CheckDefinition<R extends FactId = FactId, Opt extends FactId =
   run(ctx: CheckContext<R, Opt, Sy, O>): void | Skip;
 }
 
-export function defineCheck<const R extends FactId, const Sy extends SymptomTable, O = Record<string, never>, const Opt extends FactId = never, const Id extends string = string>(
-  definition: CheckDefinition<R, Opt, Sy, O, Id>,
-): CheckDefinition<R, Opt, Sy, O, Id> {
+export function defineCheck<
+  const R extends FactId,
+  const Sy extends SymptomTable,
+  O = Record<string, never>,
+  const Opt extends FactId = never,
+  const Id extends string = string,
+>(definition: CheckDefinition<R, Opt, Sy, O, Id>): CheckDefinition<R, Opt, Sy, O, Id> {
   return definition;
 }
 

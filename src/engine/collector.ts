@@ -168,7 +168,8 @@ export class FactStore {
           return await io.exec(argv, options);
         } catch (error) {
           // Attach the hint here, where the argv that failed is known.
-          if (error instanceof HostIOError) throw new FactCollectionError(toFactError(error, argv).kind, error.message, hintFor(error, argv));
+          if (error instanceof HostIOError)
+            throw new FactCollectionError(toFactError(error, argv).kind, error.message, hintFor(error, argv));
           throw error;
         }
       },
@@ -182,7 +183,10 @@ export class FactStore {
     const timeoutMs = collector.timeoutMs ?? DEFAULT_COLLECTOR_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     const watchdog = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new FactCollectionError('timeout', `collector ${collector.id} did not finish in ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new FactCollectionError('timeout', `collector ${collector.id} did not finish in ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
     try {
       const value = await Promise.race([collector.collect(ctx, subject), watchdog]);

@@ -29,8 +29,7 @@ export interface FactError {
 }
 
 export type FactResult<T> =
-  | { ok: true; value: T; sources: Source[]; durationMs: number }
-  | { ok: false; error: FactError; sources: Source[]; durationMs: number };
+  { ok: true; value: T; sources: Source[]; durationMs: number } | { ok: false; error: FactError; sources: Source[]; durationMs: number };
 
 /** Thrown by collectors and parsers; the engine turns it into a failed FactResult. */
 export class FactCollectionError extends Error implements FactError {

@@ -25,5 +25,7 @@ export function unknownForFailedFact(ctx: SkipVerdicts, error: FactError, comman
  * no ethtool, unreadable output) leaves the question open: unknown, with the hint to fix it.
  */
 export function skipForFailedFact(ctx: SkipVerdicts, error: FactError, wording: FailedFactWording): Skip {
-  return error.kind === 'unsupported' ? ctx.notApplicable(wording.unsupported(error.message)) : unknownForFailedFact(ctx, error, wording.command);
+  return error.kind === 'unsupported'
+    ? ctx.notApplicable(wording.unsupported(error.message))
+    : unknownForFailedFact(ctx, error, wording.command);
 }

@@ -34,9 +34,12 @@ export const labelSchema = z
   .strict()
   .superRefine((label, ctx) => {
     // A healthy host raises nothing, so it cannot require a finding; a fault must name one.
-    if (label.verdict === 'healthy' && label.expect.length > 0) ctx.addIssue({ code: 'custom', message: 'a healthy case cannot expect findings' });
-    if (label.verdict === 'fault' && label.expect.length === 0) ctx.addIssue({ code: 'custom', message: 'a fault case must expect at least one finding' });
-    if (label.verdict === 'inconclusive' && label.expect.length > 0) ctx.addIssue({ code: 'custom', message: 'an inconclusive case cannot expect findings' });
+    if (label.verdict === 'healthy' && label.expect.length > 0)
+      ctx.addIssue({ code: 'custom', message: 'a healthy case cannot expect findings' });
+    if (label.verdict === 'fault' && label.expect.length === 0)
+      ctx.addIssue({ code: 'custom', message: 'a fault case must expect at least one finding' });
+    if (label.verdict === 'inconclusive' && label.expect.length > 0)
+      ctx.addIssue({ code: 'custom', message: 'an inconclusive case cannot expect findings' });
   });
 
 export type Label = z.infer<typeof labelSchema>;
@@ -66,7 +69,10 @@ export async function loadCase(dir: string): Promise<EvalCase> {
   }
   if (parsed.data.case !== name) throw new LabelError(`${file}: case is "${parsed.data.case}" but the directory is "${name}"`);
   const input = path.join(dir, 'input');
-  const isDir = await stat(input).then((info) => info.isDirectory(), () => false);
+  const isDir = await stat(input).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
   if (!isDir) throw new LabelError(`${dir}: no input/ directory`);
   return { name, dir, input, label: parsed.data };
 }
@@ -76,7 +82,10 @@ export async function listCaseDirs(root: string): Promise<string[]> {
   const entries = await readdir(root, { withFileTypes: true });
   const dirs: string[] = [];
   for (const entry of entries.filter((candidate) => candidate.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
-    const hasLabel = await stat(path.join(root, entry.name, 'label.yaml')).then(() => true, () => false);
+    const hasLabel = await stat(path.join(root, entry.name, 'label.yaml')).then(
+      () => true,
+      () => false,
+    );
     if (hasLabel) dirs.push(path.join(root, entry.name));
   }
   return dirs;

@@ -35,7 +35,11 @@ export interface Totals {
 }
 
 export function matches(item: LabelItem, alarm: Alarm): boolean {
-  return item.cause === alarm.cause && (item.subject === undefined || item.subject === alarm.subject) && (item.rules === undefined || item.rules.includes(alarm.ruleId));
+  return (
+    item.cause === alarm.cause &&
+    (item.subject === undefined || item.subject === alarm.subject) &&
+    (item.rules === undefined || item.rules.includes(alarm.ruleId))
+  );
 }
 
 /**
@@ -46,7 +50,10 @@ export function alarmsOf(report: unknown): Alarm[] {
   const diagnoses = (report as { diagnoses?: unknown }).diagnoses;
   if (!Array.isArray(diagnoses)) throw new Error('the JSON report has no diagnoses[] array');
   return diagnoses
-    .filter((diagnosis): diagnosis is Alarm => typeof diagnosis === 'object' && diagnosis !== null && typeof (diagnosis as Alarm).ruleId === 'string')
+    .filter(
+      (diagnosis): diagnosis is Alarm =>
+        typeof diagnosis === 'object' && diagnosis !== null && typeof (diagnosis as Alarm).ruleId === 'string',
+    )
     .filter((diagnosis) => diagnosis.mode !== 'refuted')
     .map(({ ruleId, cause, subject, confidence, mode }) => ({ ruleId, cause, subject, confidence, mode }));
 }

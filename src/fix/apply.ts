@@ -12,7 +12,16 @@ import { parseEthtoolRings } from '../parsers/ethtool-rings.js';
 import type { HostIO } from '../hostio/types.js';
 import type { ApplyItem } from './plan.js';
 import { removeState, writeState, type FixState, type StateEntry } from './state.js';
-import { checkOperation, ETHTOOL_FLAGS, ethtoolSettings, isApplicable, normalizeSysctlValue, sysctlPath, withEthtoolSettings, type EthtoolOperation } from './operations.js';
+import {
+  checkOperation,
+  ETHTOOL_FLAGS,
+  ethtoolSettings,
+  isApplicable,
+  normalizeSysctlValue,
+  sysctlPath,
+  withEthtoolSettings,
+  type EthtoolOperation,
+} from './operations.js';
 import { changeArgv, checkSysctl, type Change } from './vocabulary.js';
 
 export const CHANGE_TIMEOUT_MS = 15_000;
@@ -90,8 +99,13 @@ async function readEthtool(io: FixIO, change: EthtoolOperation): Promise<Record<
       }
     }
   }
-  const missing = Object.entries(values).filter(([, value]) => value === null).map(([name]) => name);
-  if (missing.length) throw new Error(`\`ethtool ${ETHTOOL_FLAGS[change.kind].read} ${change.iface}\` does not report ${missing.join(', ')}: the change could not be reverted, so it is not made`);
+  const missing = Object.entries(values)
+    .filter(([, value]) => value === null)
+    .map(([name]) => name);
+  if (missing.length)
+    throw new Error(
+      `\`ethtool ${ETHTOOL_FLAGS[change.kind].read} ${change.iface}\` does not report ${missing.join(', ')}: the change could not be reverted, so it is not made`,
+    );
   return values as Record<string, string>;
 }
 
@@ -107,7 +121,9 @@ export async function snapshot(io: FixIO, change: Change): Promise<Snapshot> {
     try {
       raw = await io.readFile(sysctlPath(change.key));
     } catch (error) {
-      throw new Error(`${change.key}: cannot read ${sysctlPath(change.key)} (${(error as Error).message}); not set in this network namespace?`);
+      throw new Error(
+        `${change.key}: cannot read ${sysctlPath(change.key)} (${(error as Error).message}); not set in this network namespace?`,
+      );
     }
     const value = normalizeSysctlValue(raw);
     const revert = checkSysctl(change.key, value);
@@ -115,7 +131,13 @@ export async function snapshot(io: FixIO, change: Change): Promise<Snapshot> {
     return { before: { [change.key]: value }, revert: revert.change };
   }
   const before = await readEthtool(io, change);
-  return { before, revert: withEthtoolSettings(change, ethtoolSettings(change).map(([name]) => [name, before[name]!])) };
+  return {
+    before,
+    revert: withEthtoolSettings(
+      change,
+      ethtoolSettings(change).map(([name]) => [name, before[name]!]),
+    ),
+  };
 }
 
 export interface ChangeResult {
@@ -141,7 +163,10 @@ async function runAndVerify(io: FixIO, change: Change): Promise<void> {
   const now = (await snapshot(io, change)).before;
   const wanted = requested(change);
   const differ = Object.keys(wanted).filter((key) => now[key] !== wanted[key]);
-  if (differ.length) throw new Error(`\`${changeArgv(change).join(' ')}\` ran, but ${differ.map((key) => `${key} is ${now[key]}`).join(', ')} afterwards (not what was asked)`);
+  if (differ.length)
+    throw new Error(
+      `\`${changeArgv(change).join(' ')}\` ran, but ${differ.map((key) => `${key} is ${now[key]}`).join(', ')} afterwards (not what was asked)`,
+    );
 }
 
 function sameValues(a: Record<string, string>, b: Record<string, string>): boolean {
@@ -159,13 +184,28 @@ export async function applyChanges(io: FixIO, items: readonly ApplyItem[], state
   for (const item of items) {
     try {
       const { before, revert } = await snapshot(io, item.change);
-      entries.push({ change: item.change, entry: { ruleId: item.ruleId, apply: changeArgv(item.change), revert: changeArgv(revert), revertOperation: revert, before, status: 'pending' } });
+      entries.push({
+        change: item.change,
+        entry: {
+          ruleId: item.ruleId,
+          apply: changeArgv(item.change),
+          revert: changeArgv(revert),
+          revertOperation: revert,
+          before,
+          status: 'pending',
+        },
+      });
     } catch (error) {
       results.push({ ruleId: item.ruleId, command: changeArgv(item.change), ok: false, error: (error as Error).message, kept: false });
     }
   }
   if (entries.length === 0) return results;
-  const state: FixState = { format: 'nicdoctor-fix-state/1', createdAt: new Date().toISOString(), host, entries: entries.map(({ entry }) => entry) };
+  const state: FixState = {
+    format: 'nicdoctor-fix-state/1',
+    createdAt: new Date().toISOString(),
+    host,
+    entries: entries.map(({ entry }) => entry),
+  };
   await writeState(stateFile, state);
 
   for (const { entry, change } of entries) {

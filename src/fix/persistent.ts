@@ -24,8 +24,18 @@ const FEATURE_LINK_KEYS: Record<string, string> = {
   txvlan: 'TransmitVLANCTAGHardwareAcceleration',
 };
 
-const CHANNEL_LINK_KEYS: Record<string, string> = { rx: 'RxChannels', tx: 'TxChannels', other: 'OtherChannels', combined: 'CombinedChannels' };
-const RING_LINK_KEYS: Record<string, string> = { rx: 'RxBufferSize', 'rx-mini': 'RxMiniBufferSize', 'rx-jumbo': 'RxJumboBufferSize', tx: 'TxBufferSize' };
+const CHANNEL_LINK_KEYS: Record<string, string> = {
+  rx: 'RxChannels',
+  tx: 'TxChannels',
+  other: 'OtherChannels',
+  combined: 'CombinedChannels',
+};
+const RING_LINK_KEYS: Record<string, string> = {
+  rx: 'RxBufferSize',
+  'rx-mini': 'RxMiniBufferSize',
+  'rx-jumbo': 'RxJumboBufferSize',
+  tx: 'TxBufferSize',
+};
 const PAUSE_LINK_KEYS: Record<string, string> = { rx: 'RxFlowControl', tx: 'TxFlowControl', autoneg: 'AutoNegotiationFlowControl' };
 /** Coalescing: [key, unit suffix] (systemd takes time spans for the *Sec keys). */
 const COALESCE_LINK_KEYS: Record<string, [string, string]> = {
@@ -81,7 +91,13 @@ export function linkSetting(op: EthtoolKind, name: string, value: string): [stri
   }
 }
 
-const NM_PREFIX: Record<EthtoolKind, string> = { 'ethtool-features': 'feature-', 'ethtool-channels': 'channels-', 'ethtool-rings': 'ring-', 'ethtool-coalesce': 'coalesce-', 'ethtool-pause': 'pause-' };
+const NM_PREFIX: Record<EthtoolKind, string> = {
+  'ethtool-features': 'feature-',
+  'ethtool-channels': 'channels-',
+  'ethtool-rings': 'ring-',
+  'ethtool-coalesce': 'coalesce-',
+  'ethtool-pause': 'pause-',
+};
 const NM_NAMES: Record<string, string> = { 'adaptive-rx': 'adaptive-rx', 'adaptive-tx': 'adaptive-tx' };
 
 /** `ethtool.feature-tso on`, `ethtool.ring-rx 4096`: NetworkManager (1.20+) ethtool properties. */
@@ -115,7 +131,14 @@ export function parseSysctlConf(content: string): { lines: SysctlLine[]; rejecte
     if (!line || line.startsWith('#') || line.startsWith(';')) continue;
     const equals = line.indexOf('=');
     const key = equals > 0 ? line.slice(0, equals).trim().replace(/^-/, '') : '';
-    const value = equals > 0 ? line.slice(equals + 1).trim().split(/\s+/).join(' ') : '';
+    const value =
+      equals > 0
+        ? line
+            .slice(equals + 1)
+            .trim()
+            .split(/\s+/)
+            .join(' ')
+        : '';
     if (ANY_SYSCTL_KEY.test(key) && value && PRINTABLE_VALUE.test(value)) lines.push({ key, value });
     else rejected.push(line);
   }

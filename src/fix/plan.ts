@@ -118,7 +118,12 @@ function classifyText(text: string, hostileNames: readonly string[], reason: str
   const missing = unfilledPlaceholders(text);
   if (missing.length) return { kind: 'unusable', text, reason: `not filled in: ${missing.join(', ')}` };
   const present = hostileNames.filter((name) => text.includes(name));
-  if (present.length) return { kind: 'unusable', text: quoteWords(text, present), reason: `interface name ${present.map((name) => JSON.stringify(name)).join(', ')} holds shell characters; check the command and run it by hand` };
+  if (present.length)
+    return {
+      kind: 'unusable',
+      text: quoteWords(text, present),
+      reason: `interface name ${present.map((name) => JSON.stringify(name)).join(', ')} holds shell characters; check the command and run it by hand`,
+    };
   return { kind: 'manual', text, reason };
 }
 
@@ -135,7 +140,9 @@ function describeEvidence(report: Report, diagnosis: DiagnosisEntry): string[] {
   const lines: string[] = [];
   for (const item of diagnosis.evidence) {
     if ('check' in item) {
-      const finding = report.checks.find((check) => check.id === item.check)?.findings.find((candidate) => candidate.symptom === item.symptom && candidate.subject === item.subject);
+      const finding = report.checks
+        .find((check) => check.id === item.check)
+        ?.findings.find((candidate) => candidate.symptom === item.symptom && candidate.subject === item.subject);
       if (!finding) {
         lines.push(`${item.check}/${item.symptom} on ${item.subject}`);
         continue;
@@ -234,7 +241,13 @@ class PlanBuilder {
  * Persistent content: sysctl lines (returned, to set now as well), .link keys merged into the
  * interface's file, any other plain path written as is.
  */
-function planPersistent(fix: Fix, diagnosis: DiagnosisEntry, origin: Origin, builder: PlanBuilder, notes: string[]): { sysctlLines: { key: string; value: string }[]; otherFile: PlannedFix['otherFile'] } {
+function planPersistent(
+  fix: Fix,
+  diagnosis: DiagnosisEntry,
+  origin: Origin,
+  builder: PlanBuilder,
+  notes: string[],
+): { sysctlLines: { key: string; value: string }[]; otherFile: PlannedFix['otherFile'] } {
   const sysctlLines: { key: string; value: string }[] = [];
   if (!fix.persistent) return { sysctlLines, otherFile: null };
   const { file, content } = fix.persistent;
@@ -260,15 +273,28 @@ function planPersistent(fix: Fix, diagnosis: DiagnosisEntry, origin: Origin, bui
  * The drop-in's sysctl lines are also set now, explicitly (not with `sysctl --system`, which
  * would reload every drop-in on the host), unless an operation of the fix already sets the key.
  */
-function sysctlNow(lines: readonly { key: string; value: string }[], commands: readonly PlannedCommand[], origin: Origin, builder: PlanBuilder): PlannedCommand[] {
-  const setKeys = new Set(commands.flatMap((command) => (command.kind === 'change' ? command.changes.flatMap((change) => (change.kind === 'sysctl' ? [change.key] : [])) : [])));
+function sysctlNow(
+  lines: readonly { key: string; value: string }[],
+  commands: readonly PlannedCommand[],
+  origin: Origin,
+  builder: PlanBuilder,
+): PlannedCommand[] {
+  const setKeys = new Set(
+    commands.flatMap((command) =>
+      command.kind === 'change' ? command.changes.flatMap((change) => (change.kind === 'sysctl' ? [change.key] : [])) : [],
+    ),
+  );
   const generated: PlannedCommand[] = [];
   for (const line of lines) {
     builder.addSysctl(line.key, line.value, origin);
     if (setKeys.has(line.key)) continue;
     const checked = checkSysctl(line.key, line.value);
     const text = shellJoin(['sysctl', '-w', `${line.key}=${line.value}`]);
-    generated.push(checked.ok ? { kind: 'change', text, changes: [checked.change], generated: 'from the drop-in' } : { kind: 'manual', text, reason: checked.reason });
+    generated.push(
+      checked.ok
+        ? { kind: 'change', text, changes: [checked.change], generated: 'from the drop-in' }
+        : { kind: 'manual', text, reason: checked.reason },
+    );
   }
   return generated;
 }
@@ -307,4 +333,3 @@ export function buildPlan(report: Report): FixPlan {
     disruptive: builder.disruptive,
   };
 }
-

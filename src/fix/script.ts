@@ -22,7 +22,12 @@ function delimiterFor(lines: readonly string[]): string {
 /** `cat > FILE <<'EOF'`: quoted, so the shell expands nothing inside. */
 function heredoc(file: string, lines: string[], commented: boolean): string[] {
   const delimiter = delimiterFor(lines);
-  const block = [`install -d -m 0755 ${shellQuote(file.slice(0, file.lastIndexOf('/')) || '/')}`, `cat > ${shellQuote(file)} <<'${delimiter}'`, ...lines, delimiter];
+  const block = [
+    `install -d -m 0755 ${shellQuote(file.slice(0, file.lastIndexOf('/')) || '/')}`,
+    `cat > ${shellQuote(file)} <<'${delimiter}'`,
+    ...lines,
+    delimiter,
+  ];
   return commented ? block.map((line) => `# ${line}`) : block;
 }
 
@@ -47,7 +52,9 @@ function diagnosisBlock(entry: PlannedDiagnosis, rank: number): string[] {
     '',
     RULE,
     ...comment(`${rank}. ${diagnosis.title}  [${diagnosis.ruleId}]`),
-    ...comment(`   subject ${diagnosis.subject}, cause ${diagnosis.cause}, confidence ${diagnosis.confidence}, ${diagnosis.mode}${diagnosis.limit ? `, limit ${diagnosis.limit}` : ''}`),
+    ...comment(
+      `   subject ${diagnosis.subject}, cause ${diagnosis.cause}, confidence ${diagnosis.confidence}, ${diagnosis.mode}${diagnosis.limit ? `, limit ${diagnosis.limit}` : ''}`,
+    ),
     RULE,
     ...comment(`Why: ${diagnosis.explanation}`),
     ...(diagnosis.verdict ? comment(diagnosis.verdict) : []),
@@ -57,14 +64,20 @@ function diagnosisBlock(entry: PlannedDiagnosis, rank: number): string[] {
   for (const fix of entry.fixes) {
     out.push('');
     if (fix.disruptive) {
-      out.push(...comment(`DISRUPTIVE, not run: ${fix.text}`), '# WARNING: this interrupts traffic or needs hands on the machine; uncomment in a maintenance window.');
+      out.push(
+        ...comment(`DISRUPTIVE, not run: ${fix.text}`),
+        '# WARNING: this interrupts traffic or needs hands on the machine; uncomment in a maintenance window.',
+      );
     } else {
       out.push(...comment(`Fix: ${fix.text}`));
     }
     let noted = new Set<string>();
     for (const command of fix.commands) {
       // "(instead of sysctl --system)" once per fix, not above every generated line.
-      const lines = commandLines(command.kind === 'change' && command.generated && noted.has(command.generated) ? { ...command, generated: undefined } : command, fix.disruptive);
+      const lines = commandLines(
+        command.kind === 'change' && command.generated && noted.has(command.generated) ? { ...command, generated: undefined } : command,
+        fix.disruptive,
+      );
       if (command.kind === 'change' && command.generated) noted = noted.add(command.generated);
       out.push(...lines);
     }
@@ -82,7 +95,9 @@ function diagnosisBlock(entry: PlannedDiagnosis, rank: number): string[] {
 
 function sysctlBlock(plan: FixPlan): string[] {
   if (plan.sysctl.length === 0) return [];
-  const lines = comment(`Written by nicdoctor fix for ${plan.host} (report of ${plan.generatedAt}); nicdoctor fix --revert does not remove it.`);
+  const lines = comment(
+    `Written by nicdoctor fix for ${plan.host} (report of ${plan.generatedAt}); nicdoctor fix --revert does not remove it.`,
+  );
   let group = '';
   for (const entry of plan.sysctl) {
     const line = `${entry.key} = ${entry.value}`;
@@ -90,9 +105,16 @@ function sysctlBlock(plan: FixPlan): string[] {
     if (heading !== group) lines.push(...comment(heading));
     group = heading;
     lines.push(entry.disruptive ? `# ${line}` : line);
-    for (const conflict of entry.conflicts) lines.push(...comment(`${conflict.ruleId} asked for ${entry.key} = ${conflict.value}; the higher-ranked value above wins`));
+    for (const conflict of entry.conflicts)
+      lines.push(...comment(`${conflict.ruleId} asked for ${entry.key} = ${conflict.value}; the higher-ranked value above wins`));
   }
-  const out = ['', RULE, `# Persistent: sysctl settings, one drop-in read at boot (the runtime lines above set them now).`, RULE, ...heredoc(SYSCTL_DROP_IN, lines, false)];
+  const out = [
+    '',
+    RULE,
+    `# Persistent: sysctl settings, one drop-in read at boot (the runtime lines above set them now).`,
+    RULE,
+    ...heredoc(SYSCTL_DROP_IN, lines, false),
+  ];
   for (const rejected of plan.sysctlRejected) out.push(...comment(`skipped a line that is not "key = value": ${rejected}`));
   return out;
 }
@@ -114,16 +136,34 @@ function linkBlock(link: LinkPlan): string[] {
   for (const setting of link.settings) {
     const line = `${setting.key}=${setting.value}`;
     lines.push(...(setting.disruptive ? comment(`${line}    (disruptive, ${setting.ruleId}: uncomment in a maintenance window)`) : [line]));
-    for (const conflict of setting.conflicts) lines.push(...comment(`${conflict.ruleId} asked for ${setting.key}=${conflict.value}; the higher-ranked value above wins`));
+    for (const conflict of setting.conflicts)
+      lines.push(...comment(`${conflict.ruleId} asked for ${setting.key}=${conflict.value}; the higher-ranked value above wins`));
   }
-  const out = ['', RULE, ...comment(`Persistent: ethtool settings of ${link.iface} as a systemd .link file (applied by udev when the device appears).`), RULE];
-  if (!link.pciAddress) out.push(...comment(`${link.iface} has no PCI address in the report: matched by OriginalName, the kernel's name before udev renames it; match MACAddress= instead if it is renamed.`));
+  const out = [
+    '',
+    RULE,
+    ...comment(`Persistent: ethtool settings of ${link.iface} as a systemd .link file (applied by udev when the device appears).`),
+    RULE,
+  ];
+  if (!link.pciAddress)
+    out.push(
+      ...comment(
+        `${link.iface} has no PCI address in the report: matched by OriginalName, the kernel's name before udev renames it; match MACAddress= instead if it is renamed.`,
+      ),
+    );
   if (active.length === 0) out.push('# Every setting here belongs to a disruptive fix: the whole file is left commented out.');
   out.push(...heredoc(file, lines, active.length === 0));
-  out.push(...comment(`Check without rebooting: udevadm test-builtin net_setup_link /sys/class/net/${link.iface}  (some distributions also need the initramfs rebuilt)`));
+  out.push(
+    ...comment(
+      `Check without rebooting: udevadm test-builtin net_setup_link /sys/class/net/${link.iface}  (some distributions also need the initramfs rebuilt)`,
+    ),
+  );
 
   // The same settings for hosts managed by NetworkManager or plain udev, as comments.
-  const ethtool = [...link.settings.filter((setting) => !setting.disruptive && setting.ethtool).map((setting) => setting.ethtool!), ...link.unmapped.filter((entry) => !entry.disruptive)];
+  const ethtool = [
+    ...link.settings.filter((setting) => !setting.disruptive && setting.ethtool).map((setting) => setting.ethtool!),
+    ...link.unmapped.filter((entry) => !entry.disruptive),
+  ];
   if (ethtool.length) {
     const nm = ethtool.map((entry) => nmSetting(entry.op, entry.name, entry.value).join(' ')).join(' ');
     out.push('# Alternatives to the .link file:');
@@ -136,7 +176,12 @@ function linkBlock(link: LinkPlan): string[] {
       out.push(...comment(`    ACTION=="add", SUBSYSTEM=="net", NAME=="${link.iface}", RUN+="/usr/sbin/${shellJoin(argv)}"`));
     }
   }
-  for (const entry of link.unmapped) out.push(...comment(`systemd .link has no key for ethtool ${ETHTOOL_FLAGS[entry.op].set} ${entry.name} ${entry.value} (${entry.ruleId}): use the udev or NetworkManager form above`));
+  for (const entry of link.unmapped)
+    out.push(
+      ...comment(
+        `systemd .link has no key for ethtool ${ETHTOOL_FLAGS[entry.op].set} ${entry.name} ${entry.value} (${entry.ruleId}): use the udev or NetworkManager form above`,
+      ),
+    );
   return out;
 }
 

@@ -18,7 +18,6 @@ export function quoteWords(text: string, words: readonly string[]): string {
   return text.replace(pattern, (word) => shellQuote(word));
 }
 
-
 /** Control characters other than tab: a newline or CR in a value could end a comment line. */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u2028\u2029]/g;

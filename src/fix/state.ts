@@ -62,7 +62,9 @@ export async function readState(file: string): Promise<FixState | null> {
   const parsed = stateSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new StateFileError(`${file}: not a nicdoctor fix state file (${issue?.path.join('.') || 'root'}: ${issue?.message ?? 'invalid'})`);
+    throw new StateFileError(
+      `${file}: not a nicdoctor fix state file (${issue?.path.join('.') || 'root'}: ${issue?.message ?? 'invalid'})`,
+    );
   }
   return parsed.data;
 }

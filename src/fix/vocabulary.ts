@@ -19,7 +19,10 @@ export function checkSysctl(key: string, value: string): { ok: true; change: Sys
   const parsed = sysctlOp.safeParse({ kind: 'sysctl', key, value });
   if (parsed.success) return { ok: true, change: parsed.data };
   const issue = parsed.error.issues[0];
-  return { ok: false, reason: `sysctl ${key}: ${issue?.path[0] === 'key' ? 'only net.* keys are applied' : `"${value}" is not a plain value`}` };
+  return {
+    ok: false,
+    reason: `sysctl ${key}: ${issue?.path[0] === 'key' ? 'only net.* keys are applied' : `"${value}" is not a plain value`}`,
+  };
 }
 
 /** The argv that makes a change (never a shell string). */

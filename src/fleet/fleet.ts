@@ -61,12 +61,22 @@ function topDiagnosis(inputs: readonly LoadedInput[]): FleetHost['topDiagnosis']
 
 function judge(report: Report, failOn: FailOn): { failed: boolean; why: string } {
   if (report.policy) {
-    const failedItems = report.policy.items.filter((item) => item.status === 'fail' || (item.status === 'unknown' && report.policy!.unknownFails));
-    return { failed: !report.policy.pass, why: report.policy.pass ? `policy ${report.policy.name} passes` : `policy ${report.policy.name}: ${failedItems.map((item) => item.id + (item.subject ? ` (${item.subject})` : '')).join(', ')}` };
+    const failedItems = report.policy.items.filter(
+      (item) => item.status === 'fail' || (item.status === 'unknown' && report.policy!.unknownFails),
+    );
+    return {
+      failed: !report.policy.pass,
+      why: report.policy.pass
+        ? `policy ${report.policy.name} passes`
+        : `policy ${report.policy.name}: ${failedItems.map((item) => item.id + (item.subject ? ` (${item.subject})` : '')).join(', ')}`,
+    };
   }
   const severities = report.checks.flatMap((check) => check.findings.map((finding) => finding.severity));
   const failed = exceedsThreshold(severities, failOn);
-  return { failed, why: failed ? `findings at or above ${failOn}` : failOn === 'never' ? '--fail-on never' : `no finding at or above ${failOn}` };
+  return {
+    failed,
+    why: failed ? `findings at or above ${failOn}` : failOn === 'never' ? '--fail-on never' : `no finding at or above ${failOn}`,
+  };
 }
 
 function hostRow(host: string, inputs: readonly LoadedInput[], failOn: FailOn): FleetHost {
@@ -80,7 +90,13 @@ function hostRow(host: string, inputs: readonly LoadedInput[], failOn: FailOn): 
     policy: policy ? { name: policy.name, pass: policy.pass, failed: policy.counts.fail, unknown: policy.counts.unknown } : null,
     topDiagnosis: topDiagnosis(inputs),
     benchGbps: benchOf(inputs),
-    counts: { critical: report.summary.critical, warning: report.summary.warning, info: report.summary.info, unknown: report.summary.unknown, error: report.summary.error },
+    counts: {
+      critical: report.summary.critical,
+      warning: report.summary.warning,
+      info: report.summary.info,
+      unknown: report.summary.unknown,
+      error: report.summary.error,
+    },
     ...verdict,
   };
 }
@@ -116,7 +132,9 @@ function groupOutliers(scope: Outlier['scope'], group: string, samples: readonly
       majority: majority.value,
       majorityCount: majority.count,
       compared: holding.length,
-      outliers: holding.filter((sample) => JSON.stringify(sample.values[setting]) !== majorityKey).map((sample) => ({ host: sample.host, interface: sample.iface, value: sample.values[setting]! })),
+      outliers: holding
+        .filter((sample) => JSON.stringify(sample.values[setting]) !== majorityKey)
+        .map((sample) => ({ host: sample.host, interface: sample.iface, value: sample.values[setting]! })),
     });
   }
   return outliers;
@@ -138,7 +156,9 @@ export function buildFleet(inputs: readonly LoadedInput[], failOn: FailOn): Flee
     }
   }
   const outliers = [
-    ...[...interfaceSamples].sort(([a], [b]) => a.localeCompare(b)).flatMap(([model, samples]) => groupOutliers('interface', model, samples)),
+    ...[...interfaceSamples]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .flatMap(([model, samples]) => groupOutliers('interface', model, samples)),
     ...groupOutliers('host', 'all hosts', hostSamples),
   ];
   return {
@@ -154,6 +174,7 @@ export function buildFleet(inputs: readonly LoadedInput[], failOn: FailOn): Flee
 export function describeOutlier(outlier: Outlier): string[] {
   const among = outlier.scope === 'interface' ? `interfaces with ${outlier.group}` : 'hosts';
   return outlier.outliers.map(
-    (member) => `${member.host}${member.interface ? ` (${member.interface})` : ''}: ${outlier.setting} ${String(member.value)} where ${outlier.majorityCount} of ${outlier.compared} ${among} have ${String(outlier.majority)}`,
+    (member) =>
+      `${member.host}${member.interface ? ` (${member.interface})` : ''}: ${outlier.setting} ${String(member.value)} where ${outlier.majorityCount} of ${outlier.compared} ${among} have ${String(outlier.majority)}`,
   );
 }

@@ -110,7 +110,8 @@ export async function loadInput(file: string, argument = 'INPUT'): Promise<Loade
     if (error instanceof BundleError || error instanceof SnapshotError) throw new UsageError(`${argument}: ${file}: ${error.message}`);
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EACCES') throw new UsageError(`${argument}: ${file}: ${code === 'ENOENT' ? 'no such file' : 'permission denied'}`);
+    if (code === 'ENOENT' || code === 'EACCES')
+      throw new UsageError(`${argument}: ${file}: ${code === 'ENOENT' ? 'no such file' : 'permission denied'}`);
     throw error;
   }
 }

@@ -8,7 +8,15 @@ const HEADERS = ['host', 'verdict', 'top diagnosis', 'bench Gb/s', 'critical', '
 function cells(host: FleetHost): string[] {
   const verdict = host.policy ? `${host.policy.pass ? 'pass' : 'FAIL'} (${host.policy.name})` : host.failed ? 'FAIL' : 'ok';
   const diagnosis = host.topDiagnosis ? `${host.topDiagnosis.title} (${host.topDiagnosis.subject})` : '-';
-  return [host.host, verdict, diagnosis, host.benchGbps === null ? '-' : host.benchGbps.toFixed(2), String(host.counts.critical), String(host.counts.warning), String(host.counts.unknown)];
+  return [
+    host.host,
+    verdict,
+    diagnosis,
+    host.benchGbps === null ? '-' : host.benchGbps.toFixed(2),
+    String(host.counts.critical),
+    String(host.counts.warning),
+    String(host.counts.unknown),
+  ];
 }
 
 function outlierLines(report: FleetReport): string[] {
@@ -18,9 +26,23 @@ function outlierLines(report: FleetReport): string[] {
 function renderTerminal(report: FleetReport): string {
   const rows = [HEADERS, ...report.hosts.map(cells)];
   const widths = HEADERS.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
-  const out = [`nicdoctor fleet: ${report.summary.hosts} hosts, ${report.summary.failed} failing, ${report.summary.outliers} settings with odd ones out`, '', line(rows[0]!), ...rows.slice(1).map(line), ''];
-  out.push(report.outliers.length ? 'Odd ones out (differ from the majority of the same NIC model and driver):' : 'Odd ones out: none (every compared setting agrees, or too few hosts share it).');
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
+  const out = [
+    `nicdoctor fleet: ${report.summary.hosts} hosts, ${report.summary.failed} failing, ${report.summary.outliers} settings with odd ones out`,
+    '',
+    line(rows[0]!),
+    ...rows.slice(1).map(line),
+    '',
+  ];
+  out.push(
+    report.outliers.length
+      ? 'Odd ones out (differ from the majority of the same NIC model and driver):'
+      : 'Odd ones out: none (every compared setting agrees, or too few hosts share it).',
+  );
   out.push(...outlierLines(report).map((text) => `  - ${text}`));
   return out.join('\n') + '\n';
 }
@@ -28,7 +50,12 @@ function renderTerminal(report: FleetReport): string {
 const md = (text: string) => text.replace(/\|/g, '\\|');
 
 function renderMarkdown(report: FleetReport): string {
-  const out = ['# nicdoctor fleet', '', `${report.summary.hosts} hosts, ${report.summary.failed} failing, ${report.summary.outliers} settings with odd ones out.`, ''];
+  const out = [
+    '# nicdoctor fleet',
+    '',
+    `${report.summary.hosts} hosts, ${report.summary.failed} failing, ${report.summary.outliers} settings with odd ones out.`,
+    '',
+  ];
   out.push(`| ${HEADERS.join(' | ')} |`, `| ${HEADERS.map(() => '---').join(' | ')} |`);
   for (const host of report.hosts) out.push(`| ${cells(host).map(md).join(' | ')} |`);
   out.push('', '## Odd ones out', '');
@@ -50,7 +77,13 @@ function renderHtml(report: FleetReport): string {
 ${report.hosts.map((host) => row(cells(host), 'td').replace('<tr>', host.failed ? '<tr class="fail">' : '<tr>')).join('\n')}
 </table>
 <h2>Odd ones out</h2>
-${report.outliers.length ? `<ul>${outlierLines(report).map((text) => `<li>${escapeXml(text)}</li>`).join('')}</ul>` : '<p>None.</p>'}
+${
+  report.outliers.length
+    ? `<ul>${outlierLines(report)
+        .map((text) => `<li>${escapeXml(text)}</li>`)
+        .join('')}</ul>`
+    : '<p>None.</p>'
+}
 </body></html>
 `;
 }
@@ -58,10 +91,12 @@ ${report.outliers.length ? `<ul>${outlierLines(report).map((text) => `<li>${esca
 /** One test case per host (its verdict) and one per setting with odd ones out, for CI dashboards. */
 function renderJunit(report: FleetReport): string {
   const hostCases = report.hosts.map(
-    (host) => `    <testcase classname="fleet.hosts" name="${escapeXml(host.host)}">${host.failed ? `<failure message="${escapeXml(host.why)}"/>` : ''}</testcase>`,
+    (host) =>
+      `    <testcase classname="fleet.hosts" name="${escapeXml(host.host)}">${host.failed ? `<failure message="${escapeXml(host.why)}"/>` : ''}</testcase>`,
   );
   const outlierCases = report.outliers.map(
-    (outlier) => `    <testcase classname="fleet.outliers" name="${escapeXml(`${outlier.group}: ${outlier.setting}`)}"><failure message="${escapeXml(describeOutlier(outlier).join('; '))}"/></testcase>`,
+    (outlier) =>
+      `    <testcase classname="fleet.outliers" name="${escapeXml(`${outlier.group}: ${outlier.setting}`)}"><failure message="${escapeXml(describeOutlier(outlier).join('; '))}"/></testcase>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="nicdoctor fleet" tests="${hostCases.length + outlierCases.length}" failures="${report.summary.failed + outlierCases.length}">

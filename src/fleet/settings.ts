@@ -38,8 +38,18 @@ const OFFLOADS = [
 ];
 
 /** Facts that hold counters or raw text: they differ between any two reads and are never settings. */
-const COUNTER_FACTS = new Set<string>(['ethtool.stats', 'net.statistics', 'softnet', 'proc.interrupts', 'tc.qdisc.all', 'bench.result', 'interfaces', 'tools']);
-const COUNTER_KEYS = /(^|\.)(sentBytes|sentPackets|dropped|overlimits|requeues|backlogBytes|backlogPackets|carrierChanges|curKHz|source|sources|durationMs|counts|perCpu|total)(\.|$)/;
+const COUNTER_FACTS = new Set<string>([
+  'ethtool.stats',
+  'net.statistics',
+  'softnet',
+  'proc.interrupts',
+  'tc.qdisc.all',
+  'bench.result',
+  'interfaces',
+  'tools',
+]);
+const COUNTER_KEYS =
+  /(^|\.)(sentBytes|sentPackets|dropped|overlimits|requeues|backlogBytes|backlogPackets|carrierChanges|curKHz|source|sources|durationMs|counts|perCpu|total)(\.|$)/;
 
 type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -64,7 +74,8 @@ function gbps(bits: number | null | undefined): string | null {
 
 function set(values: SettingValues, name: string, value: unknown): void {
   if (value === undefined) return;
-  values[name] = value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : JSON.stringify(value);
+  values[name] =
+    value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : JSON.stringify(value);
 }
 
 /** The value of an already collected fact, or undefined; never collects anything new. */
@@ -85,7 +96,8 @@ function interfaceValues(facts: Record<string, unknown>, summary: Report['interf
   }
   const channels = facts['ethtool.channels'] as { current?: Record<string, number | null> } | undefined;
   if (channels?.current) {
-    for (const kind of ['combined', 'rx', 'tx'] as const) if (channels.current[kind]) set(values, `${kind} channels`, channels.current[kind]);
+    for (const kind of ['combined', 'rx', 'tx'] as const)
+      if (channels.current[kind]) set(values, `${kind} channels`, channels.current[kind]);
   }
   const features = (facts['ethtool.features'] as { features?: Record<string, { active: boolean }> } | undefined)?.features;
   if (features) for (const name of OFFLOADS) if (features[name]) set(values, `offload ${name}`, features[name].active ? 'on' : 'off');
@@ -108,9 +120,15 @@ function interfaceValues(facts: Record<string, unknown>, summary: Report['interf
     set(values, 'driver version', driver.version ?? null);
     set(values, 'firmware version', driver.firmwareVersion ?? null);
   }
-  const qdisc = facts['tc.qdisc'] as { qdiscs?: { kind: string; root: boolean; rateBitsPerSecond: number | null; bandwidthBitsPerSecond: number | null }[] } | undefined;
+  const qdisc = facts['tc.qdisc'] as
+    { qdiscs?: { kind: string; root: boolean; rateBitsPerSecond: number | null; bandwidthBitsPerSecond: number | null }[] } | undefined;
   const root = qdisc?.qdiscs?.find((entry) => entry.root);
-  if (qdisc) set(values, 'egress qdisc', root ? [root.kind, gbps(root.rateBitsPerSecond ?? root.bandwidthBitsPerSecond)].filter(Boolean).join(' ') : 'none');
+  if (qdisc)
+    set(
+      values,
+      'egress qdisc',
+      root ? [root.kind, gbps(root.rateBitsPerSecond ?? root.bandwidthBitsPerSecond)].filter(Boolean).join(' ') : 'none',
+    );
   return values;
 }
 
@@ -153,7 +171,10 @@ function comparedInterfaces(report: Report): Report['interfaces'] {
  * Settings and all facts from the facts a scan collected. Reads only what the scan's checks
  * already asked for, so the settings are exactly those the checks read.
  */
-export async function settingsFromStore(store: FactStore, report: Report): Promise<{ settings: HostSettings; facts: Map<string, unknown> }> {
+export async function settingsFromStore(
+  store: FactStore,
+  report: Report,
+): Promise<{ settings: HostSettings; facts: Map<string, unknown> }> {
   const facts = new Map<string, unknown>();
   for (const run of store.runs) {
     if (!run.ok || COUNTER_FACTS.has(run.fact)) continue;
@@ -167,10 +188,24 @@ export async function settingsFromStore(store: FactStore, report: Report): Promi
   const interfaces: InterfaceSettings[] = [];
   for (const summary of comparedInterfaces(report)) {
     const perIface: Record<string, unknown> = {};
-    for (const id of ['ethtool.rings', 'ethtool.channels', 'ethtool.features', 'ethtool.coalesce', 'pcie.link', 'ethtool.driver', 'tc.qdisc']) perIface[id] = await collected(store, id, summary.name);
+    for (const id of [
+      'ethtool.rings',
+      'ethtool.channels',
+      'ethtool.features',
+      'ethtool.coalesce',
+      'pcie.link',
+      'ethtool.driver',
+      'tc.qdisc',
+    ])
+      perIface[id] = await collected(store, id, summary.name);
     // sysfs names no driver for software devices; ethtool -i does (veth).
     const driver = summary.driver ?? (perIface['ethtool.driver'] as { driver?: string } | undefined)?.driver ?? null;
-    interfaces.push({ name: summary.name, driver, model: modelOf(driver, perIface['pcie.link'], summary.kind), values: interfaceValues(perIface, summary) });
+    interfaces.push({
+      name: summary.name,
+      driver,
+      model: modelOf(driver, perIface['pcie.link'], summary.kind),
+      values: interfaceValues(perIface, summary),
+    });
   }
   return { settings: { host: hostValues(hostFacts, report), interfaces }, facts };
 }
@@ -180,7 +215,12 @@ export async function settingsFromStore(store: FactStore, report: Report): Promi
  * values. Bundles carry the raw outputs and give the full list.
  */
 export function settingsFromReport(report: Report): HostSettings {
-  const interfaces = comparedInterfaces(report).map((summary) => ({ name: summary.name, driver: summary.driver, model: modelOf(summary.driver, undefined, summary.kind), values: interfaceValues({}, summary) }));
+  const interfaces = comparedInterfaces(report).map((summary) => ({
+    name: summary.name,
+    driver: summary.driver,
+    model: modelOf(summary.driver, undefined, summary.kind),
+    values: interfaceValues({}, summary),
+  }));
   const host = hostValues({}, report);
   for (const item of report.policy?.items ?? []) {
     if (item.subject) {

@@ -110,7 +110,10 @@ export class ContainedReader {
     const real = await this.resolve(relative, label);
     if (real === undefined) throw new HostIOError('not-found', `${label}: no such file or directory`);
     const entries = await readdir(real).catch((error: NodeJS.ErrnoException) => {
-      throw new HostIOError(error.code === 'ENOTDIR' ? 'not-found' : 'io', `${label}: ${error.code === 'ENOTDIR' ? 'not a directory' : error.message}`);
+      throw new HostIOError(
+        error.code === 'ENOTDIR' ? 'not-found' : 'io',
+        `${label}: ${error.code === 'ENOTDIR' ? 'not a directory' : error.message}`,
+      );
     });
     if (entries.length > MAX_DIR_ENTRIES) throw new HostIOError('io', `${label}: more than ${MAX_DIR_ENTRIES} entries; not read`);
     return entries;
@@ -143,7 +146,8 @@ export function readRegularFileSync(file: string, maxBytes: number, label = file
     throw fsError(error as NodeJS.ErrnoException, label);
   }
   if (!before.isFile()) throw new HostIOError('io', `${label}: not a regular file (${fileType(before)}); not read`);
-  if (before.size > maxBytes) throw new HostIOError('io', `${label}: ${before.size} bytes, more than the ${maxBytes}-byte limit for this kind of file; not read`);
+  if (before.size > maxBytes)
+    throw new HostIOError('io', `${label}: ${before.size} bytes, more than the ${maxBytes}-byte limit for this kind of file; not read`);
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
@@ -152,7 +156,8 @@ export function readRegularFileSync(file: string, maxBytes: number, label = file
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) throw new HostIOError('io', `${label}: changed while being read; not read`);
+    if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev)
+      throw new HostIOError('io', `${label}: changed while being read; not read`);
     const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(info.size, 0) + 1));
     let length = 0;
     while (length < buffer.length) {
@@ -175,7 +180,14 @@ function safeRealpath(file: string): string | undefined {
   }
 }
 
-function fileType(info: { isFIFO(): boolean; isDirectory(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isSymbolicLink(): boolean }): string {
+function fileType(info: {
+  isFIFO(): boolean;
+  isDirectory(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+  isSymbolicLink(): boolean;
+}): string {
   if (info.isFIFO()) return 'a FIFO';
   if (info.isDirectory()) return 'a directory';
   if (info.isCharacterDevice()) return 'a character device';

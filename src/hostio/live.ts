@@ -73,11 +73,14 @@ export class LiveHostIO implements HostIO {
               const durationMs = performance.now() - started;
               if (!error) return resolve({ argv, exitCode: 0, stdout, stderr, durationMs });
               const failure = error as NodeJS.ErrnoException & { code?: string | number; killed?: boolean; signal?: string };
-              if (failure.name === 'AbortError') return reject(new HostIOError('io', `${argv.join(' ')}: cancelled (nicdoctor is stopping)`));
+              if (failure.name === 'AbortError')
+                return reject(new HostIOError('io', `${argv.join(' ')}: cancelled (nicdoctor is stopping)`));
               if (failure.code === 'ENOENT') return reject(new HostIOError('tool-missing', `${file}: command not found`));
               if (failure.code === 'EACCES') return reject(new HostIOError('permission-denied', `${file}: permission denied`));
-              if (failure.killed && failure.signal === 'SIGKILL') return reject(new HostIOError('timeout', `${argv.join(' ')}: timed out after ${timeout} ms`));
-              if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return reject(new HostIOError('io', `${argv.join(' ')}: output larger than 64 MiB`));
+              if (failure.killed && failure.signal === 'SIGKILL')
+                return reject(new HostIOError('timeout', `${argv.join(' ')}: timed out after ${timeout} ms`));
+              if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+                return reject(new HostIOError('io', `${argv.join(' ')}: output larger than 64 MiB`));
               if (typeof failure.code === 'number') return resolve({ argv, exitCode: failure.code, stdout, stderr, durationMs });
               reject(new HostIOError('io', `${argv.join(' ')}: ${failure.signal ? `killed by ${failure.signal}` : failure.message}`));
             },

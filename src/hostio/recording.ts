@@ -23,7 +23,10 @@ export class RecordingHostIO extends LiveHostIO {
     try {
       const result = await super.exec(argv, options);
       await writeFile(stdout, result.stdout);
-      await writeFile(meta, JSON.stringify({ argv, exitCode: result.exitCode, stderr: result.stderr, durationMs: Math.round(result.durationMs) }, null, 2));
+      await writeFile(
+        meta,
+        JSON.stringify({ argv, exitCode: result.exitCode, stderr: result.stderr, durationMs: Math.round(result.durationMs) }, null, 2),
+      );
       return result;
     } catch (error) {
       if (error instanceof HostIOError && error.kind !== 'not-captured' && error.kind !== 'not-found') {
@@ -99,7 +102,14 @@ export class RecordingHostIO extends LiveHostIO {
 
   async writeManifest(inventory: HostInventory, tool: { name: string; version: string }, description?: string): Promise<void> {
     await mkdir(this.root, { recursive: true });
-    const manifest = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, createdAt: new Date().toISOString(), tool, description, inventory };
+    const manifest = {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      createdAt: new Date().toISOString(),
+      tool,
+      description,
+      inventory,
+    };
     await writeFile(path.join(this.root, 'snapshot.json'), JSON.stringify(manifest, null, 2) + '\n');
   }
 }

@@ -47,7 +47,10 @@ export async function loadSnapshotManifest(root: string, reader?: ContainedReade
   let text: string;
   try {
     const info = await stat(root);
-    if (!info.isDirectory()) throw new SnapshotError(`${root} is not a directory: give a snapshot directory (nicdoctor collect), an evidence bundle (.tar.gz) or an extracted sosreport`);
+    if (!info.isDirectory())
+      throw new SnapshotError(
+        `${root} is not a directory: give a snapshot directory (nicdoctor collect), an evidence bundle (.tar.gz) or an extracted sosreport`,
+      );
     text = await (reader ?? (await ContainedReader.open(root))).readText('snapshot.json', 'metadata', `${root}/snapshot.json`);
   } catch (error) {
     if (error instanceof SnapshotError) throw error;
@@ -58,7 +61,8 @@ export async function loadSnapshotManifest(root: string, reader?: ContainedReade
         `${root}: not a nicdoctor snapshot (no snapshot.json) nor another recognised input: a nicdoctor snapshot has snapshot.json (nicdoctor collect), an extracted sosreport has sos_commands/, an evidence bundle is a .tar.gz`,
       );
     }
-    if (code === 'EACCES' || (error instanceof HostIOError && error.kind === 'permission-denied')) throw new SnapshotError(`${root}: permission denied`);
+    if (code === 'EACCES' || (error instanceof HostIOError && error.kind === 'permission-denied'))
+      throw new SnapshotError(`${root}: permission denied`);
     throw new SnapshotError(`${root}: ${(error as Error).message}`);
   }
   let json: unknown;
@@ -83,7 +87,10 @@ function parseListing(text: string, hostPath: string): string[] {
   } catch {
     names = undefined;
   }
-  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string' && name !== '' && !name.includes('/') && name !== '.' && name !== '..')) {
+  if (
+    !Array.isArray(names) ||
+    !names.every((name) => typeof name === 'string' && name !== '' && !name.includes('/') && name !== '.' && name !== '..')
+  ) {
     throw new HostIOError('io', `${hostPath}: the snapshot's ${LISTING_FILE} is not a JSON list of entry names`);
   }
   return (names as string[]).slice().sort();

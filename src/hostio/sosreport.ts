@@ -27,7 +27,10 @@ import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInvento
  */
 
 export async function isSosreport(dir: string): Promise<boolean> {
-  return stat(path.join(dir, 'sos_commands')).then((info) => info.isDirectory(), () => false);
+  return stat(path.join(dir, 'sos_commands')).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }
 
 /** Sub-folders of a plugin that hold other hosts' views (network namespaces), not this host's. */
@@ -49,11 +52,22 @@ export interface InterfaceInfo {
 
 /** The sos file names of the commands whose output stands in for sysfs and procfs. */
 const LSPCI_FILES = ['lspci_-nnvv', 'lspci_-nvv', 'lspci_-vvnn', 'lspci_-vvv', 'lspci_-vv', 'lspci_-nvvv'];
-const IP_ADDRESS_FILES = ['ip_-d_address', 'ip_-d_address_show', 'ip_address', 'ip_addr', 'ip_-o_addr', 'ip_link', 'ip_-d_link', 'ip_-s_-d_link', 'ip_-s_link'];
+const IP_ADDRESS_FILES = [
+  'ip_-d_address',
+  'ip_-d_address_show',
+  'ip_address',
+  'ip_addr',
+  'ip_-o_addr',
+  'ip_link',
+  'ip_-d_link',
+  'ip_-s_-d_link',
+  'ip_-s_link',
+];
 /** `uname -a`: sos's top-level `uname` (a link into sos_commands/kernel) or the command file. */
 const UNAME_FILES = ['uname', 'uname_-a'];
 /** A command whose whole output is one of these lines failed: sos keeps stderr in the same file. */
-const FAILURE_OUTPUT = /^(?:Cannot get .*|.*: Operation not supported|netlink error: .*|no stats available|Cannot .*: No such device.*|.*Operation not permitted.*)$/i;
+const FAILURE_OUTPUT =
+  /^(?:Cannot get .*|.*: Operation not supported|netlink error: .*|no stats available|Cannot .*: No such device.*|.*Operation not permitted.*)$/i;
 
 export class SosreportHostIO implements HostIO {
   /** Offline, like a nicdoctor snapshot: collectors that behave differently offline do so here too. */
@@ -73,8 +87,10 @@ export class SosreportHostIO implements HostIO {
     const reader = await ContainedReader.open(dir);
     const root = reader.root;
     const commands = new Map<string, string>();
-    for (const plugin of (await reader.readDir('sos_commands')).sort()) await collectCommandFiles(reader, path.join('sos_commands', plugin), 0, commands);
-    const read = (name: string) => (commands.has(name) ? reader.readText(commands.get(name)!).catch(() => undefined) : Promise.resolve(undefined));
+    for (const plugin of (await reader.readDir('sos_commands')).sort())
+      await collectCommandFiles(reader, path.join('sos_commands', plugin), 0, commands);
+    const read = (name: string) =>
+      commands.has(name) ? reader.readText(commands.get(name)!).catch(() => undefined) : Promise.resolve(undefined);
     const sysctl = parseSysctlA((await read('sysctl_-a')) ?? '');
     const ipText = (await Promise.all(IP_ADDRESS_FILES.map(read))).find((text) => text?.trim());
     const links = parseIpLinks(ipText ?? '');
@@ -206,7 +222,8 @@ export class SosreportHostIO implements HostIO {
     ]);
     const unamed = parseUname(uname ?? '');
     const lscpuField = (label: string) => new RegExp(`^${label}:\\s*(.+?)\\s*$`, 'm').exec(lscpu ?? '')?.[1];
-    const logical = Number(lscpuField('CPU\\(s\\)')) || (cpuinfo?.match(/^processor\s*:/gm)?.length ?? 0) || (await this.cpusFromCounters());
+    const logical =
+      Number(lscpuField('CPU\\(s\\)')) || (cpuinfo?.match(/^processor\s*:/gm)?.length ?? 0) || (await this.cpusFromCounters());
     const cores = Number(lscpuField('Core\\(s\\) per socket')) * Number(lscpuField('Socket\\(s\\)'));
     return {
       hostname: hostname?.trim().split('\n')[0] ?? 'unknown',
@@ -320,12 +337,14 @@ export function parseUname(text: string): { kernel: string | null; machine: stri
   return { kernel: tokens[2]!, machine };
 }
 
-const ARCH_NAME = /^(?:x86_64|amd64|i[3-6]86|aarch64|arm64|armv\d+\w*|ppc64(?:le)?|ppc|s390x?|riscv(?:32|64)|mips\w*|loongarch64|sparc64|ia64)$/;
+const ARCH_NAME =
+  /^(?:x86_64|amd64|i[3-6]86|aarch64|arm64|armv\d+\w*|ppc64(?:le)?|ppc|s390x?|riscv(?:32|64)|mips\w*|loongarch64|sparc64|ia64)$/;
 
 /** Directories sos copies whole when its plugin ran (processor, numa, networking). */
 const AREAS = [/^\/sys\/devices\/system\/cpu(?=\/)/, /^\/sys\/devices\/system\/node(?=\/)/, /^\/proc\/irq(?=\/)/];
 
-const QUEUE_VECTOR = /^(?:(?:i40e|ice|iavf|ixgbe|ixgbevf|igb|igc|e1000e|fm10k|idpf)-)?([A-Za-z][\w.]{0,14}?)-(?:TxRx|rx|tx|Rx|Tx|fp|combined)-\d+$/;
+const QUEUE_VECTOR =
+  /^(?:(?:i40e|ice|iavf|ixgbe|ixgbevf|igb|igc|e1000e|fm10k|idpf)-)?([A-Za-z][\w.]{0,14}?)-(?:TxRx|rx|tx|Rx|Tx|fp|combined)-\d+$/;
 const BARE_NIC_NAME = /^(?:eth\d+|en[a-z0-9]+|em\d+|p\d+p\d+|bond\d+)$/;
 
 /** Interface names that /proc/interrupts gives MSI vectors to. */
@@ -333,7 +352,12 @@ function interfacesInInterrupts(text: string): Set<string> {
   const names = new Set<string>();
   for (const line of text.split('\n')) {
     if (!/MSI/i.test(line)) continue;
-    for (const action of (line.trim().split(/\s{2,}|\t/).at(-1) ?? '').split(/,\s*/)) {
+    for (const action of (
+      line
+        .trim()
+        .split(/\s{2,}|\t/)
+        .at(-1) ?? ''
+    ).split(/,\s*/)) {
       const word = action.trim().split(/\s+/).at(-1) ?? '';
       const queue = QUEUE_VECTOR.exec(word);
       if (queue) names.add(queue[1]!);
@@ -365,6 +389,16 @@ export function parseIpLinks(text: string): Map<string, { mtu: string | null; st
 }
 
 function nodeArch(machine: string): string {
-  const map: Record<string, string> = { x86_64: 'x64', amd64: 'x64', aarch64: 'arm64', arm64: 'arm64', i586: 'ia32', ppc64le: 'ppc64', i686: 'ia32', i386: 'ia32', s390x: 's390x' };
+  const map: Record<string, string> = {
+    x86_64: 'x64',
+    amd64: 'x64',
+    aarch64: 'arm64',
+    arm64: 'arm64',
+    i586: 'ia32',
+    ppc64le: 'ppc64',
+    i686: 'ia32',
+    i386: 'ia32',
+    s390x: 's390x',
+  };
   return map[machine] ?? machine;
 }

@@ -32,8 +32,10 @@ export function parseCpuList(text: string): number[] {
     const last = match[2] === undefined ? first : Number(match[2]);
     const used = match[3] === undefined ? 1 : Number(match[3]);
     const group = match[4] === undefined ? 1 : Number(match[4]);
-    if (last < first || used < 1 || group < 1 || used > group) throw new ParseError(`not a CPU list: ${excerpt(trimmed)} (bad range ${excerpt(part)})`);
-    if (last >= MAX_CPUS) throw new ParseError(`not a CPU list: ${excerpt(trimmed)} (CPU ${excerpt(String(last))} is beyond ${MAX_CPUS - 1})`);
+    if (last < first || used < 1 || group < 1 || used > group)
+      throw new ParseError(`not a CPU list: ${excerpt(trimmed)} (bad range ${excerpt(part)})`);
+    if (last >= MAX_CPUS)
+      throw new ParseError(`not a CPU list: ${excerpt(trimmed)} (CPU ${excerpt(String(last))} is beyond ${MAX_CPUS - 1})`);
     work += last - first + 1;
     if (work > 16 * MAX_CPUS) throw new ParseError(`not a CPU list: ${excerpt(trimmed)} (ranges cover more than ${16 * MAX_CPUS} CPUs)`);
     for (let start = first; start <= last; start += group) {
@@ -47,7 +49,7 @@ export function parseCpuList(text: string): number[] {
 export function formatCpuList(cpus: Iterable<number>): string {
   const sorted = [...new Set(cpus)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let index = 0; index < sorted.length; ) {
+  for (let index = 0; index < sorted.length;) {
     const first = sorted[index]!;
     let last = first;
     while (sorted[index + 1] === last + 1) {

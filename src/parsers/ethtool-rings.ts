@@ -1,5 +1,14 @@
 import { ParseError } from './parse-error.js';
-import { contentLines, ethtoolCount, ethtoolHeader, ethtoolSection, isJsonOutput, parseJsonOutput, parseOnOff, parseOptionalNumber } from './text.js';
+import {
+  contentLines,
+  ethtoolCount,
+  ethtoolHeader,
+  ethtoolSection,
+  isJsonOutput,
+  parseJsonOutput,
+  parseOnOff,
+  parseOptionalNumber,
+} from './text.js';
 
 /**
  * Ring sizes of one block of `ethtool -g`. null = "n/a" or absent; ethtool 4.x (ioctl)
@@ -33,7 +42,16 @@ function emptySizes(): RingSizes {
 }
 
 function emptyRings(name: string | null): EthtoolRings {
-  return { interface: name, max: emptySizes(), current: emptySizes(), rxBufLen: null, cqeSize: null, txPush: null, rxPush: null, tcpDataSplit: null };
+  return {
+    interface: name,
+    max: emptySizes(),
+    current: emptySizes(),
+    rxBufLen: null,
+    cqeSize: null,
+    txPush: null,
+    rxPush: null,
+    tcpDataSplit: null,
+  };
 }
 
 /**
@@ -119,8 +137,18 @@ function parseJson(text: string): EthtoolRings[] {
     if (!item || typeof item !== 'object') throw new ParseError('ethtool --json -g: expected an array of objects');
     const object = item as Record<string, unknown>;
     const block = emptyRings(typeof object.ifname === 'string' ? object.ifname : null);
-    block.max = { rx: jsonNumber(object, 'rx-max'), rxMini: jsonNumber(object, 'rx-mini-max'), rxJumbo: jsonNumber(object, 'rx-jumbo-max'), tx: jsonNumber(object, 'tx-max') };
-    block.current = { rx: jsonNumber(object, 'rx'), rxMini: jsonNumber(object, 'rx-mini'), rxJumbo: jsonNumber(object, 'rx-jumbo'), tx: jsonNumber(object, 'tx') };
+    block.max = {
+      rx: jsonNumber(object, 'rx-max'),
+      rxMini: jsonNumber(object, 'rx-mini-max'),
+      rxJumbo: jsonNumber(object, 'rx-jumbo-max'),
+      tx: jsonNumber(object, 'tx-max'),
+    };
+    block.current = {
+      rx: jsonNumber(object, 'rx'),
+      rxMini: jsonNumber(object, 'rx-mini'),
+      rxJumbo: jsonNumber(object, 'rx-jumbo'),
+      tx: jsonNumber(object, 'tx'),
+    };
     block.rxBufLen = jsonNumber(object, 'rx-buf-len');
     block.cqeSize = jsonNumber(object, 'cqe-size');
     block.txPush = typeof object['tx-push'] === 'boolean' ? object['tx-push'] : null;

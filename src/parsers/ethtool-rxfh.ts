@@ -77,16 +77,22 @@ export function parseEthtoolRxfh(text: string): EthtoolRxfh {
         const index = Number.parseInt(row[1]!, 10);
         // A row that does not continue where the last one stopped means rows are missing.
         if (index !== entries.length) complete = false;
-        const values = row[2]!.trim().split(/\s+/).filter(Boolean).map((value) => Number.parseInt(value, 10));
+        const values = row[2]!
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((value) => Number.parseInt(value, 10));
         if (values.length === 0) throw new ParseError(`ethtool -x: empty indirection table row ${index}`);
         // One by one: spreading a 1 MB row into push() overflows the stack.
         for (const value of values) entries.push(value);
-        if (entries.length > MAX_INDIRECTION_ENTRIES) throw new ParseError(`ethtool -x: more than ${MAX_INDIRECTION_ENTRIES} indirection table entries`);
+        if (entries.length > MAX_INDIRECTION_ENTRIES)
+          throw new ParseError(`ethtool -x: more than ${MAX_INDIRECTION_ENTRIES} indirection table entries`);
         break;
       }
       case 'key': {
         if (NOT_SUPPORTED.test(line)) break;
-        if (!/^[0-9a-f]{2}(?::[0-9a-f]{2})*$/i.test(line)) throw new ParseError(`ethtool -x: unreadable RSS hash key "${line.slice(0, 80)}"`);
+        if (!/^[0-9a-f]{2}(?::[0-9a-f]{2})*$/i.test(line))
+          throw new ParseError(`ethtool -x: unreadable RSS hash key "${line.slice(0, 80)}"`);
         hashKey = line.split(':').map((byte) => Number.parseInt(byte, 16));
         break;
       }

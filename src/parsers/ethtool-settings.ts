@@ -27,7 +27,6 @@ export interface EthtoolSettings {
   warnings: string[];
 }
 
-
 // Keys whose value is a list of link modes that may continue on the following lines.
 const LIST_KEYS = new Set(['Supported link modes', 'Advertised link modes', 'Link partner advertised link modes']);
 // Lines ethtool prints when part of the query failed (non-root, driver without the op).

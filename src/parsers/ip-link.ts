@@ -28,7 +28,23 @@ export interface IpLink {
 export type IpLinkCounters = Record<string, number>;
 
 /** Words that open a `-d` detail line but are attributes, not a device kind. */
-const NOT_A_KIND = new Set(['addrgenmode', 'altname', 'alias', 'vf', 'prop', 'link-netns', 'link-netnsid', 'RX:', 'TX:', 'RX', 'TX', 'promiscuity', 'inet', 'inet6', 'valid_lft']);
+const NOT_A_KIND = new Set([
+  'addrgenmode',
+  'altname',
+  'alias',
+  'vf',
+  'prop',
+  'link-netns',
+  'link-netnsid',
+  'RX:',
+  'TX:',
+  'RX',
+  'TX',
+  'promiscuity',
+  'inet',
+  'inet6',
+  'valid_lft',
+]);
 const HEADER = /^(\d+):\s+([^:@\s]+)(?:@([^:\s]+))?:\s+<([^>]*)>(.*)$/;
 
 export function parseIpLink(text: string): IpLink[] {
@@ -77,7 +93,13 @@ export function parseIpLink(text: string): IpLink[] {
     if (stats) {
       // "RX errors:" lines of `-s -s` add columns to the same side; keep the first block.
       if (/^(RX|TX) errors:/.test(trimmed)) continue;
-      pending = { side: stats[1] === 'RX' ? 'rx' : 'tx', columns: stats[2]!.split(/\s+/).filter(Boolean).map((column) => column.replace(/:$/, '')) };
+      pending = {
+        side: stats[1] === 'RX' ? 'rx' : 'tx',
+        columns: stats[2]!
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((column) => column.replace(/:$/, '')),
+      };
       continue;
     }
     const link = /^link\/(\S+)/.exec(trimmed);

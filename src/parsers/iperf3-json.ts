@@ -54,7 +54,14 @@ const iperf3DocumentSchema = z
         sndbuf_actual: z.number().optional(),
         rcvbuf_actual: z.number().optional(),
         test_start: z
-          .object({ protocol: z.string(), num_streams: z.number(), omit: z.number().optional(), duration: z.number().optional(), reverse: z.number().optional(), bidir: z.number().optional() })
+          .object({
+            protocol: z.string(),
+            num_streams: z.number(),
+            omit: z.number().optional(),
+            duration: z.number().optional(),
+            reverse: z.number().optional(),
+            bidir: z.number().optional(),
+          })
           .loose()
           .optional(),
       })
@@ -116,7 +123,9 @@ export function parseIperf3Json(text: string): Iperf3Result {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ParseError(`iperf3 output is not a JSON document${text.trim() ? `: ${text.trim().split('\n')[0]!.slice(0, 120)}` : ' (empty)'}`);
+    throw new ParseError(
+      `iperf3 output is not a JSON document${text.trim() ? `: ${text.trim().split('\n')[0]!.slice(0, 120)}` : ' (empty)'}`,
+    );
   }
   const parsed = iperf3DocumentSchema.safeParse(json);
   if (!parsed.success) {
@@ -176,7 +185,8 @@ export function parseIperf3JsonStream(text: string): Iperf3Result {
       throw new ParseError(`iperf3 --json-stream line ${index + 1} is not JSON`);
     }
     // `null`, a number or an array is JSON but not an event.
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ParseError(`iperf3 --json-stream line ${index + 1} is not an event object`);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new ParseError(`iperf3 --json-stream line ${index + 1} is not an event object`);
     const event = parsed as { event?: string; data?: unknown };
     events += 1;
     if (event.event === 'start') doc.start = event.data;

@@ -144,7 +144,8 @@ export function parseIperf3Text(text: string): Iperf3TextRun {
   const intervals = aggregateRows
     .filter((row) => !isSummary(row))
     .map(({ start, end, bitsPerSecond, retransmits, omitted }) => ({ start, end, bitsPerSecond, retransmits, omitted }));
-  const summary = (rowsOf: Row[], side: 'sender' | 'receiver') => rowsOf.find((row) => (hasSum ? row.id === 'SUM' : row.id === streamIds[0]) && row.side === side);
+  const summary = (rowsOf: Row[], side: 'sender' | 'receiver') =>
+    rowsOf.find((row) => (hasSum ? row.id === 'SUM' : row.id === streamIds[0]) && row.side === side);
   const sender = summary(main, 'sender');
   const receiver = summary(main, 'receiver');
   const other = otherTag ? rows.filter((row) => row.tag === otherTag) : [];
@@ -155,14 +156,22 @@ export function parseIperf3Text(text: string): Iperf3TextRun {
     other.find((row) => (otherHasSum ? row.id === 'SUM' : row.id === otherIds[0]) && row.side === 'sender');
 
   const perStream = streamIds.map((id) => {
-    const final = main.find((row) => row.id === id && row.side === 'receiver') ?? main.find((row) => row.id === id && row.side === 'sender');
+    const final =
+      main.find((row) => row.id === id && row.side === 'receiver') ?? main.find((row) => row.id === id && row.side === 'sender');
     const senderRow = main.find((row) => row.id === id && row.side === 'sender');
     const last = final ?? main.filter((row) => row.id === id && !row.omitted).at(-1)!;
     return { id, bitsPerSecond: last.bitsPerSecond, retransmits: senderRow?.retransmits ?? null };
   });
 
   const udpFinal = receiver ?? sender;
-  const role = /Connecting to host|\bsender\b/.test(text) && !/Server listening on \d+/.test(text) ? 'client' : /Server listening on \d+|Accepted connection from/.test(text) ? 'server' : sender ? 'client' : null;
+  const role =
+    /Connecting to host|\bsender\b/.test(text) && !/Server listening on \d+/.test(text)
+      ? 'client'
+      : /Server listening on \d+|Accepted connection from/.test(text)
+        ? 'server'
+        : sender
+          ? 'client'
+          : null;
   const connect = /Connecting to host ([^\s,]+), port (\d+)/.exec(text) ?? /connected to ([^\s]+) port (\d+)/.exec(text);
   const accepted = /Accepted connection from ([^\s,]+), port \d+/.exec(text);
   return {
@@ -179,7 +188,9 @@ export function parseIperf3Text(text: string): Iperf3TextRun {
     senderBitsPerSecond: sender?.bitsPerSecond ?? null,
     receiverBitsPerSecond: receiver?.bitsPerSecond ?? null,
     reverseBitsPerSecond: otherFinal?.bitsPerSecond ?? null,
-    retransmits: sender?.retransmits ?? (perStream.some((s) => s.retransmits !== null) ? perStream.reduce((total, s) => total + (s.retransmits ?? 0), 0) : null),
+    retransmits:
+      sender?.retransmits ??
+      (perStream.some((s) => s.retransmits !== null) ? perStream.reduce((total, s) => total + (s.retransmits ?? 0), 0) : null),
     durationSeconds: (sender ?? receiver)?.end ?? intervals.at(-1)?.end ?? null,
     jitterMs: udp ? (udpFinal?.jitterMs ?? null) : null,
     lostPercent: udp ? (udpFinal?.lostPercent ?? null) : null,
@@ -198,7 +209,7 @@ export function parseIperf3TextRuns(text: string): Iperf3TextRun[] {
   const byTitle = new Map<string, string[]>();
   for (const line of text.split('\n')) {
     const match = TITLED.exec(line);
-    if (match && (/^\s*(?:\[|Connecting to host|Reverse mode|iperf Done|- - -|$)/.test(match[2]!))) {
+    if (match && /^\s*(?:\[|Connecting to host|Reverse mode|iperf Done|- - -|$)/.test(match[2]!)) {
       if (!byTitle.has(match[1]!)) byTitle.set(match[1]!, []);
       byTitle.get(match[1]!)!.push(match[2]!);
     }

@@ -57,13 +57,14 @@ export function parseIperf3Version(text: string): Iperf3Version {
   const rest = all.slice(index + 1).filter(Boolean);
   const featuresLine = rest.find((line) => line.startsWith(FEATURES_PREFIX));
   const systemLine = rest[0] !== undefined && !rest[0].startsWith(FEATURES_PREFIX) ? rest[0] : null;
-  const features = featuresLine === undefined
-    ? null
-    : featuresLine
-        .slice(FEATURES_PREFIX.length)
-        .split(',')
-        .map((feature) => feature.trim().replace(/\.$/, ''))
-        .filter(Boolean);
+  const features =
+    featuresLine === undefined
+      ? null
+      : featuresLine
+          .slice(FEATURES_PREFIX.length)
+          .split(',')
+          .map((feature) => feature.trim().replace(/\.$/, ''))
+          .filter(Boolean);
   return { ...head, system: systemLine, features };
 }
 

@@ -39,7 +39,10 @@ const IGB = /(\S+) ([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]):(?: (\S+):)? \(P
 
 /** Strips "[  3.6]" and syslog "Nov 17 13:44:29 host kernel: [ 3.6]" prefixes. */
 function message(line: string): string {
-  return line.replace(/^.*?kernel:\s*/, '').replace(/^\[\s*[\d.]+\]\s*/, '').trim();
+  return line
+    .replace(/^.*?kernel:\s*/, '')
+    .replace(/^\[\s*[\d.]+\]\s*/, '')
+    .trim();
 }
 
 export function parseKernelPcieReports(text: string): KernelPcieReport[] {
@@ -67,7 +70,17 @@ export function parseKernelPcieReports(text: string): KernelPcieReport[] {
     if (ixgbe) {
       const [, driver, address, iface, gts] = ixgbe;
       // ixgbe prints lanes x per-lane rate after 8b/10b: 4GT/s is Gen2 x1, 4 Gb/s of data.
-      reports.set(address!, { driver: driver!, address: address!, interface: iface ?? null, availableGbps: Number(gts), limitedBy: null, capableGbps: null, capableLink: null, link: null, line });
+      reports.set(address!, {
+        driver: driver!,
+        address: address!,
+        interface: iface ?? null,
+        availableGbps: Number(gts),
+        limitedBy: null,
+        capableGbps: null,
+        capableLink: null,
+        link: null,
+        line,
+      });
       continue;
     }
     const ixgbeLink = IXGBE_LINK.exec(line);

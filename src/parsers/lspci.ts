@@ -65,7 +65,8 @@ export interface LspciDevice {
 const HEADER = /^((?:[0-9a-f]{4,}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\s+(.*)$/i;
 const MACHINE_SLOT = /^Slot:\s+((?:[0-9a-f]{4,}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\s*$/i;
 const LINK_VALUE = /Speed\s+([^\s,(]+)\s*(?:\((\w+)\))?\s*,\s*Width\s+x(\d+)\s*(?:\((\w+)\))?/;
-const EXPRESS = /^Capabilities:\s*\[[0-9a-f]+(?:\s+v\d+)?\]\s+Express\s+(?:\(v\d+\)\s+)?(.+?)(?:\s+\(Slot[+-]\))?(?:,\s*(?:MSI|IntMsgNum)\s+\S+|\s+IRQ\s+\d+)?\s*$/i;
+const EXPRESS =
+  /^Capabilities:\s*\[[0-9a-f]+(?:\s+v\d+)?\]\s+Express\s+(?:\(v\d+\)\s+)?(.+?)(?:\s+\(Slot[+-]\))?(?:,\s*(?:MSI|IntMsgNum)\s+\S+|\s+IRQ\s+\d+)?\s*$/i;
 const FIELD = /^(LnkCap|LnkSta|LnkCap2|LnkCtl|LnkCtl2|LnkSta2|DevCap|Link|Device|Kernel driver in use)\s*:\s*(.*)$/;
 
 /** Parses every device block; an output with no device and no link line is not lspci. */
@@ -97,7 +98,11 @@ export function parseLspci(text: string): LspciDevice[] {
       recognised = true;
       continue;
     }
-    if (current?.description === null && current.address !== null && /^Device:\s+(?!Supported|MaxPayload|Latency|Errors|Atn|Rlxd)/.test(line)) {
+    if (
+      current?.description === null &&
+      current.address !== null &&
+      /^Device:\s+(?!Supported|MaxPayload|Latency|Errors|Atn|Rlxd)/.test(line)
+    ) {
       // -mmv: "Device:\tI350 Gigabit Network Connection [1521]"
       current.description = line.replace(/^Device:\s+/, '');
       current.virtualFunction = /Virtual Function/i.test(current.description);

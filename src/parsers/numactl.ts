@@ -64,10 +64,14 @@ export function parseNumactlHardware(text: string): NumaTopology {
     const row = /^\s*(\d+):((?:\s+\d+)+)\s*$/.exec(line);
     if (row && distanceColumns) {
       const values = row[2]!.trim().split(/\s+/).map(Number);
-      if (values.length !== distanceColumns.length) throw new ParseError(`numactl --hardware: distance row "${line.trim()}" has ${values.length} values for ${distanceColumns.length} nodes`);
+      if (values.length !== distanceColumns.length)
+        throw new ParseError(
+          `numactl --hardware: distance row "${line.trim()}" has ${values.length} values for ${distanceColumns.length} nodes`,
+        );
       const byColumn = new Map(distanceColumns.map((id, index) => [id, values[index]!]));
       nodeOf(row[1]!, line).distances = ids.map((id) => byColumn.get(id) ?? Number.NaN);
-      if (nodeOf(row[1]!, line).distances.some(Number.isNaN)) throw new ParseError('numactl --hardware: distance table does not match the available nodes');
+      if (nodeOf(row[1]!, line).distances.some(Number.isNaN))
+        throw new ParseError('numactl --hardware: distance table does not match the available nodes');
     }
   }
   return { nodes: ids.map((id) => nodes.get(id)!) };

@@ -45,7 +45,10 @@ export function parseProcInterrupts(text: string): ProcInterrupts {
   if (headerIndex < 0) throw new ParseError('/proc/interrupts is empty');
   const header = all[headerIndex]!;
   if (!HEADER.test(header)) throw new ParseError(`/proc/interrupts: expected a header of CPU columns, got "${header.trim().slice(0, 60)}"`);
-  const cpus = header.trim().split(/\s+/).map((column) => Number(column.slice(3)));
+  const cpus = header
+    .trim()
+    .split(/\s+/)
+    .map((column) => Number(column.slice(3)));
   const rows: InterruptRow[] = [];
   for (const line of all.slice(headerIndex + 1)) {
     if (line.trim() === '') continue;
@@ -72,7 +75,17 @@ function parseRow(id: string, rest: string, cpuCount: number): InterruptRow {
   if (irq === null) {
     // ERR and MIS are one global count, not per CPU (on a one-CPU host both read the same).
     const global = counts.length === 1 && cpuCount > 1;
-    return { id, irq, counts: global ? [] : counts, total, chip: null, hwirq: null, trigger: null, actions: [], description: remaining || null };
+    return {
+      id,
+      irq,
+      counts: global ? [] : counts,
+      total,
+      chip: null,
+      hwirq: null,
+      trigger: null,
+      actions: [],
+      description: remaining || null,
+    };
   }
   if (counts.length !== cpuCount) {
     throw new ParseError(`/proc/interrupts: IRQ ${id} has ${counts.length} counts for ${cpuCount} CPUs (truncated line?)`);
@@ -112,7 +125,13 @@ function parseDescriptor(text: string): Pick<InterruptRow, 'chip' | 'hwirq' | 't
   // Action names may hold spaces ("PCIe PME"), so cut the original text, not the words.
   const consumed = words.slice(0, next).join(' ');
   const actionText = text.replace(/\s+/g, ' ').slice(consumed.length).trim();
-  const actions = actionText === '' ? [] : actionText.split(/,\s*/).map((action) => action.trim()).filter(Boolean);
+  const actions =
+    actionText === ''
+      ? []
+      : actionText
+          .split(/,\s*/)
+          .map((action) => action.trim())
+          .filter(Boolean);
   return { chip, hwirq, trigger, actions, description: null };
 }
 

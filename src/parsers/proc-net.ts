@@ -45,6 +45,7 @@ export function parseProcNetCounters(text: string, file: string): Record<string,
     });
     index += 1;
   }
-  if (Object.keys(counters).length === 0 && text.trim()) throw new ParseError(`${file}: no "Proto: names" / "Proto: values" line pair found`);
+  if (Object.keys(counters).length === 0 && text.trim())
+    throw new ParseError(`${file}: no "Proto: names" / "Proto: values" line pair found`);
   return counters;
 }

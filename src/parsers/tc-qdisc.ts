@@ -36,7 +36,17 @@ export interface TcEntry {
 const HEADER = /^(qdisc|class)\s+(\S+)\s+(\S+)\s+(?:(root)|parent\s+(\S+))(?:\s+(.*))?$/;
 const SENT = /^Sent\s+(\d+)\s+bytes\s+(\d+)\s+pkts?\s+\(dropped\s+(\d+),\s+overlimits\s+(\d+)\s+requeues\s+(\d+)\)$/;
 const BACKLOG = /^backlog\s+(\S+)\s+(\d+)p\b/;
-const RATE_UNITS: Record<string, number> = { '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12, ki: 1024, mi: 1024 ** 2, gi: 1024 ** 3, ti: 1024 ** 4 };
+const RATE_UNITS: Record<string, number> = {
+  '': 1,
+  k: 1e3,
+  m: 1e6,
+  g: 1e9,
+  t: 1e12,
+  ki: 1024,
+  mi: 1024 ** 2,
+  gi: 1024 ** 3,
+  ti: 1024 ** 4,
+};
 const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
 /** tc's rate tokens: "2Gbit", "500Mbit", "10Kbit", "800bit", IEC "1Gibit", bytes "1Mbps". */
@@ -99,7 +109,13 @@ function parseEntries(text: string, type: TcEntry['type']): TcEntry[] {
     if (line.startsWith('Sent ')) {
       const sent = SENT.exec(line);
       if (!sent) throw new ParseError(`tc ${type} show: unexpected counters "${line}"`);
-      [current.sentBytes, current.sentPackets, current.dropped, current.overlimits, current.requeues] = sent.slice(1, 6).map(Number) as [number, number, number, number, number];
+      [current.sentBytes, current.sentPackets, current.dropped, current.overlimits, current.requeues] = sent.slice(1, 6).map(Number) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
       continue;
     }
     const backlog = BACKLOG.exec(line);

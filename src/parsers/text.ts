@@ -4,7 +4,10 @@ import { ParseError } from './parse-error.js';
 
 /** Splits into lines, without trailing whitespace and without a trailing empty line. */
 export function lines(text: string): string[] {
-  return text.replace(/\r\n/g, '\n').split('\n').map((line) => line.trimEnd());
+  return text
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((line) => line.trimEnd());
 }
 
 /** "n/a", "" and "unknown" mean the driver does not report the value. */

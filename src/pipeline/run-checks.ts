@@ -1,7 +1,15 @@
 import type { Logger } from 'pino';
 import type { CheckResult, Evidence, Finding, InterfaceSummary, Profile, Scalar, Source, SubjectResult } from '../report/schema.js';
 import { fill } from '../rules/template.js';
-import { phrasesFor, type AnyCheck, type CheckContext, type FindingInput, type SymptomMeta, type SymptomTable, type Skip } from '../engine/check.js';
+import {
+  phrasesFor,
+  type AnyCheck,
+  type CheckContext,
+  type FindingInput,
+  type SymptomMeta,
+  type SymptomTable,
+  type Skip,
+} from '../engine/check.js';
 import type { FactStore } from '../engine/collector.js';
 import type { FactId, FactResult } from '../engine/facts.js';
 import { isStrict } from '../engine/strict.js';
@@ -31,7 +39,9 @@ async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<Chec
   const findings: Finding[] = [];
   const subjectResults: SubjectResult[] = [];
   let firstError: CheckResult['error'];
-  const parsedOptions = check.options ? check.options.safeParse(options.checkOptions?.[check.id] ?? {}) : { success: true as const, data: {} };
+  const parsedOptions = check.options
+    ? check.options.safeParse(options.checkOptions?.[check.id] ?? {})
+    : { success: true as const, data: {} };
   if (!parsedOptions.success) {
     return {
       id: check.id,
@@ -69,11 +79,26 @@ async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<Chec
         return;
       }
       const subjectFindings: Finding[] = [];
-      const ctx = makeContext(check, subject, required, requiredResults, optional, optionalResults, parsedOptions.data, options, subjectFindings);
+      const ctx = makeContext(
+        check,
+        subject,
+        required,
+        requiredResults,
+        optional,
+        optionalResults,
+        parsedOptions.data,
+        options,
+        subjectFindings,
+      );
       try {
         const skip = check.run(ctx) as Skip | undefined;
         if (skip) {
-          subjectResults.push({ subject, status: skip.status, reason: skip.reason, ...('hint' in skip && skip.hint ? { hint: skip.hint } : {}) });
+          subjectResults.push({
+            subject,
+            status: skip.status,
+            reason: skip.reason,
+            ...('hint' in skip && skip.hint ? { hint: skip.hint } : {}),
+          });
           return;
         }
         findings.push(...subjectFindings);
@@ -98,7 +123,14 @@ async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<Chec
     id: check.id,
     title: status === 'fail' ? check.failureTitle : check.title,
     status,
-    ...(explained?.reason ? { reason: subjects.length > 1 && !explained.reason.startsWith(explained.subject) ? `${explained.subject}: ${explained.reason}` : explained.reason } : {}),
+    ...(explained?.reason
+      ? {
+          reason:
+            subjects.length > 1 && !explained.reason.startsWith(explained.subject)
+              ? `${explained.subject}: ${explained.reason}`
+              : explained.reason,
+        }
+      : {}),
     ...(explained?.hint ? { hint: explained.hint } : {}),
     durationMs: performance.now() - started,
     subjects: subjectResults,
@@ -136,16 +168,20 @@ function makeContext(
   ]);
   // Checks read only what they declared; reading anything else is a bug caught in tests.
   const guard = <T>(map: Map<string, T>, kind: string): Record<string, T> =>
-    new Proxy<Record<string, T>>({}, {
-      get(_, key) {
-        if (typeof key !== 'string') return undefined;
-        if (!map.has(key)) throw new Error(`check ${check.id} read ${kind} fact "${key}" that it did not declare`);
-        return map.get(key);
+    new Proxy<Record<string, T>>(
+      {},
+      {
+        get(_, key) {
+          if (typeof key !== 'string') return undefined;
+          if (!map.has(key)) throw new Error(`check ${check.id} read ${kind} fact "${key}" that it did not declare`);
+          return map.get(key);
+        },
+        has: (_, key) => typeof key === 'string' && map.has(key),
+        ownKeys: () => [...map.keys()],
+        getOwnPropertyDescriptor: (_, key) =>
+          typeof key === 'string' && map.has(key) ? { enumerable: true, configurable: true, value: map.get(key) } : undefined,
       },
-      has: (_, key) => typeof key === 'string' && map.has(key),
-      ownKeys: () => [...map.keys()],
-      getOwnPropertyDescriptor: (_, key) => (typeof key === 'string' && map.has(key) ? { enumerable: true, configurable: true, value: map.get(key) } : undefined),
-    });
+    );
 
   return {
     subject,
@@ -157,7 +193,9 @@ function makeContext(
     source(id, match) {
       const sources = allSources.get(id) ?? [];
       if (!match) return sources[0];
-      return sources.find((source) => (source.kind === 'file' ? source.path.includes(match) : source.kind === 'command' ? source.argv.join(' ').includes(match) : false));
+      return sources.find((source) =>
+        source.kind === 'file' ? source.path.includes(match) : source.kind === 'command' ? source.argv.join(' ').includes(match) : false,
+      );
     },
     report(symptom, input: FindingInput) {
       const meta = (check.symptoms as Record<string, SymptomMeta>)[symptom];
@@ -180,7 +218,12 @@ function makeContext(
         subject: findingSubject,
         severity: input.severity ?? meta.severity,
         message: text(meta.message, 'message'),
-        ...(meta.fix ? { fix: typeof meta.fix === 'string' ? text(meta.fix, 'fix') : text(meta.fix.text, 'fix', fixCommandsBinding(meta.fix, bindings)) } : {}),
+        ...(meta.fix
+          ? {
+              fix:
+                typeof meta.fix === 'string' ? text(meta.fix, 'fix') : text(meta.fix.text, 'fix', fixCommandsBinding(meta.fix, bindings)),
+            }
+          : {}),
         evidence: input.evidence.map((item: Evidence) => item),
         data,
       });
@@ -196,7 +239,13 @@ function makeContext(
  * throws (the check result becomes `error` with zod's message); in production it is logged and
  * the finding kept with what the check gave.
  */
-function validData(checkId: string, symptom: string, meta: SymptomMeta, given: Record<string, Scalar | undefined>, log: Logger): Record<string, Scalar> {
+function validData(
+  checkId: string,
+  symptom: string,
+  meta: SymptomMeta,
+  given: Record<string, Scalar | undefined>,
+  log: Logger,
+): Record<string, Scalar> {
   let data: Record<string, unknown> = given;
   const parsed = meta.data.safeParse(given);
   if (parsed.success) data = parsed.data;

@@ -51,7 +51,10 @@ export interface ScanOutcome {
 
 export function selectChecks(checks: readonly AnyCheck[], only: readonly string[] = [], skip: readonly string[] = []): AnyCheck[] {
   const known = new Set(checks.map((check) => check.id));
-  for (const [flag, ids] of [['--only', only], ['--skip', skip]] as const) {
+  for (const [flag, ids] of [
+    ['--only', only],
+    ['--skip', skip],
+  ] as const) {
     const unknown = ids.filter((id) => !known.has(id));
     if (unknown.length) throw new UsageError(`${flag}: unknown check ${unknown.join(', ')} (see \`nicdoctor checks\`)`);
   }
@@ -127,7 +130,9 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
       ...(run.subject ? { subject: run.subject } : {}),
       ok: run.ok,
       durationMs: round(run.durationMs),
-      ...(run.error ? { error: { kind: run.error.kind, message: run.error.message, ...(run.error.hint ? { hint: run.error.hint } : {}) } } : {}),
+      ...(run.error
+        ? { error: { kind: run.error.kind, message: run.error.message, ...(run.error.hint ? { hint: run.error.hint } : {}) } }
+        : {}),
     })),
     durationMs: round(performance.now() - started),
   };
@@ -137,7 +142,11 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   }
   // Diagnoses read only facts already collected: rules never make the scan run anything.
   const rules = options.rules ?? loadRules();
-  const facts = await collectRuleFacts(store, rules, interfaces.map((iface) => iface.name));
+  const facts = await collectRuleFacts(
+    store,
+    rules,
+    interfaces.map((iface) => iface.name),
+  );
   Object.assign(report, partitionDiagnoses(diagnose({ report, facts, rules, checks: options.checks })));
   fixFindingsFromDiagnoses(report);
   report.verdict = reportVerdict(report);
@@ -165,7 +174,9 @@ async function refuseMissingInterfaces(io: HostIO, ifaces: readonly string[] | u
 /** The user's --link-speed stands in for the speed an interface does not report, in every fact that carries it. */
 function withLinkSpeed(store: FactStore, all: readonly NetDevice[], selected: readonly NetDevice[], linkSpeedMbps: number): NetDevice[] {
   const given = (device: NetDevice): NetDevice =>
-    device.speedMbps !== null || !selected.includes(device) ? device : { ...device, speedMbps: linkSpeedMbps, identity: [...device.identity, `--link-speed ${linkSpeedMbps}`] };
+    device.speedMbps !== null || !selected.includes(device)
+      ? device
+      : { ...device, speedMbps: linkSpeedMbps, identity: [...device.identity, `--link-speed ${linkSpeedMbps}`] };
   const updated = all.map(given);
   for (const device of updated) store.provide('net.device', device, device.name);
   store.provide('interfaces', updated);

@@ -45,8 +45,10 @@ export function evaluatePolicy(policy: Policy, report: Report, facts: PolicyFact
 
   if (policy.minBenchGbps !== undefined) items.push(benchItem(policy.minBenchGbps, report));
   if (policy.mtu !== undefined) items.push(...perInterface('mtu', 'MTU', selected, (iface) => mtuItem(policy.mtu!, iface)));
-  if (policy.ringsAtMax) items.push(...perInterface('rings-at-max', 'Rings at their maximum', selected, (iface) => ringsItem(report, iface, facts)));
-  if (policy.noPcieDowngrade) items.push(...perInterface('no-pcie-downgrade', 'No PCIe downgrade', selected, (iface) => pcieItem(report, iface)));
+  if (policy.ringsAtMax)
+    items.push(...perInterface('rings-at-max', 'Rings at their maximum', selected, (iface) => ringsItem(report, iface, facts)));
+  if (policy.noPcieDowngrade)
+    items.push(...perInterface('no-pcie-downgrade', 'No PCIe downgrade', selected, (iface) => pcieItem(report, iface)));
   if (policy.minIperf3 !== undefined) items.push(iperf3Item(policy.minIperf3, report, facts));
   if (policy.governor !== undefined) items.push(governorItem(policy.governor, report, facts));
   if (policy.socketBufferTier !== undefined) items.push(socketBufferItem(policy.socketBufferTier, report, facts));
@@ -68,13 +70,25 @@ type Judged = Omit<PolicyItem, 'id' | 'title' | 'subject'>;
 
 function perInterface(id: string, title: string, selected: InterfaceSummary[], judge: (iface: InterfaceSummary) => Judged): PolicyItem[] {
   if (selected.length === 0) {
-    return [{ id, title, status: 'unknown', observed: null, expected: null, reason: 'no interface to judge: the report lists no physical or paravirtual interface (or none the policy selects)' }];
+    return [
+      {
+        id,
+        title,
+        status: 'unknown',
+        observed: null,
+        expected: null,
+        reason: 'no interface to judge: the report lists no physical or paravirtual interface (or none the policy selects)',
+      },
+    ];
   }
   return selected.map((iface) => ({ id: `${id}:${iface.name}`, title: `${title} (${iface.name})`, subject: iface.name, ...judge(iface) }));
 }
 
 function globToRegExp(pattern: string): RegExp {
-  const body = pattern.replace(/[.+@-]/g, (char) => `\\${char}`).replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = pattern
+    .replace(/[.+@-]/g, (char) => `\\${char}`)
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`);
 }
 
@@ -83,7 +97,9 @@ function selectInterfaces(policy: Policy, report: Report): { selected: Interface
   if (!policy.interfaces) return { selected: report.interfaces.filter((iface) => HARDWARE_KINDS.has(iface.kind)), item: null };
   const patterns = policy.interfaces.map((pattern) => ({ pattern, regexp: globToRegExp(pattern) }));
   const selected = report.interfaces.filter((iface) => patterns.some(({ regexp }) => regexp.test(iface.name)));
-  const unmatched = patterns.filter(({ regexp }) => !report.interfaces.some((iface) => regexp.test(iface.name))).map(({ pattern }) => pattern);
+  const unmatched = patterns
+    .filter(({ regexp }) => !report.interfaces.some((iface) => regexp.test(iface.name)))
+    .map(({ pattern }) => pattern);
   const present = report.interfaces.map((iface) => iface.name).join(', ') || 'none';
   return {
     selected,
@@ -93,7 +109,9 @@ function selectInterfaces(policy: Policy, report: Report): { selected: Interface
       status: unmatched.length ? 'fail' : 'pass',
       observed: selected.map((iface) => iface.name).join(', ') || null,
       expected: policy.interfaces.join(', '),
-      reason: unmatched.length ? `nothing matches ${unmatched.join(', ')} (interfaces in the report: ${present})` : `every pattern matches an interface in the report`,
+      reason: unmatched.length
+        ? `nothing matches ${unmatched.join(', ')} (interfaces in the report: ${present})`
+        : `every pattern matches an interface in the report`,
     },
   };
 }
@@ -103,17 +121,41 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 function benchItem(minGbps: number, report: Report): PolicyItem {
   const base = { id: 'min-bench-gbps', title: 'Bench reaches the minimum throughput', expected: `>= ${minGbps} Gb/s` };
   const bench = report.bench;
-  if (!bench) return { ...base, status: 'unknown', observed: null, reason: 'no bench in the report: run with --peer HOST (nicdoctor serve on the far end)' };
+  if (!bench)
+    return {
+      ...base,
+      status: 'unknown',
+      observed: null,
+      reason: 'no bench in the report: run with --peer HOST (nicdoctor serve on the far end)',
+    };
   if (bench.mode === 'loopback') {
-    return { ...base, status: 'unknown', observed: null, reason: 'the loopback bench measures this host\'s memory-to-memory ceiling, not the link: run with --peer HOST' };
+    return {
+      ...base,
+      status: 'unknown',
+      observed: null,
+      reason: "the loopback bench measures this host's memory-to-memory ceiling, not the link: run with --peer HOST",
+    };
   }
-  if (!bench.result) return { ...base, status: 'unknown', observed: null, reason: `the bench produced no result: ${bench.error ?? bench.stopReason ?? 'stopped early'}` };
+  if (!bench.result)
+    return {
+      ...base,
+      status: 'unknown',
+      observed: null,
+      reason: `the bench produced no result: ${bench.error ?? bench.stopReason ?? 'stopped early'}`,
+    };
   const gbps = round2(bench.result.bitsPerSecond / 1e9);
-  const ceiling = bench.ceilingBitsPerSecond !== null ? `; the link's TCP goodput ceiling is ${formatGbps(bench.ceilingBitsPerSecond / 1e6)}` : '';
+  const ceiling =
+    bench.ceilingBitsPerSecond !== null ? `; the link's TCP goodput ceiling is ${formatGbps(bench.ceilingBitsPerSecond / 1e6)}` : '';
   const how = `${gbps} Gb/s received from ${bench.peer} with ${bench.result.processes} process(es) x ${bench.result.streamsPerProcess} stream(s)${ceiling}`;
   if (gbps >= minGbps) return { ...base, status: 'pass', observed: gbps, reason: how };
   // A partial run may have stopped before it ramped up: too little to call it a failure.
-  if (!bench.complete) return { ...base, status: 'unknown', observed: gbps, reason: `${how}, but the bench did not finish (${bench.error ?? 'stopped early'})` };
+  if (!bench.complete)
+    return {
+      ...base,
+      status: 'unknown',
+      observed: gbps,
+      reason: `${how}, but the bench did not finish (${bench.error ?? 'stopped early'})`,
+    };
   return { ...base, status: 'fail', observed: gbps, reason: `${how}, below ${minGbps} Gb/s` };
 }
 
@@ -121,13 +163,19 @@ function mtuItem(expectation: NonNullable<Policy['mtu']>, iface: InterfaceSummar
   const exact = typeof expectation === 'number' ? expectation : 'exact' in expectation ? expectation.exact : null;
   const min = typeof expectation === 'object' && 'min' in expectation ? expectation.min : null;
   const expected = exact !== null ? exact : `>= ${min}`;
-  if (iface.mtu === null) return { status: 'unknown', observed: null, expected, reason: `/sys/class/net/${iface.name}/mtu could not be read` };
+  if (iface.mtu === null)
+    return { status: 'unknown', observed: null, expected, reason: `/sys/class/net/${iface.name}/mtu could not be read` };
   const ok = exact !== null ? iface.mtu === exact : iface.mtu >= min!;
   const target = exact ?? min!;
   const note = iface.speedMbps
     ? ` (TCP goodput ceiling at ${iface.speedMbps / 1000} Gb/s: ${formatGbps(tcpGoodputMbps(iface.speedMbps, iface.mtu))} at MTU ${iface.mtu}, ${formatGbps(tcpGoodputMbps(iface.speedMbps, target))} at ${target})`
     : '';
-  return { status: ok ? 'pass' : 'fail', observed: iface.mtu, expected, reason: `${iface.name} has MTU ${iface.mtu}${ok ? '' : `, the policy wants ${expected}`}${note}` };
+  return {
+    status: ok ? 'pass' : 'fail',
+    observed: iface.mtu,
+    expected,
+    reason: `${iface.name} has MTU ${iface.mtu}${ok ? '' : `, the policy wants ${expected}`}${note}`,
+  };
 }
 
 function findCheck(report: Report, id: string): CheckResult | undefined {
@@ -135,7 +183,11 @@ function findCheck(report: Report, id: string): CheckResult | undefined {
 }
 
 /** Why a check's verdict on this subject cannot be used, or null when it judged it. */
-function unjudged(report: Report, checkId: string, subject: string | null): { status: CheckResult['status'] | 'missing'; reason: string } | null {
+function unjudged(
+  report: Report,
+  checkId: string,
+  subject: string | null,
+): { status: CheckResult['status'] | 'missing'; reason: string } | null {
   const check = findCheck(report, checkId);
   if (!check) return { status: 'missing', reason: `the ${checkId} check is not in the report (left out with --only/--skip?)` };
   const result = subject === null ? check : check.subjects.find((candidate) => candidate.subject === subject);
@@ -155,21 +207,40 @@ function ringsItem(report: Report, iface: InterfaceSummary, facts: PolicyFacts):
   const below = subjectFindings(report, 'rx-rings', iface.name, RING_SYMPTOMS);
   const data = below[0]?.data ?? fromFacts;
   const describe = (kind: 'Current' | 'Max') =>
-    data ? (['rx', 'tx'] as const).filter((dir) => data[`${dir}${kind}`] !== null && data[`${dir}${kind}`] !== undefined).map((dir) => `${dir} ${data[`${dir}${kind}`]}`).join(', ') || null : null;
+    data
+      ? (['rx', 'tx'] as const)
+          .filter((dir) => data[`${dir}${kind}`] !== null && data[`${dir}${kind}`] !== undefined)
+          .map((dir) => `${dir} ${data[`${dir}${kind}`]}`)
+          .join(', ') || null
+      : null;
   if (below.length) {
-    return { status: 'fail', observed: describe('Current'), expected: describe('Max'), reason: below.map((finding) => finding.message).join('; ') };
+    return {
+      status: 'fail',
+      observed: describe('Current'),
+      expected: describe('Max'),
+      reason: below.map((finding) => finding.message).join('; '),
+    };
   }
   const skipped = unjudged(report, 'rx-rings', iface.name);
-  if (skipped?.status === 'not-applicable') return { status: 'pass', observed: null, expected: 'driver maximum', reason: `nothing to size: ${skipped.reason}` };
+  if (skipped?.status === 'not-applicable')
+    return { status: 'pass', observed: null, expected: 'driver maximum', reason: `nothing to size: ${skipped.reason}` };
   if (skipped) return { status: 'unknown', observed: null, expected: 'driver maximum', reason: skipped.reason };
-  return { status: 'pass', observed: describe('Current') ?? 'at maximum', expected: describe('Max') ?? 'driver maximum', reason: `every ring of ${iface.name} is at the driver maximum (ethtool -g)` };
+  return {
+    status: 'pass',
+    observed: describe('Current') ?? 'at maximum',
+    expected: describe('Max') ?? 'driver maximum',
+    reason: `every ring of ${iface.name} is at the driver maximum (ethtool -g)`,
+  };
 }
 
 function pcieItem(report: Report, iface: InterfaceSummary): Judged {
   const downgrades = subjectFindings(report, 'pcie-link', iface.name, PCIE_DOWNGRADE_SYMPTOMS);
   if (downgrades.length) {
     const data = downgrades[0]!.data;
-    const expected = data.maxLink ?? data.minimumLink ?? (data.maxGts !== undefined && data.maxGts !== null ? `${data.maxGts} GT/s x${data.maxWidth}` : 'full link');
+    const expected =
+      data.maxLink ??
+      data.minimumLink ??
+      (data.maxGts !== undefined && data.maxGts !== null ? `${data.maxGts} GT/s x${data.maxWidth}` : 'full link');
     return {
       status: 'fail',
       observed: data.ceilingLink ?? data.limitingLink ?? data.currentLink ?? null,
@@ -178,9 +249,15 @@ function pcieItem(report: Report, iface: InterfaceSummary): Judged {
     };
   }
   const skipped = unjudged(report, 'pcie-link', iface.name);
-  if (skipped?.status === 'not-applicable') return { status: 'pass', observed: 'no PCIe link', expected: 'no downgrade', reason: `nothing to downgrade: ${skipped.reason}` };
+  if (skipped?.status === 'not-applicable')
+    return { status: 'pass', observed: 'no PCIe link', expected: 'no downgrade', reason: `nothing to downgrade: ${skipped.reason}` };
   if (skipped) return { status: 'unknown', observed: null, expected: 'no downgrade', reason: skipped.reason };
-  return { status: 'pass', observed: 'no downgrade', expected: 'no downgrade', reason: `the PCIe link of ${iface.name} runs at its capability and carries the port (pcie-link)` };
+  return {
+    status: 'pass',
+    observed: 'no downgrade',
+    expected: 'no downgrade',
+    reason: `the PCIe link of ${iface.name} runs at its capability and carries the port (pcie-link)`,
+  };
 }
 
 function looseVersion(text: string | null | undefined): VersionTriple | null {
@@ -191,7 +268,8 @@ function looseVersion(text: string | null | undefined): VersionTriple | null {
 function iperf3Item(min: string, report: Report, facts: PolicyFacts): PolicyItem {
   const base = { id: 'min-iperf3', title: 'iperf3 is recent enough', expected: `>= ${min}` };
   const wanted = parseVersionTriple(min);
-  const fromFinding = findCheck(report, 'iperf3')?.findings.find((finding) => typeof finding.data.version === 'string')?.data.version as string | undefined;
+  const fromFinding = findCheck(report, 'iperf3')?.findings.find((finding) => typeof finding.data.version === 'string')?.data.version as
+    string | undefined;
   const candidates: Array<[string | undefined | null, string]> = [
     [facts.iperf3Version, 'iperf3 -v'],
     [fromFinding, 'the iperf3 check'],
@@ -201,16 +279,35 @@ function iperf3Item(min: string, report: Report, facts: PolicyFacts): PolicyItem
     const installed = looseVersion(text);
     if (!installed) continue;
     const ok = compareVersions(installed, wanted) >= 0;
-    const why = ok ? '' : compareVersions(installed, parseVersionTriple(IPERF3_CHECK_THRESHOLD)) < 0 ? ': it runs every -P stream on one core (CAUSES.md 2)' : '';
-    return { ...base, status: ok ? 'pass' : 'fail', observed: text!, reason: `iperf3 ${text} (from ${where})${ok ? '' : ` is older than ${min}${why}`}` };
+    const why = ok
+      ? ''
+      : compareVersions(installed, parseVersionTriple(IPERF3_CHECK_THRESHOLD)) < 0
+        ? ': it runs every -P stream on one core (CAUSES.md 2)'
+        : '';
+    return {
+      ...base,
+      status: ok ? 'pass' : 'fail',
+      observed: text!,
+      reason: `iperf3 ${text} (from ${where})${ok ? '' : ` is older than ${min}${why}`}`,
+    };
   }
   const skipped = unjudged(report, 'iperf3', null);
   if (skipped) return { ...base, status: 'unknown', observed: null, reason: skipped.reason };
   // The check passed without a finding: it proves at least its own threshold, nothing more.
   if (compareVersions(parseVersionTriple(IPERF3_CHECK_THRESHOLD), wanted) >= 0) {
-    return { ...base, status: 'pass', observed: `>= ${IPERF3_CHECK_THRESHOLD}`, reason: `the iperf3 check found a multi-threaded iperf3 (>= ${IPERF3_CHECK_THRESHOLD})` };
+    return {
+      ...base,
+      status: 'pass',
+      observed: `>= ${IPERF3_CHECK_THRESHOLD}`,
+      reason: `the iperf3 check found a multi-threaded iperf3 (>= ${IPERF3_CHECK_THRESHOLD})`,
+    };
   }
-  return { ...base, status: 'unknown', observed: `>= ${IPERF3_CHECK_THRESHOLD}`, reason: 'the report does not hold the iperf3 version: run iperf3 -v' };
+  return {
+    ...base,
+    status: 'unknown',
+    observed: `>= ${IPERF3_CHECK_THRESHOLD}`,
+    reason: 'the report does not hold the iperf3 version: run iperf3 -v',
+  };
 }
 
 function governorItem(wanted: string, report: Report, facts: PolicyFacts): PolicyItem {
@@ -220,7 +317,14 @@ function governorItem(wanted: string, report: Report, facts: PolicyFacts): Polic
     for (const governor of facts.governors) counts.set(governor, (counts.get(governor) ?? 0) + 1);
     const observed = [...counts].map(([governor, count]) => `${governor} x${count}`).join(', ');
     const others = facts.governors.filter((governor) => governor !== wanted).length;
-    return { ...base, status: others ? 'fail' : 'pass', observed, reason: others ? `${others} of ${facts.governors.length} CPUs use another governor (CAUSES.md 12)` : `all ${facts.governors.length} CPUs use ${wanted}` };
+    return {
+      ...base,
+      status: others ? 'fail' : 'pass',
+      observed,
+      reason: others
+        ? `${others} of ${facts.governors.length} CPUs use another governor (CAUSES.md 12)`
+        : `all ${facts.governors.length} CPUs use ${wanted}`,
+    };
   }
   const check = findCheck(report, 'cpu-frequency');
   const finding = check?.findings.find((candidate) => candidate.symptom === 'governor-not-performance');
@@ -234,7 +338,12 @@ function governorItem(wanted: string, report: Report, facts: PolicyFacts): Polic
     const onWanted = Number(counts.find(([governor]) => governor === wanted)?.[1] ?? 0);
     const ok = onWanted === cpus;
     const observed = counts.length ? counts.map(([governor, count]) => `${governor} x${count}`).join(', ') : null;
-    return { ...base, status: ok ? 'pass' : 'fail', observed, reason: ok ? `all ${cpus} CPUs use ${wanted}` : `${cpus - onWanted} of ${cpus} CPUs use another governor (CAUSES.md 12)` };
+    return {
+      ...base,
+      status: ok ? 'pass' : 'fail',
+      observed,
+      reason: ok ? `all ${cpus} CPUs use ${wanted}` : `${cpus - onWanted} of ${cpus} CPUs use another governor (CAUSES.md 12)`,
+    };
   }
   const skipped = unjudged(report, 'cpu-frequency', null);
   if (skipped) return { ...base, status: 'unknown', observed: null, reason: skipped.reason };
@@ -243,7 +352,10 @@ function governorItem(wanted: string, report: Report, facts: PolicyFacts): Polic
     ...base,
     status: wanted === 'performance' ? 'pass' : 'fail',
     observed: 'performance',
-    reason: wanted === 'performance' ? 'the cpu-frequency check found every CPU on performance' : `the cpu-frequency check found every CPU on performance, not ${wanted}`,
+    reason:
+      wanted === 'performance'
+        ? 'the cpu-frequency check found every CPU on performance'
+        : `the cpu-frequency check found every CPU on performance, not ${wanted}`,
   };
 }
 
@@ -278,7 +390,11 @@ function socketBufferItem(tier: SocketBufferTier, report: Report, facts: PolicyF
   for (const entry of BUFFER_KEYS) {
     const need = minimums[entry.field];
     const finding = check?.findings.find((candidate) => candidate.symptom === entry.symptom);
-    const exact = facts.socketBuffers ? facts.socketBuffers[entry.key] : typeof finding?.data.observed === 'number' ? finding.data.observed : undefined;
+    const exact = facts.socketBuffers
+      ? facts.socketBuffers[entry.key]
+      : typeof finding?.data.observed === 'number'
+        ? finding.data.observed
+        : undefined;
     if (exact === null) {
       open.push(entry.sysctl);
       parts.push(`${entry.sysctl} n/a`);
@@ -292,13 +408,27 @@ function socketBufferItem(tier: SocketBufferTier, report: Report, facts: PolicyF
   }
   const observed = parts.join(', ');
   if (low.length) return { ...base, status: 'fail', observed, reason: `below the ${tier} tier: ${low.join(', ')} (CAUSES.md 10)` };
-  if (open.length) return { ...base, status: 'unknown', observed, reason: `the report does not show the exact value of ${open.join(', ')}; read them with sysctl` };
+  if (open.length)
+    return {
+      ...base,
+      status: 'unknown',
+      observed,
+      reason: `the report does not show the exact value of ${open.join(', ')}; read them with sysctl`,
+    };
   return { ...base, status: 'pass', observed, reason: `every socket-buffer limit reaches the ${tier} tier` };
 }
 
 function checkItem(id: string, report: Report): PolicyItem {
   const check = findCheck(report, id);
-  if (!check) return { id: `check:${id}`, title: `Check ${id} passes`, expected: 'pass', status: 'unknown', observed: null, reason: `the ${id} check is not in the report (left out with --only/--skip?)` };
+  if (!check)
+    return {
+      id: `check:${id}`,
+      title: `Check ${id} passes`,
+      expected: 'pass',
+      status: 'unknown',
+      observed: null,
+      reason: `the ${id} check is not in the report (left out with --only/--skip?)`,
+    };
   const item = { id: `check:${id}`, title: `${check.title} (${id})`, expected: 'pass', observed: check.status };
   switch (check.status) {
     case 'pass':
@@ -307,7 +437,11 @@ function checkItem(id: string, report: Report): PolicyItem {
       return { ...item, status: 'pass', reason: `not applicable: ${check.reason ?? 'nothing to examine'}` };
     case 'fail': {
       const serious = check.findings.filter((finding) => finding.severity !== 'info');
-      return { ...item, status: 'fail', reason: serious.map((finding) => `${finding.severity}: ${finding.message}`).join('; ') || 'failed' };
+      return {
+        ...item,
+        status: 'fail',
+        reason: serious.map((finding) => `${finding.severity}: ${finding.message}`).join('; ') || 'failed',
+      };
     }
     case 'error':
       return { ...item, status: 'fail', reason: `the check broke: ${check.error?.message ?? check.reason ?? 'unknown error'}` };
@@ -323,7 +457,11 @@ function checkItem(id: string, report: Report): PolicyItem {
  */
 export const POLICY_FINDING_FIELDS: ReadonlyArray<{ check: string; symptoms: readonly string[]; fields: readonly string[] }> = [
   { check: 'rx-rings', symptoms: [...RING_SYMPTOMS], fields: ['rxCurrent', 'rxMax', 'txCurrent', 'txMax'] },
-  { check: 'pcie-link', symptoms: [...PCIE_DOWNGRADE_SYMPTOMS], fields: ['maxLink', 'minimumLink', 'maxGts', 'maxWidth', 'ceilingLink', 'limitingLink', 'currentLink'] },
+  {
+    check: 'pcie-link',
+    symptoms: [...PCIE_DOWNGRADE_SYMPTOMS],
+    fields: ['maxLink', 'minimumLink', 'maxGts', 'maxWidth', 'ceilingLink', 'limitingLink', 'currentLink'],
+  },
   { check: 'iperf3', symptoms: IPERF3_SYMPTOMS, fields: ['version'] },
   { check: 'cpu-frequency', symptoms: ['governor-not-performance'], fields: ['cpus', 'governorCounts'] },
   { check: 'socket-buffers', symptoms: BUFFER_KEYS.map((entry) => entry.symptom), fields: ['observed'] },

@@ -30,12 +30,23 @@ export async function collectPolicyFacts(store: FactStore, report: Report): Prom
   }
   if (sysctl.ok) {
     const value = sysctl.value;
-    facts.socketBuffers = { rmemMax: value.rmemMax, wmemMax: value.wmemMax, tcpRmemMax: value.tcpRmem?.max ?? null, tcpWmemMax: value.tcpWmem?.max ?? null };
+    facts.socketBuffers = {
+      rmemMax: value.rmemMax,
+      wmemMax: value.wmemMax,
+      tcpRmemMax: value.tcpRmem?.max ?? null,
+      tcpWmemMax: value.tcpWmem?.max ?? null,
+    };
   }
   const rings: NonNullable<PolicyFacts['rings']> = {};
   for (const iface of report.interfaces.filter((candidate) => candidate.kind === 'physical' || candidate.kind === 'paravirtual')) {
     const result = await store.get('ethtool.rings', iface.name);
-    if (result.ok) rings[iface.name] = { rxCurrent: result.value.current.rx, rxMax: result.value.max.rx, txCurrent: result.value.current.tx, txMax: result.value.max.tx };
+    if (result.ok)
+      rings[iface.name] = {
+        rxCurrent: result.value.current.rx,
+        rxMax: result.value.max.rx,
+        txCurrent: result.value.current.tx,
+        txMax: result.value.max.tx,
+      };
   }
   if (Object.keys(rings).length) facts.rings = rings;
   return facts;

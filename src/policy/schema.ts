@@ -13,7 +13,9 @@ import { embeddedPolicy } from '../util/embedded.js';
 const version = z.string().regex(/^\d+\.\d+(\.\d+)?$/, 'a version such as "3.16" or "3.19.1" (quote it in YAML)');
 
 /** Interface names or shell-style patterns (`enp65s0f*`, `ens?f0`): what the kernel allows, plus * and ?. */
-const interfacePattern = z.string().regex(/^[A-Za-z0-9_.@+*?-]{1,15}$/, 'an interface name or a pattern with * and ? (at most 15 characters)');
+const interfacePattern = z
+  .string()
+  .regex(/^[A-Za-z0-9_.@+*?-]{1,15}$/, 'an interface name or a pattern with * and ? (at most 15 characters)');
 
 export const mtuExpectationSchema = z.union([
   z.number().int().positive(),
@@ -66,7 +68,10 @@ export class PolicyLoadError extends Error {
 }
 
 function fieldPath(issuePath: readonly PropertyKey[]): string {
-  return issuePath.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+  return issuePath.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)),
+    '',
+  );
 }
 
 /** The issue the author most likely made: inside a failed union, the branch that got furthest. */
@@ -80,7 +85,8 @@ function deepestIssue(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: 
     if (inner && inner.path.length > 0) return { path: [...issue.path, ...inner.path], message: inner.message };
     return { path: [...issue.path], message: 'a number (exact MTU), { exact: N } or { min: N }' };
   }
-  if (issue.code === 'unrecognized_keys') return { path: [...issue.path, issue.keys[0]!], message: 'unknown field (see policies/*.yaml for the fields a policy can hold)' };
+  if (issue.code === 'unrecognized_keys')
+    return { path: [...issue.path, issue.keys[0]!], message: 'unknown field (see policies/*.yaml for the fields a policy can hold)' };
   return { path: [...issue.path], message: issue.message };
 }
 
@@ -106,7 +112,12 @@ export function parsePolicy(text: string, file: string, knownChecks?: readonly s
   if (knownChecks && parsed.data.checksMustPass) {
     const known = new Set(knownChecks);
     const index = parsed.data.checksMustPass.findIndex((id) => !known.has(id));
-    if (index >= 0) throw new PolicyLoadError(file, `checksMustPass[${index}]`, `no check "${parsed.data.checksMustPass[index]}" (see \`nicdoctor checks\`)`);
+    if (index >= 0)
+      throw new PolicyLoadError(
+        file,
+        `checksMustPass[${index}]`,
+        `no check "${parsed.data.checksMustPass[index]}" (see \`nicdoctor checks\`)`,
+      );
   }
   return parsed.data;
 }
@@ -121,7 +132,12 @@ export async function loadPolicy(file: string, knownChecks?: readonly string[]):
     const code = (error as NodeJS.ErrnoException).code;
     // The single executable has no policies/ beside it: "25g" or "policies/25g.yaml" is the shipped one.
     const shipped = code === 'ENOENT' ? embeddedPolicy(file) : undefined;
-    if (!shipped) throw new PolicyLoadError(file, null, `cannot read: ${error instanceof HostIOError ? error.message.replace(`${file}: `, '') : (code ?? (error as Error).message)}`);
+    if (!shipped)
+      throw new PolicyLoadError(
+        file,
+        null,
+        `cannot read: ${error instanceof HostIOError ? error.message.replace(`${file}: `, '') : (code ?? (error as Error).message)}`,
+      );
     text = shipped.text;
   }
   return parsePolicy(text, file, knownChecks);

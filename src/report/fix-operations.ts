@@ -9,20 +9,26 @@ import { z } from 'zod';
 import { isValidInterfaceName } from '../util/validate.js';
 
 /** A name ethtool reads as an interface, never as an option ("-x"), that the kernel allows. */
-const iface = z
-  .string()
-  .refine((name) => isValidInterfaceName(name) && !name.startsWith('-'), { error: (issue) => `${JSON.stringify(issue.input)} is not a valid interface name` });
+const iface = z.string().refine((name) => isValidInterfaceName(name) && !name.startsWith('-'), {
+  error: (issue) => `${JSON.stringify(issue.input)} is not a valid interface name`,
+});
 
 /** "4096" (a template filled with a number prints as text) → 4096; anything else stays as is for the error. */
-const numeric = (value: unknown) => (typeof value === 'string' && /^(0|[1-9][0-9]{0,9})$/.test(value.trim()) ? Number(value.trim()) : value);
+const numeric = (value: unknown) =>
+  typeof value === 'string' && /^(0|[1-9][0-9]{0,9})$/.test(value.trim()) ? Number(value.trim()) : value;
 
 const count = (what: string, min: number) =>
   z.preprocess(
     numeric,
-    z.number({ error: (issue) => `${what} must be a number, not ${JSON.stringify(issue.input)}` }).int(`${what} must be a whole number`).min(min, `${what} must be at least ${min}`).max(9_999_999, `${what} is too large`),
+    z
+      .number({ error: (issue) => `${what} must be a number, not ${JSON.stringify(issue.input)}` })
+      .int(`${what} must be a whole number`)
+      .min(min, `${what} must be at least ${min}`)
+      .max(9_999_999, `${what} is too large`),
   );
 
-const onOff = (what: string) => z.enum(['on', 'off'], { error: (issue) => `${what} must be on or off, not ${JSON.stringify(issue.input)}` });
+const onOff = (what: string) =>
+  z.enum(['on', 'off'], { error: (issue) => `${what} must be on or off, not ${JSON.stringify(issue.input)}` });
 
 /** ethtool -k long names → the short names ethtool -K documents (off_flag_def in ethtool.c). */
 const FEATURE_SHORT_NAMES: Record<string, string> = {
@@ -42,7 +48,14 @@ const FEATURE_SHORT_NAMES: Record<string, string> = {
 
 /** "tso,gso" or "TSO, GSO" (a finding's feature list) → ["tso", "gso"]. */
 const featureList = z.preprocess(
-  (value) => (typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean).map((name) => name.toLowerCase()).map((name) => FEATURE_SHORT_NAMES[name] ?? name) : value),
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map((name) => name.toLowerCase())
+          .map((name) => FEATURE_SHORT_NAMES[name] ?? name)
+      : value,
   z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'not an offload feature name')),
 );
 
@@ -74,11 +87,26 @@ export const ethtoolRingsOp = z.strictObject({
 
 /** Numeric coalescing parameters that `ethtool -c` prints, so they can be read back. */
 export const COALESCE_NUMBERS = [
-  'rx-usecs', 'rx-frames', 'rx-usecs-irq', 'rx-frames-irq',
-  'tx-usecs', 'tx-frames', 'tx-usecs-irq', 'tx-frames-irq',
-  'stats-block-usecs', 'sample-interval', 'pkt-rate-low', 'pkt-rate-high',
-  'rx-usecs-low', 'rx-frames-low', 'tx-usecs-low', 'tx-frames-low',
-  'rx-usecs-high', 'rx-frames-high', 'tx-usecs-high', 'tx-frames-high',
+  'rx-usecs',
+  'rx-frames',
+  'rx-usecs-irq',
+  'rx-frames-irq',
+  'tx-usecs',
+  'tx-frames',
+  'tx-usecs-irq',
+  'tx-frames-irq',
+  'stats-block-usecs',
+  'sample-interval',
+  'pkt-rate-low',
+  'pkt-rate-high',
+  'rx-usecs-low',
+  'rx-frames-low',
+  'tx-usecs-low',
+  'tx-frames-low',
+  'rx-usecs-high',
+  'rx-frames-high',
+  'tx-usecs-high',
+  'tx-frames-high',
 ] as const;
 
 export const ethtoolCoalesceOp = z.strictObject({
@@ -86,7 +114,10 @@ export const ethtoolCoalesceOp = z.strictObject({
   iface,
   'adaptive-rx': onOff('adaptive-rx').optional(),
   'adaptive-tx': onOff('adaptive-tx').optional(),
-  ...Object.fromEntries(COALESCE_NUMBERS.map((name) => [name, count(name, 0).optional()])) as Record<(typeof COALESCE_NUMBERS)[number], z.ZodOptional<ReturnType<typeof count>>>,
+  ...(Object.fromEntries(COALESCE_NUMBERS.map((name) => [name, count(name, 0).optional()])) as Record<
+    (typeof COALESCE_NUMBERS)[number],
+    z.ZodOptional<ReturnType<typeof count>>
+  >),
 });
 
 export const ethtoolPauseOp = z.strictObject({
@@ -134,7 +165,9 @@ export function cpusOfList(text: string): number[] | null {
 }
 
 /** A cpulist ("0-7,16") the kernel would accept. */
-const cpuList = z.string().refine((text) => (cpusOfList(text)?.length ?? 0) > 0, { error: (issue) => `${JSON.stringify(issue.input)} is not a CPU list` });
+const cpuList = z
+  .string()
+  .refine((text) => (cpusOfList(text)?.length ?? 0) > 0, { error: (issue) => `${JSON.stringify(issue.input)} is not a CPU list` });
 
 export const rpsCpusOp = z.strictObject({
   kind: z.literal('rps-cpus'),
@@ -147,7 +180,15 @@ export const rpsCpusOp = z.strictObject({
 export const irqAffinityOp = z.strictObject({
   kind: z.literal('irq-affinity'),
   irqs: z.preprocess(
-    (value) => (typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean).map(numeric) : typeof value === 'number' ? [value] : value),
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .map(numeric)
+        : typeof value === 'number'
+          ? [value]
+          : value,
     z.array(count('irq', 0)).min(1, 'no IRQs'),
   ),
   cpus: cpuList,
@@ -171,7 +212,18 @@ export const dropInSchema = z.strictObject({ file: z.string().min(1), content: z
 export type DropIn = z.infer<typeof dropInSchema>;
 
 export const operationSchema = z
-  .discriminatedUnion('kind', [ethtoolFeaturesOp, ethtoolChannelsOp, ethtoolRingsOp, ethtoolCoalesceOp, ethtoolPauseOp, sysctlOp, rpsCpusOp, irqAffinityOp, inspectOp, manualOp])
+  .discriminatedUnion('kind', [
+    ethtoolFeaturesOp,
+    ethtoolChannelsOp,
+    ethtoolRingsOp,
+    ethtoolCoalesceOp,
+    ethtoolPauseOp,
+    sysctlOp,
+    rpsCpusOp,
+    irqAffinityOp,
+    inspectOp,
+    manualOp,
+  ])
   .meta({ id: 'FixOperation' });
 export type Operation = z.infer<typeof operationSchema>;
 export type OperationKind = Operation['kind'];
@@ -205,7 +257,10 @@ export const ETHTOOL_FLAGS: Record<EthtoolKind, { set: string; read: string }> =
 };
 
 /** The kinds --apply runs (the whitelist); every other kind is printed for a human. */
-export const APPLICABLE_KINDS: ReadonlySet<OperationKind> = new Set<OperationKind>([...(Object.keys(ETHTOOL_FLAGS) as EthtoolKind[]), 'sysctl']);
+export const APPLICABLE_KINDS: ReadonlySet<OperationKind> = new Set<OperationKind>([
+  ...(Object.keys(ETHTOOL_FLAGS) as EthtoolKind[]),
+  'sysctl',
+]);
 
 export function isApplicable(op: Operation): op is ApplicableOperation {
   return APPLICABLE_KINDS.has(op.kind);
@@ -217,15 +272,26 @@ export function isEthtool(op: Operation): op is EthtoolOperation {
 
 /** [name, value] pairs of an ethtool operation, in the order ethtool takes them. */
 export function ethtoolSettings(op: EthtoolOperation): [string, string][] {
-  if (op.kind === 'ethtool-features') return [...(op.on ?? []).map((name): [string, string] => [name, 'on']), ...(op.off ?? []).map((name): [string, string] => [name, 'off'])];
+  if (op.kind === 'ethtool-features')
+    return [
+      ...(op.on ?? []).map((name): [string, string] => [name, 'on']),
+      ...(op.off ?? []).map((name): [string, string] => [name, 'off']),
+    ];
   const { kind: _kind, iface: _iface, ...rest } = op;
-  return Object.entries(rest as Record<string, string | number | undefined>).flatMap(([name, value]): [string, string][] => (value === undefined ? [] : [[name, String(value)]]));
+  return Object.entries(rest as Record<string, string | number | undefined>).flatMap(([name, value]): [string, string][] =>
+    value === undefined ? [] : [[name, String(value)]],
+  );
 }
 
 /** The same ethtool operation with other values (a revert). */
 export function withEthtoolSettings(op: EthtoolOperation, settings: readonly [string, string][]): EthtoolOperation {
   if (op.kind === 'ethtool-features') {
-    return { kind: op.kind, iface: op.iface, on: settings.filter(([, value]) => value === 'on').map(([name]) => name), off: settings.filter(([, value]) => value === 'off').map(([name]) => name) };
+    return {
+      kind: op.kind,
+      iface: op.iface,
+      on: settings.filter(([, value]) => value === 'on').map(([name]) => name),
+      off: settings.filter(([, value]) => value === 'off').map(([name]) => name),
+    };
   }
   return OPERATION_SCHEMAS[op.kind].parse({ kind: op.kind, iface: op.iface, ...Object.fromEntries(settings) });
 }
@@ -277,10 +343,20 @@ export const operationTemplateSchema: z.ZodType<OperationTemplate> = z
   .discriminatedUnion(
     'kind',
     (Object.entries(OPERATION_SCHEMAS) as [OperationKind, z.ZodObject][]).map(([kind, schema]) =>
-      z.strictObject({ ...Object.fromEntries(Object.keys(schema.shape).filter((key) => key !== 'kind').map((key) => [key, templateValue.optional()])), kind: z.literal(kind) }),
+      z.strictObject({
+        ...Object.fromEntries(
+          Object.keys(schema.shape)
+            .filter((key) => key !== 'kind')
+            .map((key) => [key, templateValue.optional()]),
+        ),
+        kind: z.literal(kind),
+      }),
     ) as unknown as [z.ZodObject, ...z.ZodObject[]],
   )
-  .meta({ id: 'FixOperationTemplate', description: 'an operation (kind + parameters); string parameters may hold {placeholders}' }) as unknown as z.ZodType<OperationTemplate>;
+  .meta({
+    id: 'FixOperationTemplate',
+    description: 'an operation (kind + parameters); string parameters may hold {placeholders}',
+  }) as unknown as z.ZodType<OperationTemplate>;
 export type OperationTemplate = { kind: OperationKind } & Record<string, unknown>;
 
 /**

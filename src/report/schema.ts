@@ -198,14 +198,23 @@ export const diagnosisSchema = z.object({
   explanation: z.string(),
   verdict: z.string(),
   limit: z.string().nullable(),
-  evidence: z.array(z.union([z.object({ check: z.string(), symptom: z.string(), subject: z.string() }), z.object({ fact: z.string(), path: z.string(), value: scalar })])),
+  evidence: z.array(
+    z.union([
+      z.object({ check: z.string(), symptom: z.string(), subject: z.string() }),
+      z.object({ fact: z.string(), path: z.string(), value: scalar }),
+    ]),
+  ),
   ruledOut: z.array(z.string()),
-  fixes: z.array(z.object({
-    text: z.string(),
-    commands: z.array(z.string()),
-    /** The commands as typed operations (src/fix/operations.ts): what `nicdoctor fix` plans from, without parsing text. */
-    operations: z.array(operationSchema).optional(),
-    persistent: z.object({ file: z.string(), content: z.string() }).optional(), disruptive: z.boolean() })),
+  fixes: z.array(
+    z.object({
+      text: z.string(),
+      commands: z.array(z.string()),
+      /** The commands as typed operations (src/fix/operations.ts): what `nicdoctor fix` plans from, without parsing text. */
+      operations: z.array(operationSchema).optional(),
+      persistent: z.object({ file: z.string(), content: z.string() }).optional(),
+      disruptive: z.boolean(),
+    }),
+  ),
   references: z.array(z.string()),
   notes: z.array(z.string()),
 });
@@ -301,11 +310,28 @@ export const reportSchema = z.object({
       pass: z.boolean(),
       unknownFails: z.boolean(),
       counts: z.object({ pass: z.number().int(), fail: z.number().int(), unknown: z.number().int() }),
-      items: z.array(z.object({ id: z.string(), title: z.string(), subject: z.string().optional(), status: z.enum(['pass', 'fail', 'unknown']), observed: scalar, expected: scalar, reason: z.string() })),
+      items: z.array(
+        z.object({
+          id: z.string(),
+          title: z.string(),
+          subject: z.string().optional(),
+          status: z.enum(['pass', 'fail', 'unknown']),
+          observed: scalar,
+          expected: scalar,
+          reason: z.string(),
+        }),
+      ),
     })
     .optional(),
   /** Present when identifying values were replaced by tokens (scan --bundle --redact). */
-  redacted: z.object({ hostnames: z.number().int().nonnegative(), ips: z.number().int().nonnegative(), macs: z.number().int().nonnegative(), serials: z.number().int().nonnegative() }).optional(),
+  redacted: z
+    .object({
+      hostnames: z.number().int().nonnegative(),
+      ips: z.number().int().nonnegative(),
+      macs: z.number().int().nonnegative(),
+      serials: z.number().int().nonnegative(),
+    })
+    .optional(),
   durationMs: z.number().nonnegative(),
 });
 export type Report = z.infer<typeof reportSchema>;

@@ -12,10 +12,20 @@ export function rampChart(bench: Bench): ChartOutcome {
   if (bench.steps.length === 0) return { svg: null, missing: 'The bench recorded no ramp steps.' };
   const refs: ReferenceLine[] = [];
   if (bench.ceilingBitsPerSecond !== null) {
-    refs.push({ label: `link goodput ceiling ${gb(bench.ceilingBitsPerSecond / GBIT)} Gb/s`, y: bench.ceilingBitsPerSecond / GBIT, color: '#2a7d2a', className: 'ref-ceiling' });
+    refs.push({
+      label: `link goodput ceiling ${gb(bench.ceilingBitsPerSecond / GBIT)} Gb/s`,
+      y: bench.ceilingBitsPerSecond / GBIT,
+      color: '#2a7d2a',
+      className: 'ref-ceiling',
+    });
   }
   if (bench.pcieBitsPerSecond !== null) {
-    refs.push({ label: `PCIe budget ${gb(bench.pcieBitsPerSecond / GBIT)} Gb/s`, y: bench.pcieBitsPerSecond / GBIT, color: '#b35900', className: 'ref-pcie' });
+    refs.push({
+      label: `PCIe budget ${gb(bench.pcieBitsPerSecond / GBIT)} Gb/s`,
+      y: bench.pcieBitsPerSecond / GBIT,
+      color: '#b35900',
+      className: 'ref-pcie',
+    });
   }
   const svg = lineChart({
     id: 'chart-ramp',
@@ -26,16 +36,24 @@ export function rampChart(bench: Bench): ChartOutcome {
     xTicks: [...new Set(bench.steps.map((step) => step.processes))].sort((a, b) => a - b),
     formatX: (value) => String(value),
     formatY: gb,
-    series: [{
-      label: 'received',
-      points: bench.steps.map((step) => ({ x: step.processes, y: step.bitsPerSecond / GBIT })),
-      ...(bench.result ? { highlightX: bench.result.processes } : {}),
-    }],
+    series: [
+      {
+        label: 'received',
+        points: bench.steps.map((step) => ({ x: step.processes, y: step.bitsPerSecond / GBIT })),
+        ...(bench.result ? { highlightX: bench.result.processes } : {}),
+      },
+    ],
     referenceLines: refs,
     legend: false,
   });
-  const unknown = [bench.ceilingBitsPerSecond === null ? 'link ceiling unknown (link speed not known)' : '', bench.pcieBitsPerSecond === null ? 'PCIe budget unknown' : ''].filter(Boolean);
-  return { svg, caption: `Each point is one ramp step; the hollow point is the step reported as the result.${unknown.length ? ` ${unknown.join('; ')}.` : ''}` };
+  const unknown = [
+    bench.ceilingBitsPerSecond === null ? 'link ceiling unknown (link speed not known)' : '',
+    bench.pcieBitsPerSecond === null ? 'PCIe budget unknown' : '',
+  ].filter(Boolean);
+  return {
+    svg,
+    caption: `Each point is one ramp step; the hollow point is the step reported as the result.${unknown.length ? ` ${unknown.join('; ')}.` : ''}`,
+  };
 }
 
 /** Processes whose intervals show how the rate evolved: the result's, else the last step that has any. */
@@ -68,16 +86,21 @@ export function processTimeChart(bench: Bench): ChartOutcome {
     svg,
     caption: fromResult
       ? 'The result step: a line that sags or ends early points at a starved or throttled process.'
-      : 'No final result was recorded: these are the last ramp step\'s processes.',
+      : "No final result was recorded: these are the last ramp step's processes.",
   };
 }
 
 /** (c) Where the NIC's interrupts landed during the run, per CPU. */
 export function irqCpuChart(bench: Bench): ChartOutcome {
   const counts = bench.counters.interruptsPerCpu;
-  if (counts.length === 0) return { svg: null, missing: 'The NIC\'s interrupt counts were not available for this run (no egress interface, or /proc/interrupts could not be read).' };
+  if (counts.length === 0)
+    return {
+      svg: null,
+      missing: "The NIC's interrupt counts were not available for this run (no egress interface, or /proc/interrupts could not be read).",
+    };
   const total = counts.reduce((sum, value) => sum + value, 0);
-  if (total === 0) return { svg: null, missing: `No interrupts of the NIC were counted on any of the ${counts.length} CPUs during the run.` };
+  if (total === 0)
+    return { svg: null, missing: `No interrupts of the NIC were counted on any of the ${counts.length} CPUs during the run.` };
   const pinned = new Set(bench.cpus);
   const busiest = counts.indexOf(Math.max(...counts));
   const svg = barChart({
@@ -86,7 +109,12 @@ export function irqCpuChart(bench: Bench): ChartOutcome {
     description: `${total} interrupts over ${counts.length} CPUs; the busiest is CPU ${busiest} with ${counts[busiest]}.`,
     xLabel: 'CPU',
     yLabel: 'interrupts',
-    formatValue: (value) => (value >= 1e6 ? `${Number((value / 1e6).toFixed(1))}M` : value >= 1e4 ? `${Number((value / 1e3).toFixed(0))}k` : String(Math.round(value))),
+    formatValue: (value) =>
+      value >= 1e6
+        ? `${Number((value / 1e6).toFixed(1))}M`
+        : value >= 1e4
+          ? `${Number((value / 1e3).toFixed(0))}k`
+          : String(Math.round(value)),
     bars: counts.map((value, cpu) => ({ label: String(cpu), value, marked: pinned.has(cpu) })),
     markedLabel: 'CPU an iperf3 process was pinned to',
   });

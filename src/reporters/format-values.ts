@@ -67,18 +67,28 @@ export interface BenchTable {
 export function benchTable(report: Report): BenchTable | null {
   const bench = report.bench;
   if (!bench) return null;
-  const where = bench.mode === 'loopback' ? 'loopback (127.0.0.1): this host\'s memory-to-memory ceiling' : `peer ${bench.peer}${bench.interface ? ` via ${bench.interface}` : ''}`;
+  const where =
+    bench.mode === 'loopback'
+      ? "loopback (127.0.0.1): this host's memory-to-memory ceiling"
+      : `peer ${bench.peer}${bench.interface ? ` via ${bench.interface}` : ''}`;
   const versions = `iperf3 ${bench.iperf3.client ?? '?'}${bench.iperf3.server && bench.iperf3.server !== bench.iperf3.client ? ` / server ${bench.iperf3.server}` : ''}`;
   const rows = bench.steps.map((step) => {
-    const cpus = step.perProcess.map((p) => (p.measuredCpuPercent ?? p.hostCpuPercent) === null ? '?' : `${Math.round((p.measuredCpuPercent ?? p.hostCpuPercent)!)}%${p.cpuQuotaPercent !== null ? `/${Math.round(p.cpuQuotaPercent)}%` : ''}`);
+    const cpus = step.perProcess.map((p) =>
+      (p.measuredCpuPercent ?? p.hostCpuPercent) === null
+        ? '?'
+        : `${Math.round((p.measuredCpuPercent ?? p.hostCpuPercent)!)}%${p.cpuQuotaPercent !== null ? `/${Math.round(p.cpuQuotaPercent)}%` : ''}`,
+    );
     return [String(step.processes), String(step.streamsPerProcess), gbps(step.bitsPerSecond), String(step.retransmits), cpus.join(' ')];
   });
   const result: string[] = [];
   if (bench.result) {
-    result.push(`Result: ${gbps(bench.result.bitsPerSecond)} received (${gbps(bench.result.senderBitsPerSecond)} sent) with ${bench.result.processes} process(es) x ${bench.result.streamsPerProcess} stream(s) over ${bench.result.durationSeconds} s, ${bench.result.retransmits} retransmits`);
+    result.push(
+      `Result: ${gbps(bench.result.bitsPerSecond)} received (${gbps(bench.result.senderBitsPerSecond)} sent) with ${bench.result.processes} process(es) x ${bench.result.streamsPerProcess} stream(s) over ${bench.result.durationSeconds} s, ${bench.result.retransmits} retransmits`,
+    );
     if (bench.result.reverseBitsPerSecond !== null) result.push(`Reverse direction: ${gbps(bench.result.reverseBitsPerSecond)}`);
   }
-  if (bench.ceilingBitsPerSecond !== null) result.push(`Link goodput ceiling: ${gbps(bench.ceilingBitsPerSecond)} (${bench.linkSpeedMbps} Mb/s, MTU ${bench.mtu ?? 1500})`);
+  if (bench.ceilingBitsPerSecond !== null)
+    result.push(`Link goodput ceiling: ${gbps(bench.ceilingBitsPerSecond)} (${bench.linkSpeedMbps} Mb/s, MTU ${bench.mtu ?? 1500})`);
   if (bench.pcieBitsPerSecond !== null) result.push(`PCIe budget: ${gbps(bench.pcieBitsPerSecond)}`);
   if (bench.stopReason) result.push(`Ramp stopped: ${bench.stopReason}`);
   if (!bench.complete) result.push(`INCOMPLETE: ${bench.error ?? 'stopped early'} (partial results above)`);

@@ -56,11 +56,22 @@ function table(headers: string[], rows: string[][], className: string): string {
 }
 
 function header(report: Report): string {
-  const source = report.source.mode === 'snapshot' ? `offline analysis of <code>${esc(report.source.path ?? 'snapshot')}</code>` : report.source.mode === 'recording' ? `replay of <code>${esc(report.source.path ?? 'recording')}</code>` : 'live scan';
+  const source =
+    report.source.mode === 'snapshot'
+      ? `offline analysis of <code>${esc(report.source.path ?? 'snapshot')}</code>`
+      : report.source.mode === 'recording'
+        ? `replay of <code>${esc(report.source.path ?? 'recording')}</code>`
+        : 'live scan';
   const s = report.summary;
   const badges = [
-    [s.pass, 'pass', 'passed'], [s.fail, 'fail', 'failed'], [s.unknown, 'unknown', 'unknown'], [s.notApplicable, 'not-applicable', 'not applicable'], [s.error, 'error', 'errors'],
-  ].map(([count, status, label]) => `<span class="badge status-${status}">${count} ${label}</span>`).join(' ');
+    [s.pass, 'pass', 'passed'],
+    [s.fail, 'fail', 'failed'],
+    [s.unknown, 'unknown', 'unknown'],
+    [s.notApplicable, 'not-applicable', 'not applicable'],
+    [s.error, 'error', 'errors'],
+  ]
+    .map(([count, status, label]) => `<span class="badge status-${status}">${count} ${label}</span>`)
+    .join(' ');
   return [
     `<header><h1>nicdoctor report: ${esc(report.host.hostname)}</h1>`,
     '<dl class="host">',
@@ -72,7 +83,8 @@ function header(report: Report): string {
 }
 
 function interfaces(report: Report): string {
-  if (report.interfaces.length === 0) return '<section id="interfaces"><h2>Interfaces</h2><p>No network interfaces were found.</p></section>';
+  if (report.interfaces.length === 0)
+    return '<section id="interfaces"><h2>Interfaces</h2><p>No network interfaces were found.</p></section>';
   const rows = report.interfaces.map((iface) => [
     `<code>${esc(iface.name)}</code>`,
     esc(iface.kind),
@@ -101,12 +113,18 @@ function finding(item: Finding): string {
   parts.push(`<h3><span class="badge severity-${item.severity}">${esc(item.severity.toUpperCase())}</span> ${esc(item.message)}</h3>`);
   parts.push(`<p><code>${esc(`${item.check}/${item.symptom}`)}</code> on <code>${esc(item.subject)}</code></p>`);
   if (item.evidence.length) {
-    parts.push(table(['Evidence', 'Observed', 'Expected', 'Source'], item.evidence.map((evidence) => [
-      esc(evidence.label),
-      esc(formatValue(evidence.observed, evidence.unit)),
-      esc(evidence.expected === undefined ? '' : formatValue(evidence.expected, evidence.unit)),
-      evidence.source ? `<code>${esc(formatSource(evidence.source))}</code>` : '',
-    ]), 'evidence'));
+    parts.push(
+      table(
+        ['Evidence', 'Observed', 'Expected', 'Source'],
+        item.evidence.map((evidence) => [
+          esc(evidence.label),
+          esc(formatValue(evidence.observed, evidence.unit)),
+          esc(evidence.expected === undefined ? '' : formatValue(evidence.expected, evidence.unit)),
+          evidence.source ? `<code>${esc(formatSource(evidence.source))}</code>` : '',
+        ]),
+        'evidence',
+      ),
+    );
   }
   if (item.fix) parts.push(`<p class="fix"><strong>Fix:</strong> <code>${esc(item.fix)}</code></p>`);
   parts.push('</article>');
@@ -114,7 +132,8 @@ function finding(item: Finding): string {
 }
 
 function figure(outcome: ChartOutcome, heading: string, id: string): string {
-  if (outcome.svg === null) return `<figure class="chart-figure chart-missing" id="${id}"><h3>${esc(heading)}</h3><p class="missing">${esc(outcome.missing)}</p></figure>`;
+  if (outcome.svg === null)
+    return `<figure class="chart-figure chart-missing" id="${id}"><h3>${esc(heading)}</h3><p class="missing">${esc(outcome.missing)}</p></figure>`;
   return `<figure class="chart-figure" id="${id}"><h3>${esc(heading)}</h3>${outcome.svg}<figcaption>${esc(outcome.caption)}</figcaption></figure>`;
 }
 
@@ -130,7 +149,13 @@ function bench(report: Report): string {
   parts.push(figure(processTimeChart(data), 'Per-process throughput over time', 'figure-process-time'));
   parts.push(figure(irqCpuChart(data), 'NIC interrupts per CPU', 'figure-irq-cpus'));
   parts.push('</div>');
-  parts.push(table(table_.columns.map(esc), table_.rows.map((row) => row.map(esc)), 'bench-ramp'));
+  parts.push(
+    table(
+      table_.columns.map(esc),
+      table_.rows.map((row) => row.map(esc)),
+      'bench-ramp',
+    ),
+  );
   if (table_.result.length) parts.push(`<ul class="bench-result">${table_.result.map((line) => `<li>${esc(line)}</li>`).join('')}</ul>`);
   if (data.findings.length) parts.push('<h3>Bench findings</h3>', ...data.findings.map(finding));
   parts.push('</section>');
@@ -141,9 +166,14 @@ function diagnoses(report: Report): string {
   if (report.diagnoses.length === 0) return '';
   const items = report.diagnoses.map((diagnosis, index) => {
     const fixes = diagnosis.fixes
-      .map((fix) => `<p><strong>Fix${fix.disruptive ? ' (disruptive)' : ''}:</strong> ${esc(fix.text)}</p>${fix.commands.length ? `<pre>${esc(fix.commands.join('\n'))}</pre>` : ''}${fix.persistent ? `<p>Persistent, in <code>${esc(fix.persistent.file)}</code>:</p><pre>${esc(fix.persistent.content)}</pre>` : ''}`)
+      .map(
+        (fix) =>
+          `<p><strong>Fix${fix.disruptive ? ' (disruptive)' : ''}:</strong> ${esc(fix.text)}</p>${fix.commands.length ? `<pre>${esc(fix.commands.join('\n'))}</pre>` : ''}${fix.persistent ? `<p>Persistent, in <code>${esc(fix.persistent.file)}</code>:</p><pre>${esc(fix.persistent.content)}</pre>` : ''}`,
+      )
       .join('');
-    const ruledOut = diagnosis.ruledOut.length ? `<p>Ruled out:</p><ul>${diagnosis.ruledOut.map((line) => `<li>${esc(line)}</li>`).join('')}</ul>` : '';
+    const ruledOut = diagnosis.ruledOut.length
+      ? `<p>Ruled out:</p><ul>${diagnosis.ruledOut.map((line) => `<li>${esc(line)}</li>`).join('')}</ul>`
+      : '';
     return `<article class="diagnosis ${esc(diagnosis.mode)}"><h3>${index + 1}. ${esc(diagnosis.title)}</h3><p class="meta"><code>${esc(diagnosis.subject)}</code> · cause ${diagnosis.cause} · ${esc(diagnosis.confidence)} confidence · ${esc(diagnosisModeLabel(diagnosis))}</p><p>${esc(diagnosis.explanation)}</p><p><em>${esc(diagnosis.verdict)}</em></p>${ruledOut}${fixes}</article>`;
   });
   return `<section id="diagnoses"><h2>Diagnoses, most likely first</h2>\n${items.join('\n')}\n</section>`;

@@ -3,8 +3,9 @@ import type { CheckResult, Finding, Report, SubjectResult } from '../report/sche
 import { formatEvidence, formatSource, formatValue } from './format-values.js';
 
 // Characters XML 1.0 forbids even as references (C0 controls but tab/LF/CR, U+FFFE/U+FFFF, lone surrogates).
-// eslint-disable-next-line no-control-regex -- matching the forbidden control characters is the point
-const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const INVALID_XML =
+  // eslint-disable-next-line no-control-regex -- matching the forbidden control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text content: <, & and > (for "]]>") escaped; forbidden characters dropped. */
 export function xmlText(text: string): string {
@@ -13,7 +14,12 @@ export function xmlText(text: string): string {
 
 /** Attribute value in double quotes; newlines and tabs kept as references (parsers normalise raw ones to spaces). */
 export function xmlAttr(text: string): string {
-  return xmlText(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  return xmlText(text)
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
 }
 
 function attrs(values: Record<string, string | number | undefined>): string {
@@ -29,13 +35,15 @@ interface TestCase {
   classname: string;
   name: string;
   timeMs: number;
-  outcome: { kind: 'pass' } | { kind: 'failure' | 'error'; message: string; type: string; body: string } | { kind: 'skipped'; message: string };
+  outcome:
+    { kind: 'pass' } | { kind: 'failure' | 'error'; message: string; type: string; body: string } | { kind: 'skipped'; message: string };
   output?: string;
 }
 
 function findingText(finding: Finding): string {
   const lines = [`[${finding.severity}] ${finding.check}/${finding.symptom} on ${finding.subject}: ${finding.message}`];
-  for (const evidence of finding.evidence) lines.push(`  ${formatEvidence(evidence)}${evidence.source ? ` [${formatSource(evidence.source)}]` : ''}`);
+  for (const evidence of finding.evidence)
+    lines.push(`  ${formatEvidence(evidence)}${evidence.source ? ` [${formatSource(evidence.source)}]` : ''}`);
   if (finding.fix) lines.push(`  fix: ${finding.fix}`);
   return lines.join('\n');
 }
@@ -44,11 +52,22 @@ function findingText(finding: Finding): string {
 function checkCases(check: CheckResult): TestCase[] {
   const subjects: SubjectResult[] = check.subjects.length
     ? check.subjects
-    : [{ subject: '', status: check.status, ...(check.reason ? { reason: check.reason } : {}), ...(check.hint ? { hint: check.hint } : {}) }];
+    : [
+        {
+          subject: '',
+          status: check.status,
+          ...(check.reason ? { reason: check.reason } : {}),
+          ...(check.hint ? { hint: check.hint } : {}),
+        },
+      ];
   const timeMs = check.durationMs / subjects.length;
   return subjects.map((subject) => {
     const findings = check.findings.filter((finding) => subject.subject === '' || finding.subject === subject.subject);
-    const base = { classname: `nicdoctor.checks.${check.id}`, name: subject.subject ? `${check.id} [${subject.subject}]` : check.id, timeMs };
+    const base = {
+      classname: `nicdoctor.checks.${check.id}`,
+      name: subject.subject ? `${check.id} [${subject.subject}]` : check.id,
+      timeMs,
+    };
     const reason = `${subject.reason ?? check.reason ?? 'no reason given'}${(subject.hint ?? check.hint) ? ` (${subject.hint ?? check.hint})` : ''}`;
     const output = findings.length ? findings.map(findingText).join('\n\n') : undefined;
     switch (subject.status) {
@@ -61,7 +80,15 @@ function checkCases(check: CheckResult): TestCase[] {
         return { ...base, outcome: { kind: 'failure', message, type: worst, body: output ?? message } };
       }
       case 'error':
-        return { ...base, outcome: { kind: 'error', message: check.error?.message ?? reason, type: 'check-error', body: check.error?.stack ?? check.error?.message ?? reason } };
+        return {
+          ...base,
+          outcome: {
+            kind: 'error',
+            message: check.error?.message ?? reason,
+            type: 'check-error',
+            body: check.error?.stack ?? check.error?.message ?? reason,
+          },
+        };
       case 'unknown':
       case 'not-applicable':
         return { ...base, outcome: { kind: 'skipped', message: `${subject.status}: ${reason}` }, ...(output ? { output } : {}) };
@@ -73,13 +100,28 @@ function policyCase(policy: PolicyResult, item: PolicyItem): TestCase {
   const base = { classname: `nicdoctor.policy.${policy.name}`, name: item.id, timeMs: 0 };
   const body = `${item.title}\nobserved: ${formatValue(item.observed)}\nexpected: ${formatValue(item.expected)}\n${item.reason}`;
   if (item.status === 'pass') return { ...base, outcome: { kind: 'pass' }, output: body };
-  if (item.status === 'fail') return { ...base, outcome: { kind: 'failure', message: `${item.title}: observed ${formatValue(item.observed)}, expected ${formatValue(item.expected)}: ${item.reason}`, type: 'policy', body } };
+  if (item.status === 'fail')
+    return {
+      ...base,
+      outcome: {
+        kind: 'failure',
+        message: `${item.title}: observed ${formatValue(item.observed)}, expected ${formatValue(item.expected)}: ${item.reason}`,
+        type: 'policy',
+        body,
+      },
+    };
   // An unknown item that fails the policy must fail the CI job too, not hide as skipped.
-  if (policy.unknownFails) return { ...base, outcome: { kind: 'failure', message: `${item.title}: could not be judged: ${item.reason}`, type: 'unknown', body } };
+  if (policy.unknownFails)
+    return { ...base, outcome: { kind: 'failure', message: `${item.title}: could not be judged: ${item.reason}`, type: 'unknown', body } };
   return { ...base, outcome: { kind: 'skipped', message: `unknown: ${item.reason}` } };
 }
 
-function suite(name: string, cases: TestCase[], extra: Record<string, string | number | undefined>, properties: Record<string, string>): { xml: string[]; counts: Record<string, number> } {
+function suite(
+  name: string,
+  cases: TestCase[],
+  extra: Record<string, string | number | undefined>,
+  properties: Record<string, string>,
+): { xml: string[]; counts: Record<string, number> } {
   const counts = {
     tests: cases.length,
     failures: cases.filter((c) => c.outcome.kind === 'failure').length,
@@ -103,7 +145,9 @@ function suite(name: string, cases: TestCase[], extra: Record<string, string | n
     }
     xml.push(`${open}>`);
     if (c.outcome.kind === 'failure' || c.outcome.kind === 'error') {
-      xml.push(`      <${c.outcome.kind}${attrs({ message: c.outcome.message, type: c.outcome.type })}>${xmlText(c.outcome.body)}</${c.outcome.kind}>`);
+      xml.push(
+        `      <${c.outcome.kind}${attrs({ message: c.outcome.message, type: c.outcome.type })}>${xmlText(c.outcome.body)}</${c.outcome.kind}>`,
+      );
     } else if (c.outcome.kind === 'skipped') {
       xml.push(`      <skipped${attrs({ message: c.outcome.message })}/>`);
     }
@@ -130,11 +174,16 @@ export function renderJunit(report: Report, policy?: PolicyResult): string {
   ];
   if (policy) {
     suites.push(
-      suite(`nicdoctor policy: ${policy.name}`, policy.items.map((item) => policyCase(policy, item)), common, {
-        ...(policy.role ? { role: policy.role } : {}),
-        result: policy.pass ? 'pass' : 'fail',
-        'unknown-items': policy.unknownFails ? 'fail' : 'ignored',
-      }),
+      suite(
+        `nicdoctor policy: ${policy.name}`,
+        policy.items.map((item) => policyCase(policy, item)),
+        common,
+        {
+          ...(policy.role ? { role: policy.role } : {}),
+          result: policy.pass ? 'pass' : 'fail',
+          'unknown-items': policy.unknownFails ? 'fail' : 'ignored',
+        },
+      ),
     );
   }
   const total = (key: string) => suites.reduce((sum, s) => sum + s.counts[key]!, 0);

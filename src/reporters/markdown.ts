@@ -2,7 +2,16 @@ import type { Report } from '../report/schema.js';
 import { reportVerdict } from '../report/verdict.js';
 import { codeFence, codeSpan } from './escape.js';
 import { renderTicketReply } from './text-input.js';
-import { STATUS_LABEL, benchTable, diagnosisModeLabel, formatSource, formatValue, hostLine, interfaceLine, summaryLine } from './format-values.js';
+import {
+  STATUS_LABEL,
+  benchTable,
+  diagnosisModeLabel,
+  formatSource,
+  formatValue,
+  hostLine,
+  interfaceLine,
+  summaryLine,
+} from './format-values.js';
 
 /** Text inside a table cell: pipes and newlines would break the table. */
 function cell(text: string): string {
@@ -18,34 +27,49 @@ export function renderMarkdown(report: Report): string {
   out.push(`# nicdoctor report: ${report.host.hostname}`);
   out.push('');
   out.push(`- **Host:** ${hostLine(report)}`);
-  out.push(`- **nicdoctor:** ${report.tool.version}, profile \`${report.profile}\`, ${report.source.mode === 'snapshot' ? `offline analysis of ${codeSpan(report.source.path ?? 'snapshot')}` : 'live scan'}, ${report.generatedAt}`);
+  out.push(
+    `- **nicdoctor:** ${report.tool.version}, profile \`${report.profile}\`, ${report.source.mode === 'snapshot' ? `offline analysis of ${codeSpan(report.source.path ?? 'snapshot')}` : 'live scan'}, ${report.generatedAt}`,
+  );
   out.push(`- **Result:** ${summaryLine(report)}`);
   out.push('');
   const verdict = report.verdict ?? reportVerdict(report);
   out.push(`## ${verdict.headline}`, '');
   for (const line of verdict.examined) out.push(`- Examined: ${line}`);
   for (const line of verdict.notExamined) out.push(`- Not examined: ${line}`);
-  if (report.skippedInterfaces?.length) out.push(`- Skipped: ${report.skippedInterfaces.map((entry) => `${codeSpan(entry.name)} (${entry.reason})`).join(', ')}`);
+  if (report.skippedInterfaces?.length)
+    out.push(`- Skipped: ${report.skippedInterfaces.map((entry) => `${codeSpan(entry.name)} (${entry.reason})`).join(', ')}`);
   out.push('');
   if (report.diagnoses.length) {
     out.push('## Diagnoses (most likely first)');
     report.diagnoses.forEach((diagnosis, index) => {
       out.push('', `### ${index + 1}. ${diagnosis.title}`, '');
-      out.push(`${codeSpan(diagnosis.subject)} · cause ${diagnosis.cause} · ${diagnosis.confidence} confidence · ${diagnosisModeLabel(diagnosis)} · rule \`${diagnosis.ruleId}\``, '');
+      out.push(
+        `${codeSpan(diagnosis.subject)} · cause ${diagnosis.cause} · ${diagnosis.confidence} confidence · ${diagnosisModeLabel(diagnosis)} · rule \`${diagnosis.ruleId}\``,
+        '',
+      );
       out.push(diagnosis.explanation, '');
       if (diagnosis.verdict) out.push(`*${diagnosis.verdict}*`, '');
       if (diagnosis.ruledOut.length) out.push('Ruled out:', ...diagnosis.ruledOut.map((line) => `- ${line}`), '');
       for (const fix of diagnosis.fixes) {
         out.push(`**Fix${fix.disruptive ? ' (disruptive)' : ''}:** ${fix.text}`, '');
         if (fix.commands.length) out.push(`${codeFence(fix.commands)}sh`, ...fix.commands, codeFence(fix.commands), '');
-        if (fix.persistent) out.push(`Persistent, in ${codeSpan(fix.persistent.file)}:`, '', codeFence([fix.persistent.content]), fix.persistent.content.trimEnd(), codeFence([fix.persistent.content]), '');
+        if (fix.persistent)
+          out.push(
+            `Persistent, in ${codeSpan(fix.persistent.file)}:`,
+            '',
+            codeFence([fix.persistent.content]),
+            fix.persistent.content.trimEnd(),
+            codeFence([fix.persistent.content]),
+            '',
+          );
       }
     });
     out.push('');
   }
   if (report.notes.length) {
     out.push('## Notes (low confidence, not a bottleneck by themselves)', '');
-    for (const note of report.notes) out.push(`- **${note.title}** (${codeSpan(note.subject)}, rule \`${note.ruleId}\`): ${note.explanation}`);
+    for (const note of report.notes)
+      out.push(`- **${note.title}** (${codeSpan(note.subject)}, rule \`${note.ruleId}\`): ${note.explanation}`);
     out.push('');
   }
   if (report.refuted.length) {
@@ -63,10 +87,10 @@ export function renderMarkdown(report: Report): string {
   out.push('| | Check | Status | Detail |');
   out.push('|---|---|---|---|');
   for (const check of report.checks) {
-    const detail = check.findings.length
-      ? `${check.findings.length} finding${check.findings.length > 1 ? 's' : ''}`
-      : (check.reason ?? '');
-    out.push(`| ${STATUS_ICON[check.status]} | ${cell(check.title)} (\`${check.id}\`) | ${STATUS_LABEL[check.status]} | ${cell(detail)}${check.hint ? ` — ${cell(check.hint)}` : ''} |`);
+    const detail = check.findings.length ? `${check.findings.length} finding${check.findings.length > 1 ? 's' : ''}` : (check.reason ?? '');
+    out.push(
+      `| ${STATUS_ICON[check.status]} | ${cell(check.title)} (\`${check.id}\`) | ${STATUS_LABEL[check.status]} | ${cell(detail)}${check.hint ? ` — ${cell(check.hint)}` : ''} |`,
+    );
   }
   const bench = benchTable(report);
   if (bench) {

@@ -105,7 +105,12 @@ function open(frame: ChartFrame, width: number, height: number, kind: string): s
   );
 }
 
-function axes(plot: { left: number; top: number; right: number; bottom: number }, frame: ChartFrame, xTicks: { at: number; label: string }[], yTicks: { at: number; label: string }[]): string {
+function axes(
+  plot: { left: number; top: number; right: number; bottom: number },
+  frame: ChartFrame,
+  xTicks: { at: number; label: string }[],
+  yTicks: { at: number; label: string }[],
+): string {
   const parts: string[] = ['<g class="axes" font-family="sans-serif" font-size="11" fill="#333">'];
   for (const tick of yTicks) {
     parts.push(`<line class="grid" x1="${n(plot.left)}" x2="${n(plot.right)}" y1="${n(tick.at)}" y2="${n(tick.at)}" stroke="#e5e5e5"/>`);
@@ -116,8 +121,12 @@ function axes(plot: { left: number; top: number; right: number; bottom: number }
     parts.push(`<text x="${n(tick.at)}" y="${n(plot.bottom + 16)}" text-anchor="middle">${escapeXml(tick.label)}</text>`);
   }
   parts.push(`<path class="axis-line" d="M${n(plot.left)} ${n(plot.top)}V${n(plot.bottom)}H${n(plot.right)}" fill="none" stroke="#333"/>`);
-  parts.push(`<text class="axis-label" x="${n((plot.left + plot.right) / 2)}" y="${n(plot.bottom + 34)}" text-anchor="middle">${escapeXml(frame.xLabel)}</text>`);
-  parts.push(`<text class="axis-label" transform="translate(14 ${n((plot.top + plot.bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(frame.yLabel)}</text>`);
+  parts.push(
+    `<text class="axis-label" x="${n((plot.left + plot.right) / 2)}" y="${n(plot.bottom + 34)}" text-anchor="middle">${escapeXml(frame.xLabel)}</text>`,
+  );
+  parts.push(
+    `<text class="axis-label" transform="translate(14 ${n((plot.top + plot.bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(frame.yLabel)}</text>`,
+  );
   parts.push('</g>');
   return parts.join('');
 }
@@ -127,7 +136,9 @@ function legend(items: { label: string; color: string; dashed?: boolean }[], lef
   items.forEach((item, index) => {
     const x = left + (index % perRow) * LEGEND_ITEM_WIDTH;
     const y = top + Math.floor(index / perRow) * LEGEND_ROW;
-    parts.push(`<line x1="${x}" x2="${x + 18}" y1="${y}" y2="${y}" stroke="${item.color}" stroke-width="2.5"${item.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    parts.push(
+      `<line x1="${x}" x2="${x + 18}" y1="${y}" y2="${y}" stroke="${item.color}" stroke-width="2.5"${item.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+    );
     parts.push(`<text x="${x + 24}" y="${y + 4}">${escapeXml(item.label)}</text>`);
   });
   parts.push('</g>');
@@ -141,10 +152,18 @@ export function lineChart(spec: LineChartSpec): string {
   const formatY = spec.formatY ?? fmt;
   const refs = spec.referenceLines ?? [];
   const perRow = Math.max(1, Math.floor((width - MARGIN.left - MARGIN.right) / LEGEND_ITEM_WIDTH));
-  const legendItems = spec.legend === false ? [] : spec.series.map((series, index) => ({ label: series.label, color: PALETTE[(series.color ?? index) % PALETTE.length]! }));
+  const legendItems =
+    spec.legend === false
+      ? []
+      : spec.series.map((series, index) => ({ label: series.label, color: PALETTE[(series.color ?? index) % PALETTE.length]! }));
   const legendRows = Math.ceil(legendItems.length / perRow);
   const height = (spec.height ?? 300) + legendRows * LEGEND_ROW;
-  const plot = { left: MARGIN.left, top: MARGIN.top, right: width - MARGIN.right, bottom: height - MARGIN.bottom - legendRows * LEGEND_ROW };
+  const plot = {
+    left: MARGIN.left,
+    top: MARGIN.top,
+    right: width - MARGIN.right,
+    bottom: height - MARGIN.bottom - legendRows * LEGEND_ROW,
+  };
 
   const xs = spec.series.flatMap((series) => series.points.map((point) => point.x)).concat(spec.xTicks ?? []);
   const ys = spec.series.flatMap((series) => series.points.map((point) => point.y)).concat(refs.map((ref) => ref.y));
@@ -159,7 +178,14 @@ export function lineChart(spec: LineChartSpec): string {
   // The x axis spans the data exactly, so computed ticks outside it are dropped.
   const xTickValues = spec.xTicks ?? niceTicks(xMin, xMax, 6).filter((value) => value >= xMin - 1e-9 && value <= xMax + 1e-9);
   const parts: string[] = [open(spec, width, height, 'line')];
-  parts.push(axes(plot, spec, xTickValues.map((value) => ({ at: x(value), label: formatX(value) })), yTickValues.map((value) => ({ at: y(value), label: formatY(value) }))));
+  parts.push(
+    axes(
+      plot,
+      spec,
+      xTickValues.map((value) => ({ at: x(value), label: formatX(value) })),
+      yTickValues.map((value) => ({ at: y(value), label: formatY(value) })),
+    ),
+  );
 
   // Reference lines first so the data draws over them; labels alternate sides when lines are close.
   parts.push('<g class="reference-lines" font-family="sans-serif" font-size="11">');
@@ -168,8 +194,12 @@ export function lineChart(spec: LineChartSpec): string {
     const at = y(ref.y);
     const below = Math.abs(at - previousY) < 14;
     previousY = at;
-    parts.push(`<g class="reference-line ${escapeXml(ref.className)}"><line x1="${n(plot.left)}" x2="${n(plot.right)}" y1="${n(at)}" y2="${n(at)}" stroke="${ref.color}" stroke-width="1.5" stroke-dasharray="6 4"/>`);
-    parts.push(`<text x="${n(plot.right - 4)}" y="${n(below ? at + 13 : at - 4)}" text-anchor="end" fill="${ref.color}">${escapeXml(ref.label)}</text></g>`);
+    parts.push(
+      `<g class="reference-line ${escapeXml(ref.className)}"><line x1="${n(plot.left)}" x2="${n(plot.right)}" y1="${n(at)}" y2="${n(at)}" stroke="${ref.color}" stroke-width="1.5" stroke-dasharray="6 4"/>`,
+    );
+    parts.push(
+      `<text x="${n(plot.right - 4)}" y="${n(below ? at + 13 : at - 4)}" text-anchor="end" fill="${ref.color}">${escapeXml(ref.label)}</text></g>`,
+    );
   }
   parts.push('</g>');
 
@@ -185,7 +215,9 @@ export function lineChart(spec: LineChartSpec): string {
     const radius = points.length > 40 ? 1.5 : 3;
     for (const point of points) {
       const big = series.highlightX === point.x;
-      parts.push(`<circle class="point${big ? ' point-highlight' : ''}" cx="${n(x(point.x))}" cy="${n(y(point.y))}" r="${big ? 6 : radius}" fill="${big ? '#ffffff' : color}" stroke="${color}" stroke-width="2"><title>${escapeXml(`${series.label}: ${formatX(point.x)} → ${formatY(point.y)}`)}</title></circle>`);
+      parts.push(
+        `<circle class="point${big ? ' point-highlight' : ''}" cx="${n(x(point.x))}" cy="${n(y(point.y))}" r="${big ? 6 : radius}" fill="${big ? '#ffffff' : color}" stroke="${color}" stroke-width="2"><title>${escapeXml(`${series.label}: ${formatX(point.x)} → ${formatY(point.y)}`)}</title></circle>`,
+      );
     }
     parts.push('</g>');
   });
@@ -207,7 +239,12 @@ export function barChart(spec: BarChartSpec): string {
   const width = spec.width ?? 640;
   const markedLegend = spec.markedLabel && spec.bars.some((bar) => bar.marked);
   const height = (spec.height ?? 260) + (markedLegend ? LEGEND_ROW : 0);
-  const plot = { left: MARGIN.left, top: MARGIN.top, right: width - MARGIN.right, bottom: height - MARGIN.bottom - (markedLegend ? LEGEND_ROW : 0) };
+  const plot = {
+    left: MARGIN.left,
+    top: MARGIN.top,
+    right: width - MARGIN.right,
+    bottom: height - MARGIN.bottom - (markedLegend ? LEGEND_ROW : 0),
+  };
   const format = spec.formatValue ?? fmt;
   const max = Math.max(0, ...spec.bars.map((bar) => bar.value));
   const yTickValues = niceTicks(0, max * 1.05 || 1);
@@ -216,10 +253,19 @@ export function barChart(spec: BarChartSpec): string {
   const gap = Math.min(4, slot * 0.2);
   // Label every bar when they fit, otherwise every k-th so labels never overlap.
   const every = Math.max(1, Math.ceil(28 / slot));
-  const xTicks = spec.bars.flatMap((bar, index) => (index % every === 0 ? [{ at: plot.left + slot * (index + 0.5), label: bar.label }] : []));
+  const xTicks = spec.bars.flatMap((bar, index) =>
+    index % every === 0 ? [{ at: plot.left + slot * (index + 0.5), label: bar.label }] : [],
+  );
 
   const parts: string[] = [open(spec, width, height, 'bar')];
-  parts.push(axes(plot, spec, xTicks, yTickValues.map((value) => ({ at: y(value), label: format(value) }))));
+  parts.push(
+    axes(
+      plot,
+      spec,
+      xTicks,
+      yTickValues.map((value) => ({ at: y(value), label: format(value) })),
+    ),
+  );
   parts.push('<g class="bars">');
   spec.bars.forEach((bar, index) => {
     const top = y(bar.value);
@@ -228,14 +274,19 @@ export function barChart(spec: BarChartSpec): string {
     const outline = bar.marked ? ' stroke="#1f3a93" stroke-width="2"' : ' stroke="#b0b0b0" stroke-width="0.5"';
     const left = plot.left + slot * index + gap / 2;
     const barWidth = Math.max(1, slot - gap);
-    parts.push(`<rect class="bar${bar.marked ? ' bar-marked' : ''}" data-label="${escapeXml(bar.label)}" data-value="${bar.value}" x="${n(left)}" y="${n(plot.bottom - h)}" width="${n(barWidth)}" height="${n(h)}" fill="${fill}"${outline}><title>${escapeXml(`${bar.label}: ${format(bar.value)}`)}</title></rect>`);
+    parts.push(
+      `<rect class="bar${bar.marked ? ' bar-marked' : ''}" data-label="${escapeXml(bar.label)}" data-value="${bar.value}" x="${n(left)}" y="${n(plot.bottom - h)}" width="${n(barWidth)}" height="${n(h)}" fill="${fill}"${outline}><title>${escapeXml(`${bar.label}: ${format(bar.value)}`)}</title></rect>`,
+    );
     // A strip under the axis keeps a marked category visible even when its bar is empty.
-    if (bar.marked) parts.push(`<rect class="bar-mark" x="${n(left)}" y="${n(plot.bottom + 1)}" width="${n(barWidth)}" height="3" fill="#1f3a93"/>`);
+    if (bar.marked)
+      parts.push(`<rect class="bar-mark" x="${n(left)}" y="${n(plot.bottom + 1)}" width="${n(barWidth)}" height="3" fill="#1f3a93"/>`);
   });
   parts.push('</g>');
   if (markedLegend) {
     const top = height - LEGEND_ROW - 2;
-    parts.push(`<g class="legend" font-family="sans-serif" font-size="11" fill="#333"><rect x="${plot.left}" y="${top - 6}" width="12" height="12" fill="#ffffff" stroke="#1f3a93" stroke-width="2"/><text x="${plot.left + 18}" y="${top + 4}">${escapeXml(spec.markedLabel!)}</text></g>`);
+    parts.push(
+      `<g class="legend" font-family="sans-serif" font-size="11" fill="#333"><rect x="${plot.left}" y="${top - 6}" width="12" height="12" fill="#ffffff" stroke="#1f3a93" stroke-width="2"/><text x="${plot.left + 18}" y="${top + 4}">${escapeXml(spec.markedLabel!)}</text></g>`,
+    );
   }
   parts.push('</svg>');
   return parts.join('');

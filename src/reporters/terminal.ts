@@ -1,7 +1,16 @@
 import type { CheckResult, Finding, Report } from '../report/schema.js';
 import { reportVerdict } from '../report/verdict.js';
 import { textInputTerminalFooter, textInputTerminalHeader } from './text-input.js';
-import { benchTable, diagnosisHeading, formatEvidence, formatSource, hostLine, interfaceLine, summaryLine, type Diagnosis } from './format-values.js';
+import {
+  benchTable,
+  diagnosisHeading,
+  formatEvidence,
+  formatSource,
+  hostLine,
+  interfaceLine,
+  summaryLine,
+  type Diagnosis,
+} from './format-values.js';
 
 export interface TerminalOptions {
   color: boolean;
@@ -42,10 +51,17 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
   lines.push(...textInputTerminalHeader(report));
   lines.push(report.interfaces.length ? 'Interfaces:' : 'Interfaces: none found');
   for (const iface of report.interfaces) lines.push(`  ${interfaceLine(iface)}`);
-  if (report.skippedInterfaces?.length) lines.push(paint('grey', `  skipped: ${report.skippedInterfaces.map((entry) => `${entry.name} (${entry.reason})`).join('; ')}`));
+  if (report.skippedInterfaces?.length)
+    lines.push(paint('grey', `  skipped: ${report.skippedInterfaces.map((entry) => `${entry.name} (${entry.reason})`).join('; ')}`));
 
   const verdict = report.verdict ?? reportVerdict(report);
-  lines.push('', paint('bold', paint(verdict.status === 'no-bottleneck' ? 'green' : verdict.status === 'bottleneck' ? 'red' : 'yellow', verdict.headline)));
+  lines.push(
+    '',
+    paint(
+      'bold',
+      paint(verdict.status === 'no-bottleneck' ? 'green' : verdict.status === 'bottleneck' ? 'red' : 'yellow', verdict.headline),
+    ),
+  );
   if (verdict.status === 'no-bottleneck') {
     for (const line of verdict.examined) lines.push(`  examined: ${line}`);
   }
@@ -54,7 +70,12 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
   if (bench) {
     lines.push('', paint('bold', bench.heading));
     const widths = bench.columns.map((column, index) => Math.max(column.length, ...bench.rows.map((row) => row[index]!.length)));
-    const format = (cells: string[]) => '  ' + cells.map((cell, index) => cell.padEnd(widths[index]!)).join('  ').trimEnd();
+    const format = (cells: string[]) =>
+      '  ' +
+      cells
+        .map((cell, index) => cell.padEnd(widths[index]!))
+        .join('  ')
+        .trimEnd();
     lines.push(format(bench.columns), ...bench.rows.map(format));
     lines.push(...bench.result.map((line) => `  ${line}`));
   }
@@ -80,7 +101,8 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
 
   if (report.refuted.length) {
     lines.push('', paint('bold', 'Ruled out by the measurement:'));
-    for (const diagnosis of report.refuted) lines.push(paint('grey', `  - ${diagnosis.title} (${diagnosis.subject}): ${diagnosis.verdict}`));
+    for (const diagnosis of report.refuted)
+      lines.push(paint('grey', `  - ${diagnosis.title} (${diagnosis.subject}): ${diagnosis.verdict}`));
   }
 
   if (!options.verbose && verdict.notExamined.length) {
@@ -95,7 +117,10 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
 }
 
 function diagnosisLines(diagnosis: Diagnosis, rank: number, paint: Paint): string[] {
-  const lines = [`  ${paint(diagnosis.mode === 'confirmed' ? 'red' : 'yellow', diagnosisHeading(diagnosis, rank))}`, `     ${diagnosis.explanation}`];
+  const lines = [
+    `  ${paint(diagnosis.mode === 'confirmed' ? 'red' : 'yellow', diagnosisHeading(diagnosis, rank))}`,
+    `     ${diagnosis.explanation}`,
+  ];
   if (diagnosis.verdict) lines.push(`     ${diagnosis.verdict}`);
   for (const ruledOut of diagnosis.ruledOut) lines.push(paint('grey', `     ruled out: ${ruledOut}`));
   for (const fix of diagnosis.fixes) {
@@ -108,7 +133,9 @@ function diagnosisLines(diagnosis: Diagnosis, rank: number, paint: Paint): strin
 function checkLines(check: CheckResult, paint: Paint, options: { allFindings: boolean; verbose: boolean }): string[] {
   const status = check.status === 'not-applicable' ? 'not applicable' : check.status;
   const detail = check.status === 'pass' || check.status === 'fail' ? '' : ` — ${status}${check.reason ? `: ${check.reason}` : ''}`;
-  const lines = [`${paint(STATUS_COLOR[check.status], MARK[check.status])} ${check.status === 'fail' ? check.title : check.title}${detail}`];
+  const lines = [
+    `${paint(STATUS_COLOR[check.status], MARK[check.status])} ${check.status === 'fail' ? check.title : check.title}${detail}`,
+  ];
   if (check.hint && check.status !== 'pass') lines.push(`    → ${check.hint}`);
   const shown = options.allFindings ? check.findings : check.findings.filter((finding) => finding.severity !== 'info');
   for (const finding of shown) lines.push(...findingLines(finding, paint));
@@ -131,7 +158,11 @@ function findingLines(finding: Finding, paint: Paint): string[] {
 function noteLines(report: Report, verbose: boolean): string[] {
   const lines = report.notes.map((note) => `${note.title} (${note.subject}): ${note.explanation}`);
   if (verbose) return lines;
-  const covered = new Set(report.notes.flatMap((note) => note.evidence.flatMap((item) => ('check' in item ? [`${item.check}/${item.symptom}@${item.subject}`] : []))));
+  const covered = new Set(
+    report.notes.flatMap((note) =>
+      note.evidence.flatMap((item) => ('check' in item ? [`${item.check}/${item.symptom}@${item.subject}`] : [])),
+    ),
+  );
   for (const finding of report.checks.flatMap((check) => check.findings)) {
     if (finding.severity !== 'info' || covered.has(`${finding.check}/${finding.symptom}@${finding.subject}`)) continue;
     lines.push(`${finding.subject === 'host' ? '' : `${finding.subject}: `}${finding.message}`.replace(/^(\S+): \1 /, '$1 '));

@@ -13,7 +13,14 @@ function lineRange(segment: TextSegment): string {
 }
 
 function describe(segment: TextSegment): string {
-  const what = [segment.kind, segment.interface ? `(${segment.interface})` : '', segment.command ? `\`${segment.command}\`` : '', segment.filtered ? '[filtered: partial]' : ''].filter(Boolean).join(' ');
+  const what = [
+    segment.kind,
+    segment.interface ? `(${segment.interface})` : '',
+    segment.command ? `\`${segment.command}\`` : '',
+    segment.filtered ? '[filtered: partial]' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return `${lineRange(segment)}: ${what}${segment.note ? ` — ${segment.note}` : ''}`;
 }
 
@@ -23,9 +30,14 @@ export function textInputTerminalHeader(report: Report): string[] {
   const segments = report.source.segments ?? [];
   const recognised = segments.filter((segment) => segment.recognised);
   const other = segments.filter((segment) => !segment.recognised);
-  const lines = [`Pasted text${report.source.path ? ` ${report.source.path}` : ''}: ${recognised.length} output(s) recognised, ${other.length} part(s) not used`];
+  const lines = [
+    `Pasted text${report.source.path ? ` ${report.source.path}` : ''}: ${recognised.length} output(s) recognised, ${other.length} part(s) not used`,
+  ];
   for (const segment of recognised) lines.push(`  ✓ ${describe(segment)}`);
-  for (const segment of other) lines.push(`  · ${lineRange(segment)}: ${segment.kind === 'ignored' ? 'ignored' : segment.kind}${segment.note ? ` — ${segment.note}` : ''}`);
+  for (const segment of other)
+    lines.push(
+      `  · ${lineRange(segment)}: ${segment.kind === 'ignored' ? 'ignored' : segment.kind}${segment.note ? ` — ${segment.note}` : ''}`,
+    );
   for (const note of report.source.notes ?? []) lines.push(`  note: ${note}`);
   return lines;
 }
@@ -72,7 +84,10 @@ export function renderTicketReply(report: Report): string {
   if (report.askFor?.length) {
     out.push('**To confirm, could you run these and paste the output (read-only, as root where it says sudo):**', '');
     out.push('```sh', ...report.askFor.map((ask) => ask.command), '```', '');
-    out.push('Or, if you cannot install anything, run the collection script we attach (`nicdoctor collect --script > collect.sh`, then `sh collect.sh`) and send us the .tar.gz it writes.', '');
+    out.push(
+      'Or, if you cannot install anything, run the collection script we attach (`nicdoctor collect --script > collect.sh`, then `sh collect.sh`) and send us the .tar.gz it writes.',
+      '',
+    );
   }
   out.push(`<sub>${summaryLine(report)} · nicdoctor ${report.tool.version}</sub>`);
   return out.join('\n') + '\n';

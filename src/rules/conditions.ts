@@ -52,7 +52,9 @@ function resolveValue(value: ConditionValue | undefined, bindings: Bindings): Sc
 /** One comparison. A missing actual value satisfies only `absent`: no value is no evidence. */
 /** A value as a `matches` pattern sees it: scalars as printed, anything else as JSON. */
 function textOf(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value) ?? '';
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : (JSON.stringify(value) ?? '');
 }
 
 export function compare(actual: unknown, op: Op, expected: Scalar | Scalar[] | undefined): boolean {
@@ -164,11 +166,19 @@ export function evaluate(condition: Condition, ctx: EvalContext, bindings: Bindi
   if ('fact' in condition) {
     const perInterface = ctx.isInterfaceFact(condition.fact);
     // An interface fact has no value for the host as a whole.
-    const root = perInterface ? (ctx.subject === HOST ? undefined : ctx.fact(condition.fact, ctx.subject)) : ctx.fact(condition.fact, undefined);
+    const root = perInterface
+      ? ctx.subject === HOST
+        ? undefined
+        : ctx.fact(condition.fact, ctx.subject)
+      : ctx.fact(condition.fact, undefined);
     const actual = valueAt(root, condition.path);
     if (!compare(actual, condition.op, resolveValue(condition.value, bindings))) return null;
     const value = toScalar(actual);
-    const result: Match = { evidence: [{ fact: condition.fact, path: condition.path, value }], bindings: {}, interfaceSpecific: perInterface };
+    const result: Match = {
+      evidence: [{ fact: condition.fact, path: condition.path, value }],
+      bindings: {},
+      interfaceSpecific: perInterface,
+    };
     bind(result.bindings, condition.as ?? `${condition.fact}.${condition.path}`, value);
     return result;
   }
@@ -178,11 +188,16 @@ export function evaluate(condition: Condition, ctx: EvalContext, bindings: Bindi
     return status !== undefined && wanted.includes(status) ? { evidence: [], bindings: {}, interfaceSpecific: false } : null;
   }
   const actual = bindings[condition.var];
-  return compare(actual, condition.op, resolveValue(condition.value, bindings)) ? { evidence: [], bindings: {}, interfaceSpecific: false } : null;
+  return compare(actual, condition.op, resolveValue(condition.value, bindings))
+    ? { evidence: [], bindings: {}, interfaceSpecific: false }
+    : null;
 }
 
 /** Every `<check>/<symptom>` and fact id a condition tree mentions (conformance, fact snapshots). */
-export function references(condition: Condition | undefined, into: { symptoms: Set<string>; facts: Set<string>; checks: Set<string> }): void {
+export function references(
+  condition: Condition | undefined,
+  into: { symptoms: Set<string>; facts: Set<string>; checks: Set<string> },
+): void {
   if (!condition) return;
   if ('all' in condition) condition.all.forEach((part) => references(part, into));
   else if ('any' in condition) condition.any.forEach((part) => references(part, into));

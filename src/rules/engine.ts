@@ -61,7 +61,8 @@ export interface DiagnoseInput {
 /** A finding's phrases, computed from its data by the symptom that declared them (never stored). */
 export function phraseLookup(checks: readonly AnyCheck[]): (finding: Finding) => Record<string, string> {
   const symptoms = new Map<string, SymptomMeta>();
-  for (const check of checks) for (const [id, meta] of Object.entries(check.symptoms as Record<string, SymptomMeta>)) symptoms.set(`${check.id}/${id}`, meta);
+  for (const check of checks)
+    for (const [id, meta] of Object.entries(check.symptoms as Record<string, SymptomMeta>)) symptoms.set(`${check.id}/${id}`, meta);
   const cache = new WeakMap<Finding, Record<string, string>>();
   return (finding) => {
     let phrases = cache.get(finding);
@@ -117,8 +118,29 @@ function interfaceNamed(report: Report, name: string): Report['interfaces'][numb
 
 /** The names every rule template may use besides what its conditions bind (conformance-tested). */
 export const BUILTIN_BINDINGS = [
-  'subject', 'interface', 'pciAddress', 'driver', 'speedMbps', 'linkGbps', 'mtu', 'numaNode', 'hostname', 'kernel', 'physicalCores', 'logicalCpus', 'profile',
-  'bench.interface', 'bench.pciAddress', 'bench.peer', 'bench.client', 'bench.server', 'bench.resultGbps', 'bench.processes', 'bench.ceilingGbps', 'bench.pcieGbps', 'bench.linkGbps',
+  'subject',
+  'interface',
+  'pciAddress',
+  'driver',
+  'speedMbps',
+  'linkGbps',
+  'mtu',
+  'numaNode',
+  'hostname',
+  'kernel',
+  'physicalCores',
+  'logicalCpus',
+  'profile',
+  'bench.interface',
+  'bench.pciAddress',
+  'bench.peer',
+  'bench.client',
+  'bench.server',
+  'bench.resultGbps',
+  'bench.processes',
+  'bench.ceilingGbps',
+  'bench.pcieGbps',
+  'bench.linkGbps',
 ] as const;
 
 /** Built-in template values: the subject's interface, the host, the bench. */
@@ -169,7 +191,9 @@ function allFindings(report: Report): Finding[] {
 }
 
 function renderSentences(template: string | string[], bindings: Bindings): string {
-  const sentences = (Array.isArray(template) ? template : [template]).map((sentence) => render(sentence, bindings)).filter((rendered) => rendered.ok);
+  const sentences = (Array.isArray(template) ? template : [template])
+    .map((sentence) => render(sentence, bindings))
+    .filter((rendered) => rendered.ok);
   return sentences.map((rendered) => rendered.text).join(' ');
 }
 
@@ -185,7 +209,13 @@ function renderFixes(rule: Rule, ctx: EvalContext, bindings: Bindings, notes: st
     const filled = fillOperations(fix.ops ?? [], bindings);
     notes.push(...filled.notes);
     const persistent = fix.persistent ? fillDropIn(fix.persistent, bindings, notes) : undefined;
-    fixes.push({ text: text.text, commands: filled.commands, operations: filled.operations, ...(persistent ? { persistent } : {}), disruptive: fix.disruptive });
+    fixes.push({
+      text: text.text,
+      commands: filled.commands,
+      operations: filled.operations,
+      ...(persistent ? { persistent } : {}),
+      disruptive: fix.disruptive,
+    });
   }
   return fixes;
 }
@@ -199,7 +229,8 @@ function strongestSeverity(evidence: readonly DiagnosisEvidence[], findings: rea
   for (const item of evidence) {
     if (!('check' in item)) continue;
     for (const finding of findings) {
-      if (finding.check === item.check && finding.symptom === item.symptom && finding.subject === item.subject) best = Math.max(best, SEVERITY_WEIGHT[finding.severity]);
+      if (finding.check === item.check && finding.symptom === item.symptom && finding.subject === item.subject)
+        best = Math.max(best, SEVERITY_WEIGHT[finding.severity]);
     }
   }
   // Triggered by facts alone (no finding): as strong as a warning, the rule's own judgement.
@@ -218,7 +249,10 @@ function cappedConfidence(rule: Confidence, severity: Severity): Confidence {
 
 function verdictFor(mode: DiagnosisMode, limit: string | null, bindings: Bindings): string {
   const measured = bindings['bench.resultGbps'];
-  if (mode === 'static') return limit ? `Not measured (no bench run): likely to limit throughput to ${limit}.` : 'Not measured (no bench run): a diagnosis from the configuration alone.';
+  if (mode === 'static')
+    return limit
+      ? `Not measured (no bench run): likely to limit throughput to ${limit}.`
+      : 'Not measured (no bench run): a diagnosis from the configuration alone.';
   if (mode === 'confirmed') return `Confirmed by the bench${measured !== undefined ? ` (${measured} Gb/s measured)` : ''}.`;
   return `Not confirmed: the bench${measured !== undefined ? ` measured ${measured} Gb/s but` : ''} did not show the symptom this cause predicts${limit ? ` (a limit of ${limit})` : ''}.`;
 }
@@ -241,11 +275,15 @@ function dedupeEvidence(evidence: readonly DiagnosisEvidence[]): DiagnosisEviden
 function refutedByMeasurement(report: Report, subject: string, measuredTrigger: boolean, rule: Rule): boolean {
   const bench = report.bench;
   if (!bench || measuredTrigger || INFORMATIONAL_CAUSES.has(rule.cause)) return false;
-  const atCeiling = [...report.checks.filter((check) => check.id === BENCH_CHECK).flatMap((check) => check.findings), ...bench.findings].some(
-    (finding) => finding.check === BENCH_CHECK && finding.symptom === 'at-link-ceiling',
-  );
+  const atCeiling = [
+    ...report.checks.filter((check) => check.id === BENCH_CHECK).flatMap((check) => check.findings),
+    ...bench.findings,
+  ].some((finding) => finding.check === BENCH_CHECK && finding.symptom === 'at-link-ceiling');
   if (!atCeiling) return false;
-  const onPath = subject === HOST || subject === bench.interface || report.interfaces.some((iface) => iface.name === bench.interface && iface.master === subject);
+  const onPath =
+    subject === HOST ||
+    subject === bench.interface ||
+    report.interfaces.some((iface) => iface.name === bench.interface && iface.master === subject);
   return onPath || !bench.interface;
 }
 
@@ -360,14 +398,25 @@ function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: re
 export function diagnose({ report, facts, rules, checks }: DiagnoseInput): Diagnosis[] {
   const findings = allFindings(report);
   const phrases = checks ? phraseLookup(checks) : undefined;
-  const subjects = [...new Set([...report.interfaces.map((iface) => iface.name), ...findings.map((finding) => finding.subject).filter((subject) => subject !== HOST)]), HOST];
+  const subjects = [
+    ...new Set([
+      ...report.interfaces.map((iface) => iface.name),
+      ...findings.map((finding) => finding.subject).filter((subject) => subject !== HOST),
+    ]),
+    HOST,
+  ];
   const lookup: FactLookup = (id, subject) => {
     const value = facts(id, subject);
     // The bench result travels in the report; scan() need not hand it over as a fact too.
     if (value === undefined && id === 'bench.result') return report.bench;
     return value;
   };
-  const statuses = new Map(report.checks.map((result) => [result.id, { result, bySubject: new Map(result.subjects.map((entry) => [entry.subject, entry.status])) }]));
+  const statuses = new Map(
+    report.checks.map((result) => [
+      result.id,
+      { result, bySubject: new Map(result.subjects.map((entry) => [entry.subject, entry.status])) },
+    ]),
+  );
   const checkStatus = (check: string, subject: string) => {
     const entry = statuses.get(check);
     if (!entry) return undefined;
@@ -391,7 +440,15 @@ export function diagnose({ report, facts, rules, checks }: DiagnoseInput): Diagn
   };
   const diagnoses: Diagnosis[] = [];
   for (const subject of subjects) {
-    const ctx: EvalContext = { subject, findings, findingsOf, checkStatus, fact: lookup, isInterfaceFact: (id) => INTERFACE_FACTS.has(id), ...(phrases ? { phrases } : {}) };
+    const ctx: EvalContext = {
+      subject,
+      findings,
+      findingsOf,
+      checkStatus,
+      fact: lookup,
+      isInterfaceFact: (id) => INTERFACE_FACTS.has(id),
+      ...(phrases ? { phrases } : {}),
+    };
     for (const rule of rules) {
       const diagnosis = diagnoseRule(rule, ctx, report, findings);
       if (diagnosis) diagnoses.push(diagnosis);
@@ -413,7 +470,14 @@ export function diagnose({ report, facts, rules, checks }: DiagnoseInput): Diagn
 export function referencedFacts(rules: readonly Rule[]): string[] {
   const refs = { symptoms: new Set<string>(), facts: new Set<string>(), checks: new Set<string>() };
   for (const rule of rules) {
-    for (const condition of [rule.when, rule.unless, rule.confirmedBy, ...(rule.ruledOut ?? []).map((entry) => entry.when), ...rule.fixes.map((fix) => fix.when)]) references(condition, refs);
+    for (const condition of [
+      rule.when,
+      rule.unless,
+      rule.confirmedBy,
+      ...(rule.ruledOut ?? []).map((entry) => entry.when),
+      ...rule.fixes.map((fix) => fix.when),
+    ])
+      references(condition, refs);
   }
   return [...refs.facts].sort();
 }
@@ -422,7 +486,11 @@ export function referencedFacts(rules: readonly Rule[]): string[] {
  * A synchronous lookup over the facts the scan already collected: rules never cause a
  * collector to run (no command is started for a rule).
  */
-export async function collectRuleFacts(store: Pick<FactStore, 'get' | 'runs'>, rules: readonly Rule[], subjects: readonly string[]): Promise<FactLookup> {
+export async function collectRuleFacts(
+  store: Pick<FactStore, 'get' | 'runs'>,
+  rules: readonly Rule[],
+  subjects: readonly string[],
+): Promise<FactLookup> {
   const values = new Map<string, unknown>();
   // Which facts were collected, once: a lookup per fact and subject stays linear in interfaces.
   const collectedRuns = new Set(store.runs.filter((run) => run.ok).map((run) => `${run.fact}@${run.subject ?? ''}`));

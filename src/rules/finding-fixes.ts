@@ -21,7 +21,8 @@ export function fixFindingsFromDiagnoses(report: Report): void {
     for (const item of diagnosis.evidence) {
       if (!('check' in item)) continue;
       for (const finding of findings) {
-        if (done.has(finding) || finding.check !== item.check || finding.symptom !== item.symptom || finding.subject !== item.subject) continue;
+        if (done.has(finding) || finding.check !== item.check || finding.symptom !== item.symptom || finding.subject !== item.subject)
+          continue;
         finding.fix = sentence;
         done.add(finding);
       }

@@ -6,7 +6,14 @@
  */
 import type { Scalar } from '../report/schema.js';
 import { operationText } from '../domain/fix-commands.js';
-import { checkOperation, operationLabel, type DropIn, type Operation, type OperationTemplate, type SymptomFixTemplate } from '../report/fix-operations.js';
+import {
+  checkOperation,
+  operationLabel,
+  type DropIn,
+  type Operation,
+  type OperationTemplate,
+  type SymptomFixTemplate,
+} from '../report/fix-operations.js';
 import { placeholders, render, type Bindings } from './template.js';
 
 /** The name when the whole parameter is one placeholder ("{rxMax}"), in the one engine's syntax. */
@@ -39,12 +46,15 @@ function fill(value: unknown, bindings: Bindings, missing: Set<string>, top: boo
     return undefined;
   }
   // Array items are words (argv) or numbers written as text: a bound number becomes its text.
-  if (Array.isArray(value)) return value.map((item) => fill(item, bindings, missing, false)).map((item) => (typeof item === 'number' ? String(item) : item));
+  if (Array.isArray(value))
+    return value.map((item) => fill(item, bindings, missing, false)).map((item) => (typeof item === 'number' ? String(item) : item));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).flatMap(([key, item]) => {
-      const filled = fill(item, bindings, missing, false);
-      return filled === undefined ? [] : [[key, filled]];
-    }));
+    return Object.fromEntries(
+      Object.entries(value).flatMap(([key, item]) => {
+        const filled = fill(item, bindings, missing, false);
+        return filled === undefined ? [] : [[key, filled]];
+      }),
+    );
   }
   return value;
 }
@@ -66,7 +76,9 @@ export function fillOperation(template: OperationTemplate, bindings: Bindings): 
   if (!checked.ok && checked.reason === 'no setting to change' && omitted.length > 0) return { ok: false, note: null };
   if (!checked.ok) {
     // A required parameter left out because its single placeholder had no value: say which.
-    const unbound = Object.values(template).flatMap((value) => (typeof value === 'string' ? placeholders(value) : [])).filter((name) => absent(bindings[name]));
+    const unbound = Object.values(template)
+      .flatMap((value) => (typeof value === 'string' ? placeholders(value) : []))
+      .filter((name) => absent(bindings[name]));
     return { ok: false, note: `${label} refused: ${checked.reason}${unbound.length ? ` (no value for ${unbound.join(', ')})` : ''}` };
   }
   return { ok: true, op: checked.op };
@@ -99,8 +111,12 @@ export function fillOperations(templates: readonly OperationTemplate[], bindings
  */
 export function fillDropIn(template: DropIn, bindings: Bindings, notes: string[]): DropIn | undefined {
   const file = render(template.file, bindings);
-  const lines = template.content.replace(/\n$/, '').split('\n').map((line) => ({ line, rendered: render(line, bindings) }));
-  for (const { line, rendered } of lines) if (!rendered.ok) notes.push(`line "${line}" of ${template.file} left out: no value for ${rendered.missing.join(', ')}`);
+  const lines = template.content
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => ({ line, rendered: render(line, bindings) }));
+  for (const { line, rendered } of lines)
+    if (!rendered.ok) notes.push(`line "${line}" of ${template.file} left out: no value for ${rendered.missing.join(', ')}`);
   const kept = lines.flatMap(({ rendered }) => (rendered.ok ? [rendered.text] : []));
   const meaningful = kept.some((line) => line.trim() !== '' && !line.trim().startsWith('#') && !/^\[.*\]$/.test(line.trim()));
   if (!file.ok) {

@@ -63,10 +63,18 @@ export function parseRuleDocument(document: unknown, file: string): LoadedRule[]
   const shape = ruleFileSchema.safeParse(document);
   if (!shape.success) {
     const issue = deepestIssue(shape.error.issues[0]!);
-    throw new RuleLoadError(file, null, fieldPath('', issue.path).replace(/^\./, '') || '(document)', `${issue.message} (a rule file is "rules:" followed by a list of rules)`);
+    throw new RuleLoadError(
+      file,
+      null,
+      fieldPath('', issue.path).replace(/^\./, '') || '(document)',
+      `${issue.message} (a rule file is "rules:" followed by a list of rules)`,
+    );
   }
   return shape.data.rules.map((candidate, index) => {
-    const id = typeof candidate === 'object' && candidate !== null && typeof (candidate as { id?: unknown }).id === 'string' ? (candidate as { id: string }).id : `#${index + 1}`;
+    const id =
+      typeof candidate === 'object' && candidate !== null && typeof (candidate as { id?: unknown }).id === 'string'
+        ? (candidate as { id: string }).id
+        : `#${index + 1}`;
     const parsed = ruleSchema.safeParse(candidate);
     if (!parsed.success) {
       const issue = deepestIssue(parsed.error.issues[0]!);
@@ -101,7 +109,11 @@ export function rulesHash(texts: readonly string[]): string {
 
 function compiledDocuments(dir: string, names: readonly string[], texts: readonly string[]): unknown[] | null {
   try {
-    const compiled = JSON.parse(readFileSync(path.join(path.dirname(dir), COMPILED_RULES), 'utf8')) as { hash?: string; names?: string[]; documents?: unknown[] };
+    const compiled = JSON.parse(readFileSync(path.join(path.dirname(dir), COMPILED_RULES), 'utf8')) as {
+      hash?: string;
+      names?: string[];
+      documents?: unknown[];
+    };
     if (compiled.hash !== rulesHash(texts) || JSON.stringify(compiled.names) !== JSON.stringify(names)) return null;
     return compiled.documents ?? null;
   } catch {
@@ -114,9 +126,11 @@ export function loadRules(rulesDir?: string): LoadedRule[] {
   // The single executable carries the compiled catalogue; it still goes through the same validation.
   const embedded = rulesDir === undefined ? embeddedAssets()?.rules : undefined;
   const dir = embedded ? 'rules' : (rulesDir ?? defaultRulesDir());
-  const files = embedded ? embedded.names : readdirSync(dir)
-    .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
-    .sort();
+  const files = embedded
+    ? embedded.names
+    : readdirSync(dir)
+        .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
+        .sort();
   const texts = embedded ? [] : files.map((name) => readFileSync(path.join(dir, name), 'utf8'));
   const documents = embedded ? embedded.documents : compiledDocuments(dir, files, texts);
   const rules: LoadedRule[] = [];

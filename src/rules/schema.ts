@@ -50,7 +50,10 @@ export const factConditionSchema = z.strictObject({
 /** A check's verdict on the subject (pass rules causes out). */
 export const checkConditionSchema = z.strictObject({
   check: z.string().regex(KEBAB),
-  status: z.union([z.enum(['pass', 'fail', 'not-applicable', 'unknown', 'error']), z.array(z.enum(['pass', 'fail', 'not-applicable', 'unknown', 'error'])).min(1)]),
+  status: z.union([
+    z.enum(['pass', 'fail', 'not-applicable', 'unknown', 'error']),
+    z.array(z.enum(['pass', 'fail', 'not-applicable', 'unknown', 'error'])).min(1),
+  ]),
 });
 
 /** A condition on a built-in value (linkGbps, physicalCores, bench.processes, profile, ...). */
@@ -65,25 +68,21 @@ export type FactCondition = z.infer<typeof factConditionSchema>;
 export type CheckCondition = z.infer<typeof checkConditionSchema>;
 export type VarCondition = z.infer<typeof varConditionSchema>;
 export type Condition =
-  | SymptomCondition
-  | FactCondition
-  | CheckCondition
-  | VarCondition
-  | { all: Condition[] }
-  | { any: Condition[] }
-  | { not: Condition };
+  SymptomCondition | FactCondition | CheckCondition | VarCondition | { all: Condition[] } | { any: Condition[] } | { not: Condition };
 
-export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
-  z.union([
-    symptomConditionSchema,
-    factConditionSchema,
-    checkConditionSchema,
-    varConditionSchema,
-    z.strictObject({ all: z.array(conditionSchema).min(1) }),
-    z.strictObject({ any: z.array(conditionSchema).min(1) }),
-    z.strictObject({ not: conditionSchema }),
-  ]),
-).meta({ id: 'Condition', description: 'symptom / fact / check / var condition, or all / any / not of conditions' });
+export const conditionSchema: z.ZodType<Condition> = z
+  .lazy(() =>
+    z.union([
+      symptomConditionSchema,
+      factConditionSchema,
+      checkConditionSchema,
+      varConditionSchema,
+      z.strictObject({ all: z.array(conditionSchema).min(1) }),
+      z.strictObject({ any: z.array(conditionSchema).min(1) }),
+      z.strictObject({ not: conditionSchema }),
+    ]),
+  )
+  .meta({ id: 'Condition', description: 'symptom / fact / check / var condition, or all / any / not of conditions' });
 
 export const fixSchema = z.strictObject({
   /** Why and what, in prose; `{name}` placeholders are filled from the matched findings and facts. */
@@ -102,28 +101,30 @@ export const fixSchema = z.strictObject({
 });
 export type RuleFix = z.infer<typeof fixSchema>;
 
-export const ruleSchema = z.strictObject({
-  id: z.string().regex(KEBAB, 'kebab-case'),
-  title: z.string().min(3),
-  /** The cause number in CAUSES.md (1–20). */
-  cause: z.number().int().min(1).max(20),
-  /** Other causes the same observation points to (a checklist rule). */
-  relatedCauses: z.array(z.number().int().min(1).max(20)).optional(),
-  when: conditionSchema,
-  /** The rule does not fire when this holds (a more specific rule explains it). */
-  unless: conditionSchema.optional(),
-  /** Sentences; one whose placeholders cannot all be filled is left out. */
-  explanation: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-  /** What the cause limits throughput to, for static diagnoses: "≈ {ceilingGbps} Gb/s". */
-  limit: z.string().optional(),
-  /** Bench observations that confirm the diagnosis (the bench's predicted symptom). */
-  confirmedBy: conditionSchema.optional(),
-  fixes: z.array(fixSchema),
-  confidence: z.enum(['high', 'medium', 'low']),
-  references: z.array(z.string().min(1)).min(1),
-  /** Lines saying what was ruled out and why, each shown when its condition holds. */
-  ruledOut: z.array(z.strictObject({ when: conditionSchema, text: z.string().min(1) })).optional(),
-}).meta({ id: 'Rule' });
+export const ruleSchema = z
+  .strictObject({
+    id: z.string().regex(KEBAB, 'kebab-case'),
+    title: z.string().min(3),
+    /** The cause number in CAUSES.md (1–20). */
+    cause: z.number().int().min(1).max(20),
+    /** Other causes the same observation points to (a checklist rule). */
+    relatedCauses: z.array(z.number().int().min(1).max(20)).optional(),
+    when: conditionSchema,
+    /** The rule does not fire when this holds (a more specific rule explains it). */
+    unless: conditionSchema.optional(),
+    /** Sentences; one whose placeholders cannot all be filled is left out. */
+    explanation: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    /** What the cause limits throughput to, for static diagnoses: "≈ {ceilingGbps} Gb/s". */
+    limit: z.string().optional(),
+    /** Bench observations that confirm the diagnosis (the bench's predicted symptom). */
+    confirmedBy: conditionSchema.optional(),
+    fixes: z.array(fixSchema),
+    confidence: z.enum(['high', 'medium', 'low']),
+    references: z.array(z.string().min(1)).min(1),
+    /** Lines saying what was ruled out and why, each shown when its condition holds. */
+    ruledOut: z.array(z.strictObject({ when: conditionSchema, text: z.string().min(1) })).optional(),
+  })
+  .meta({ id: 'Rule' });
 export type Rule = z.infer<typeof ruleSchema>;
 export type Confidence = Rule['confidence'];
 

@@ -64,7 +64,8 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
         let pcieBitsPerSecond: number | null = null;
         if (iface) {
           const pcie = await store.get('pcie.link', iface);
-          if (pcie.ok && pcie.value.present && pcie.value.link?.speedGts && pcie.value.link.width) pcieBitsPerSecond = (usableGbps(pcie.value.link.speedGts, pcie.value.link.width) ?? 0) * 1e9 || null;
+          if (pcie.ok && pcie.value.present && pcie.value.link?.speedGts && pcie.value.link.width)
+            pcieBitsPerSecond = (usableGbps(pcie.value.link.speedGts, pcie.value.link.width) ?? 0) * 1e9 || null;
         }
         const speed = device?.ok ? device.value.speedMbps : null;
         const mtu = device?.ok ? device.value.mtu : null;
@@ -72,7 +73,8 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
         if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');
         if (bench) {
           store.provide('bench.result', bench);
-          if (!speed && stated) notes.push(`iperf3 judged against the link speed stated in the text or by --link-speed: ${stated / 1000} Gb/s`);
+          if (!speed && stated)
+            notes.push(`iperf3 judged against the link speed stated in the text or by --link-speed: ${stated / 1000} Gb/s`);
         }
       },
     });
@@ -89,10 +91,23 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
       ...(segmentNotes.has(part) ? { note: segmentNotes.get(part)! } : {}),
     }));
     // Ignored text belongs to no host: every host's report lists it once.
-    for (const ignored of segmentation.ignored) described.push({ kind: 'ignored', recognised: false, firstLine: ignored.firstLine, lastLine: ignored.lastLine, note: ignored.preview });
+    for (const ignored of segmentation.ignored)
+      described.push({
+        kind: 'ignored',
+        recognised: false,
+        firstLine: ignored.firstLine,
+        lastLine: ignored.lastLine,
+        note: ignored.preview,
+      });
     described.sort((a, b) => a.firstLine - b.firstLine);
     report.source = { mode: 'text', ...(options.sourcePath ? { path: options.sourcePath } : {}), segments: described, notes };
-    report.askFor = askFor(report, options.checks, io.interfaceNames, runs.length > 0, segments.some((part) => part.windows));
+    report.askFor = askFor(
+      report,
+      options.checks,
+      io.interfaceNames,
+      runs.length > 0,
+      segments.some((part) => part.windows),
+    );
     // The engine's hint for a missing input speaks of snapshots; here the input is the customer.
     for (const check of report.checks) {
       if (!check.hint || !/snapshot/.test(check.hint)) continue;
@@ -127,11 +142,15 @@ function formatRate(bps: number): string {
 }
 
 function describeRun(run: Iperf3TextRun): string {
-  const udp = run.protocol === 'udp' && run.lostPercent !== null ? `, ${run.lostPercent} % of datagrams lost, jitter ${run.jitterMs ?? '?'} ms` : '';
+  const udp =
+    run.protocol === 'udp' && run.lostPercent !== null ? `, ${run.lostPercent} % of datagrams lost, jitter ${run.jitterMs ?? '?'} ms` : '';
   const rate = runRate(run);
   const received = rate === null ? '' : `, ${formatRate(rate)} received`;
   const retransmits = run.retransmits !== null ? `, ${run.retransmits} retransmits` : '';
-  return `${run.title ? `${run.title}: ` : ''}iperf3 ${run.version ?? ''} ${run.role ?? ''} ${run.protocol.toUpperCase()} ${run.direction}, ${run.streams} stream(s)${received}${retransmits}${udp}${run.hasSummary ? '' : ', no final summary (rate from its intervals)'}`.replace(/\s+/g, ' ');
+  return `${run.title ? `${run.title}: ` : ''}iperf3 ${run.version ?? ''} ${run.role ?? ''} ${run.protocol.toUpperCase()} ${run.direction}, ${run.streams} stream(s)${received}${retransmits}${udp}${run.hasSummary ? '' : ', no final summary (rate from its intervals)'}`.replace(
+    /\s+/g,
+    ' ',
+  );
 }
 
 function readRuns(part: Segment, notes: Map<Segment, string>): Iperf3TextRun[] {
@@ -175,7 +194,13 @@ function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | un
         version: json.version,
         peer: null,
         port: null,
-        intervals: json.intervals.map(({ start, end, bitsPerSecond, retransmits, omitted }) => ({ start, end, bitsPerSecond, retransmits, omitted })),
+        intervals: json.intervals.map(({ start, end, bitsPerSecond, retransmits, omitted }) => ({
+          start,
+          end,
+          bitsPerSecond,
+          retransmits,
+          omitted,
+        })),
         perStream: [],
         senderBitsPerSecond: json.senderBitsPerSecond,
         receiverBitsPerSecond: json.receiverBitsPerSecond,

@@ -56,7 +56,13 @@ const WINDOWS = [
 const IPERF3_RUN = 'iperf3 -c <server> -t 30 -P 4   (and the same with -R; the text output is fine)';
 const NO_INTERFACE = 'ethtool <interface>; ethtool -i <interface>; ethtool -S <interface>   (the interface that carries the traffic)';
 
-export function askFor(report: Report, checks: readonly AnyCheck[], interfaces: readonly string[], hasRun: boolean, windows = false): AskFor[] {
+export function askFor(
+  report: Report,
+  checks: readonly AnyCheck[],
+  interfaces: readonly string[],
+  hasRun: boolean,
+  windows = false,
+): AskFor[] {
   const byCommand = new Map<string, AskFor>();
   const add = (command: string, check: string, subject?: string) => {
     const entry = byCommand.get(command) ?? { command, checks: [], ...(subject ? { subject } : {}) };
@@ -64,7 +70,13 @@ export function askFor(report: Report, checks: readonly AnyCheck[], interfaces: 
     byCommand.set(command, entry);
   };
   const missing = (fact: string, subject?: string) =>
-    report.collectors.some((run) => run.fact === fact && (subject === undefined || (run.subject ?? '') === subject) && !run.ok && (run.error?.kind === 'not-captured' || run.error?.kind === 'dependency-failed'));
+    report.collectors.some(
+      (run) =>
+        run.fact === fact &&
+        (subject === undefined || (run.subject ?? '') === subject) &&
+        !run.ok &&
+        (run.error?.kind === 'not-captured' || run.error?.kind === 'dependency-failed'),
+    );
   for (const result of report.checks) {
     const check = checks.find((candidate) => candidate.id === result.id);
     if (!check || result.status === 'pass' || result.status === 'fail') continue;
@@ -97,7 +109,8 @@ export function askFor(report: Report, checks: readonly AnyCheck[], interfaces: 
       }
     }
     if (!asked && result.status === 'unknown' && PER_CHECK[result.id]) {
-      for (const subject of result.subjects.filter((entry) => entry.status === 'unknown' && interfaces.includes(entry.subject))) add(PER_CHECK[result.id]!(subject.subject), result.id, subject.subject);
+      for (const subject of result.subjects.filter((entry) => entry.status === 'unknown' && interfaces.includes(entry.subject)))
+        add(PER_CHECK[result.id]!(subject.subject), result.id, subject.subject);
     }
   }
   return [...byCommand.values()];

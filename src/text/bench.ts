@@ -43,7 +43,9 @@ function toProcess(run: Iperf3TextRun, index: number): BenchProcess {
     throttledPeriods: null,
     serverVersion: null,
     error: null,
-    intervals: run.intervals.filter((interval) => !interval.omitted).map(({ start, end, bitsPerSecond }) => ({ start, end, bitsPerSecond })),
+    intervals: run.intervals
+      .filter((interval) => !interval.omitted)
+      .map(({ start, end, bitsPerSecond }) => ({ start, end, bitsPerSecond })),
   };
 }
 
@@ -52,9 +54,7 @@ function toProcess(run: Iperf3TextRun, index: number): BenchProcess {
  * &), one step whose rate is their sum; any other run is a step of one process.
  */
 export function benchFromRuns(groups: ReadonlyArray<readonly Iperf3TextRun[]>, link: PastedLink): BenchMeasurement | null {
-  const usable = groups
-    .map((group) => group.filter((run) => runRate(run) !== null))
-    .filter((group) => group.length > 0);
+  const usable = groups.map((group) => group.filter((run) => runRate(run) !== null)).filter((group) => group.length > 0);
   if (!usable.length) return null;
   let index = 0;
   const steps: BenchStep[] = usable.map((group) => {
@@ -101,7 +101,10 @@ export function benchFromRuns(groups: ReadonlyArray<readonly Iperf3TextRun[]>, l
     result: {
       bitsPerSecond: bestStep.bitsPerSecond,
       senderBitsPerSecond: bestStep.senderBitsPerSecond,
-      reverseBitsPerSecond: run.direction === 'bidir' && bestGroup.every((r) => r.reverseBitsPerSecond !== null) ? bestGroup.reduce((total, r) => total + r.reverseBitsPerSecond!, 0) : null,
+      reverseBitsPerSecond:
+        run.direction === 'bidir' && bestGroup.every((r) => r.reverseBitsPerSecond !== null)
+          ? bestGroup.reduce((total, r) => total + r.reverseBitsPerSecond!, 0)
+          : null,
       retransmits: bestStep.retransmits,
       durationSeconds: bestStep.durationSeconds,
       processes: bestStep.processes,

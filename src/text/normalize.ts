@@ -34,7 +34,10 @@ const PAGER = /^\s*(?:--More--.*|\(END\)|lines \d+-\d+(?:\/\d+)?(?: \(END\))?|:\
 export function normalize(text: string): Normalized {
   const repairs = new Set<string>();
   if (/\r/.test(text)) repairs.add('CRLF line ends');
-  const raw = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const raw = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   // Quoting and timestamps are removed only when they are how the text is written: on most of
   // its non-blank lines, or on a run of them (one quoted reply inside a longer message).
   const nonBlank = raw.filter((line) => line.trim());

@@ -57,7 +57,8 @@ const PROMPTS: Array<{ pattern: RegExp; host?: number; command: number; needsKno
   { pattern: /^\s*\$\s+(\S.*)$/, command: 1 },
   { pattern: /^\s*#\s+(\S.*)$/, command: 1, needsKnownCommand: true },
 ];
-const KNOWN_COMMAND = /^(?:sudo\s+)?(?:ethtool|lspci|cat|grep|egrep|sysctl|ip|tc|numactl|lscpu|uname|iperf3?|hostname|ifconfig|dmesg|journalctl|ls|head|tail|less|more|taskset|cpupower|mlnx_tune|systemctl|modinfo|nstat|netstat|ss)\b/;
+const KNOWN_COMMAND =
+  /^(?:sudo\s+)?(?:ethtool|lspci|cat|grep|egrep|sysctl|ip|tc|numactl|lscpu|uname|iperf3?|hostname|ifconfig|dmesg|journalctl|ls|head|tail|less|more|taskset|cpupower|mlnx_tune|systemctl|modinfo|nstat|netstat|ss)\b/;
 const HEADER = /^\s*(?:={2,}|-{3,}|#{1,4}|\*\*)\s*(.+?)\s*(?:={2,}|-{3,}|\*\*|:)?\s*$/;
 const FENCE = /^\s*(?:```|~~~)/;
 /** Filters that leave only part of an output. */
@@ -85,7 +86,10 @@ function parseHeader(line: string): string | undefined {
 function splitPipeline(command: string): { base: string; filtered: boolean } {
   const parts = command.split(/\s\|\s?|\|\s/);
   const base = parts[0]!.replace(/\s+2>&1\s*$|\s+2>\/dev\/null\s*$/, '').trim();
-  return { base: /^cat\s+/.test(base) || /^(?:grep|egrep)\b/.test(base) ? base : base, filtered: parts.slice(1).some((part) => FILTERS.test(part)) || /^(?:grep|egrep)\b/.test(base) };
+  return {
+    base: /^cat\s+/.test(base) || /^(?:grep|egrep)\b/.test(base) ? base : base,
+    filtered: parts.slice(1).some((part) => FILTERS.test(part)) || /^(?:grep|egrep)\b/.test(base),
+  };
 }
 
 interface Block {
@@ -146,7 +150,14 @@ const WRAP_MAX = 80;
  * body, blank lines inside it, and lines an email client wrapped (rejoined). Returns the index
  * after the last line taken.
  */
-function consume(format: Format, lines: readonly SourceLine[], start: number, taken: SourceLine[], repairs: Set<string>, iface: string | null): number {
+function consume(
+  format: Format,
+  lines: readonly SourceLine[],
+  start: number,
+  taken: SourceLine[],
+  repairs: Set<string>,
+  iface: string | null,
+): number {
   let index = start;
   const fits = (text: string) => {
     const anchor = format.anchor.exec(text) ?? format.anchor.exec(text.trimStart());
@@ -166,10 +177,21 @@ function consume(format: Format, lines: readonly SourceLine[], start: number, ta
     // iperf3 -J ends with its top-level "}" in column 0: what follows is not JSON.
     if (format.kind === 'iperf3-json' && /^\}\s*$/.test(taken.at(-1)?.text ?? '')) break;
     // iperf3 runs pasted one after another: a finished run ends its output.
-    if (format.kind === 'iperf3-text' && /(?:receiver|iperf Done\.)\s*$/.test(taken.at(-1)?.text ?? '') && /^\s*(?:\[ ID ?\]|Connecting to host|-{20,})/.test(text)) break;
+    if (
+      format.kind === 'iperf3-text' &&
+      /(?:receiver|iperf Done\.)\s*$/.test(taken.at(-1)?.text ?? '') &&
+      /^\s*(?:\[ ID ?\]|Connecting to host|-{20,})/.test(text)
+    )
+      break;
     if (!fits(text)) {
       const previous = taken.at(-1);
-      if (previous && !format.noUnwrap && previous.text.length >= WRAP_MIN && previous.text.length <= WRAP_MAX && fits(`${previous.text} ${text.trim()}`)) {
+      if (
+        previous &&
+        !format.noUnwrap &&
+        previous.text.length >= WRAP_MIN &&
+        previous.text.length <= WRAP_MAX &&
+        fits(`${previous.text} ${text.trim()}`)
+      ) {
         taken[taken.length - 1] = { number: previous.number, text: `${previous.text} ${text.trim()}` };
         repairs.add('wrapped lines rejoined');
         index += 1;
@@ -184,7 +206,8 @@ function consume(format: Format, lines: readonly SourceLine[], start: number, ta
 }
 
 /** First lines that always start a new output, even where they would fit the current one's body. */
-const STRONG_ANCHOR = /^\s*(?:Settings for \S+:|NIC statistics:|Ring parameters for|Channel parameters for|Features for|Coalesce parameters for|Pause parameters for|driver:\s|RX flow hash indirection|Connecting to host|Client connecting to|available: \d+ nodes|Architecture:|\s*CPU0\s)/;
+const STRONG_ANCHOR =
+  /^\s*(?:Settings for \S+:|NIC statistics:|Ring parameters for|Channel parameters for|Features for|Coalesce parameters for|Pause parameters for|driver:\s|RX flow hash indirection|Connecting to host|Client connecting to|available: \d+ nodes|Architecture:|\s*CPU0\s)/;
 
 /** The first line of a different output (same-kind anchors are judged by `fits`). */
 function isOtherAnchor(format: Format, text: string): boolean {
@@ -195,12 +218,14 @@ function isOtherAnchor(format: Format, text: string): boolean {
 
 /** Inline fragments quoted inside prose: "LnkSta: Speed 5GT/s, Width x1 (degraded)". */
 const INLINE_LSPCI = /(LnkSta|LnkCap):\s*Speed\s+[\d.]+GT\/s(?:\s*\(\w+\))?,\s*Width\s+x\d+(?:\s*\(\w+\))?/g;
-const INLINE_IPERF3_ROW = /\[\s*(?:\d+|SUM)\](?:\[[A-Z-]+\])?\s+\d+\.\d\d\s*-\s*\d+\.\d\d\s+sec\s+[\d.]+\s+[KMGT]?Bytes\s+[\d.]+\s+[KMGT]?bits\/sec/;
+const INLINE_IPERF3_ROW =
+  /\[\s*(?:\d+|SUM)\](?:\[[A-Z-]+\])?\s+\d+\.\d\d\s*-\s*\d+\.\d\d\s+sec\s+[\d.]+\s+[KMGT]?Bytes\s+[\d.]+\s+[KMGT]?bits\/sec/;
 
 export function segment(text: string): Segmentation {
   const normalized = normalize(text);
   const repairs = new Set(normalized.repairs);
-  if (/\t/.test(text) === false && /^ {4,}\S/m.test(text) && /Settings for|NIC statistics|Ring parameters/.test(text)) repairs.add('tabs turned into spaces (read as whitespace)');
+  if (/\t/.test(text) === false && /^ {4,}\S/m.test(text) && /Settings for|NIC statistics|Ring parameters/.test(text))
+    repairs.add('tabs turned into spaces (read as whitespace)');
   const { blocks: found, hosts } = blocks(normalized.lines);
   const segments: Segment[] = [];
   const ignored: SourceLine[] = [];
@@ -211,11 +236,23 @@ export function segment(text: string): Segmentation {
     const add = (format: Format, iface: string | null, command: string | null, filtered: boolean, taken: SourceLine[]) => {
       if (!taken.length && !command) return;
       const first = taken[0]?.number ?? block.commandLine ?? 0;
-      segments.push({ ...(block.windows ? { windows: true } : {}), kind: format.kind, host: block.host, iface, command, filtered, firstLine: block.commandLine && command ? Math.min(block.commandLine, first) : first, lastLine: taken.at(-1)?.number ?? first, text: taken.map((line) => line.text).join('\n') + '\n' });
+      segments.push({
+        ...(block.windows ? { windows: true } : {}),
+        kind: format.kind,
+        host: block.host,
+        iface,
+        command,
+        filtered,
+        firstLine: block.commandLine && command ? Math.min(block.commandLine, first) : first,
+        lastLine: taken.at(-1)?.number ?? first,
+        text: taken.map((line) => line.text).join('\n') + '\n',
+      });
     };
     if (block.command) {
       const { base, filtered } = splitPipeline(block.command);
-      const known = formatForCommand(base) ?? (/\/proc\/interrupts\b/.test(base) ? { format: FORMATS.find((f) => f.kind === 'proc-interrupts')!, iface: null } : undefined);
+      const known =
+        formatForCommand(base) ??
+        (/\/proc\/interrupts\b/.test(base) ? { format: FORMATS.find((f) => f.kind === 'proc-interrupts')!, iface: null } : undefined);
       if (known) {
         const taken: SourceLine[] = [];
         // Everything up to the next prompt is the command's output, as long as it fits its shape.
@@ -228,7 +265,7 @@ export function segment(text: string): Segmentation {
             taken.length = banner;
           }
         }
-        const headerIface = taken.length ? formatForAnchor(taken[0]!.text)?.iface ?? null : null;
+        const headerIface = taken.length ? (formatForAnchor(taken[0]!.text)?.iface ?? null) : null;
         if (taken.length || !filtered) add(known.format, known.iface ?? headerIface, block.command, filtered, taken);
       }
     }
@@ -252,14 +289,27 @@ export function segment(text: string): Segmentation {
       if (INLINE_IPERF3_ROW.test(line.text)) {
         const taken: SourceLine[] = [line];
         let next = index + 1;
-        while (next < lines.length && (INLINE_IPERF3_ROW.test(lines[next]!.text) || /sender|receiver/.test(lines[next]!.text))) taken.push(lines[next++]!);
-        add(FORMATS.find((f) => f.kind === 'iperf3-text')!, null, null, false, taken);
+        while (next < lines.length && (INLINE_IPERF3_ROW.test(lines[next]!.text) || /sender|receiver/.test(lines[next]!.text)))
+          taken.push(lines[next++]!);
+        add(
+          FORMATS.find((f) => f.kind === 'iperf3-text')!,
+          null,
+          null,
+          false,
+          taken,
+        );
         index = next;
         continue;
       }
       const inline = [...line.text.matchAll(INLINE_LSPCI)];
       if (inline.length) {
-        add(FORMATS.find((f) => f.kind === 'lspci')!, null, null, true, [{ number: line.number, text: inline.map((match) => match[0]).join('\n') }]);
+        add(
+          FORMATS.find((f) => f.kind === 'lspci')!,
+          null,
+          null,
+          true,
+          [{ number: line.number, text: inline.map((match) => match[0]).join('\n') }],
+        );
         segments.at(-1)!.inline = true;
         index += 1;
         continue;
@@ -280,7 +330,16 @@ function mergeIperf3(segments: Segment[]): Segment[] {
   const merged: Segment[] = [];
   for (const current of segments) {
     const previous = merged.at(-1);
-    if (previous && previous.kind === 'iperf3-text' && current.kind === 'iperf3-text' && current.command === null && !/(?:^|\s)(?:-v|--version)(?:\s|$)/.test(previous.command ?? '') && previous.host === current.host && !/\b(?:sender|receiver)\s*$/.test(previous.text.trimEnd()) && current.firstLine - previous.lastLine <= 3) {
+    if (
+      previous &&
+      previous.kind === 'iperf3-text' &&
+      current.kind === 'iperf3-text' &&
+      current.command === null &&
+      !/(?:^|\s)(?:-v|--version)(?:\s|$)/.test(previous.command ?? '') &&
+      previous.host === current.host &&
+      !/\b(?:sender|receiver)\s*$/.test(previous.text.trimEnd()) &&
+      current.firstLine - previous.lastLine <= 3
+    ) {
       previous.text += current.text;
       previous.lastLine = current.lastLine;
       continue;

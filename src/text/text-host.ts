@@ -80,7 +80,9 @@ export class TextHostIO implements HostIO {
     if (texts('numactl').length) this.commands.set(commandKey(['numactl', '--hardware']), texts('numactl')[0]!);
     if (texts('tc-qdisc').length) this.commands.set(commandKey(['tc', '-s', 'qdisc', 'show']), texts('tc-qdisc').join(''));
     // The iperf3 version banner (`iperf3 -v`, or the first line of a -V run) is what `iperf3 -v` prints.
-    const banner = texts('iperf3-text').map((text) => /^iperf 3\.\S+.*(?:\n(?:Linux |Optional features).*){0,2}/m.exec(text)?.[0]).find(Boolean);
+    const banner = texts('iperf3-text')
+      .map((text) => /^iperf 3\.\S+.*(?:\n(?:Linux |Optional features).*){0,2}/m.exec(text)?.[0])
+      .find(Boolean);
     if (banner) this.commands.set(commandKey(['iperf3', '-v']), banner + '\n');
     this.lscpu = texts('lscpu')[0];
     this.uname = texts('uname')[0];
@@ -122,7 +124,9 @@ export class TextHostIO implements HostIO {
       if (busInfo && /^[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/.test(busInfo)) busInfo = `0000:${busInfo}`;
       if (!busInfo && names.size === 1 && devices.length === 1) {
         busInfo = devices[0]!;
-        this.inferences.push(`${name} is taken to be the only network device in the lspci output (${busInfo === UNADDRESSED_PCI ? 'a fragment without its address' : busInfo})`);
+        this.inferences.push(
+          `${name} is taken to be the only network device in the lspci output (${busInfo === UNADDRESSED_PCI ? 'a fragment without its address' : busInfo})`,
+        );
       }
       let speedMbps = speed && /^\d+Mb\/s$/.test(speed) ? speed.replace('Mb/s', '') : null;
       if (!speedMbps && options.statedSpeedMbps && names.size === 1) {
@@ -136,7 +140,10 @@ export class TextHostIO implements HostIO {
         driver: field(info, 'driver'),
         busInfo,
         speed: speedMbps,
-        duplex: field(settings, 'Duplex')?.match(/^(Full|Half)$/i)?.[1]?.toLowerCase() ?? null,
+        duplex:
+          field(settings, 'Duplex')
+            ?.match(/^(Full|Half)$/i)?.[1]
+            ?.toLowerCase() ?? null,
         carrier: link === 'yes' ? '1' : link === 'no' ? '0' : null,
         mtu: links.get(name)?.mtu ?? null,
         operstate: links.get(name)?.state ?? null,
@@ -154,7 +161,11 @@ export class TextHostIO implements HostIO {
     const addresses = new Set<string>();
     let headerless = false;
     for (const text of this.lspci) {
-      const headers = [...text.matchAll(/^((?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) (?:Ethernet controller|Network controller|Infiniband controller)/gim)];
+      const headers = [
+        ...text.matchAll(
+          /^((?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) (?:Ethernet controller|Network controller|Infiniband controller)/gim,
+        ),
+      ];
       for (const header of headers) addresses.add(header[1]!.length === 7 ? `0000:${header[1]!.toLowerCase()}` : header[1]!.toLowerCase());
       if (!/^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] /im.test(text) && /LnkSta|LnkCap/.test(text)) headerless = true;
     }
@@ -278,10 +289,28 @@ export class TextHostIO implements HostIO {
 
 /** `ip -s [-s] link` counter rows, as /sys/class/net/<if>/statistics names. */
 const IP_COUNTERS: Record<string, string> = {
-  'RX:bytes': 'rx_bytes', 'RX:packets': 'rx_packets', 'RX:errors': 'rx_errors', 'RX:dropped': 'rx_dropped', 'RX:missed': 'rx_missed_errors', 'RX:overrun': 'rx_over_errors', 'RX:mcast': 'multicast',
-  'TX:bytes': 'tx_bytes', 'TX:packets': 'tx_packets', 'TX:errors': 'tx_errors', 'TX:dropped': 'tx_dropped', 'TX:carrier': 'tx_carrier_errors', 'TX:collsns': 'collisions',
-  'RX errors:length': 'rx_length_errors', 'RX errors:crc': 'rx_crc_errors', 'RX errors:frame': 'rx_frame_errors', 'RX errors:fifo': 'rx_fifo_errors', 'RX errors:missed': 'rx_missed_errors',
-  'TX errors:aborted': 'tx_aborted_errors', 'TX errors:fifo': 'tx_fifo_errors', 'TX errors:window': 'tx_window_errors', 'TX errors:heartbeat': 'tx_heartbeat_errors',
+  'RX:bytes': 'rx_bytes',
+  'RX:packets': 'rx_packets',
+  'RX:errors': 'rx_errors',
+  'RX:dropped': 'rx_dropped',
+  'RX:missed': 'rx_missed_errors',
+  'RX:overrun': 'rx_over_errors',
+  'RX:mcast': 'multicast',
+  'TX:bytes': 'tx_bytes',
+  'TX:packets': 'tx_packets',
+  'TX:errors': 'tx_errors',
+  'TX:dropped': 'tx_dropped',
+  'TX:carrier': 'tx_carrier_errors',
+  'TX:collsns': 'collisions',
+  'RX errors:length': 'rx_length_errors',
+  'RX errors:crc': 'rx_crc_errors',
+  'RX errors:frame': 'rx_frame_errors',
+  'RX errors:fifo': 'rx_fifo_errors',
+  'RX errors:missed': 'rx_missed_errors',
+  'TX errors:aborted': 'tx_aborted_errors',
+  'TX errors:fifo': 'tx_fifo_errors',
+  'TX errors:window': 'tx_window_errors',
+  'TX errors:heartbeat': 'tx_heartbeat_errors',
 };
 
 export function parseIpStatistics(text: string): Map<string, Map<string, string>> {

@@ -9,7 +9,11 @@ import path from 'node:path';
  * 0600, so a user who can write to the directory cannot plant a symlink or file there for us to
  * write through. The mode (and, as root, the owner) of the file being replaced is kept.
  */
-export async function writeFileAtomic(file: string, content: string | Uint8Array, keep?: { mode: number; uid: number; gid: number }): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  content: string | Uint8Array,
+  keep?: { mode: number; uid: number; gid: number },
+): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file).slice(0, 200)}.${randomBytes(12).toString('hex')}.tmp`);
   let handle: FileHandle | undefined;
   let created = false;

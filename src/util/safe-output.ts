@@ -40,7 +40,8 @@ export async function writeOutput(target: string, content: string | Uint8Array, 
   }
 }
 
-type Plan = { kind: 'stream'; path: string; fifo: boolean } | { kind: 'replace'; path: string; keep?: { mode: number; uid: number; gid: number } };
+type Plan =
+  { kind: 'stream'; path: string; fifo: boolean } | { kind: 'replace'; path: string; keep?: { mode: number; uid: number; gid: number } };
 
 /** Decides how to write target, or throws a UsageError that says why it cannot be written. */
 export async function planOutput(target: string, options: OutputTarget): Promise<Plan> {

@@ -22,11 +22,15 @@ export function isValidInterfaceName(name: string): boolean {
   const bytes = Buffer.from(name, 'utf8');
   if (bytes.length > 15) return false;
   // isspace in the kernel's ctype: \t \n \v \f \r, space, and 0xa0.
-  return !bytes.some((byte) => byte === 0 || byte === 0x2f || byte === 0x3a || byte === 0x20 || (byte >= 0x09 && byte <= 0x0d) || byte === 0xa0);
+  return !bytes.some(
+    (byte) => byte === 0 || byte === 0x2f || byte === 0x3a || byte === 0x20 || (byte >= 0x09 && byte <= 0x0d) || byte === 0xa0,
+  );
 }
 
 export function checkInterfaceName(name: string): Checked<string> {
-  return isValidInterfaceName(name) ? accept(name) : refuse(`${JSON.stringify(name)} is not a valid interface name (1-15 bytes, not . or .., no /, : or whitespace).`);
+  return isValidInterfaceName(name)
+    ? accept(name)
+    : refuse(`${JSON.stringify(name)} is not a valid interface name (1-15 bytes, not . or .., no /, : or whitespace).`);
 }
 
 /**
@@ -45,14 +49,18 @@ export function checkInterfaceList(value: string): Checked<string[]> {
 
 /** Splits repeatable, comma-separated list options (`--only a,b --only c`). */
 export function splitList(values: readonly string[] | undefined): string[] {
-  return (values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+  return (values ?? [])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
 }
 
 /** A whole number within [min, max]: counts, seconds. */
 export function checkWholeNumber(value: string, min: number, max: number, unit = ''): Checked<number> {
   const text = value.trim();
   const number = Number(text);
-  if (!/^\d+$/.test(text) || number < min || number > max) return refuse(`Expected a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}.`);
+  if (!/^\d+$/.test(text) || number < min || number > max)
+    return refuse(`Expected a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}.`);
   return accept(number);
 }
 
@@ -67,7 +75,10 @@ export const MAX_PORTS = 256;
 /** `5101-5108` or `5101,5103,5105-5106` → a sorted list of distinct ports. */
 export function checkPortList(spec: string): Checked<number[]> {
   const ports = new Set<number>();
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(part);
     if (!match) return refuse(`"${part}" is not a port or a range like 5101-5108.`);
     const from = Number(match[1]);
@@ -92,7 +103,9 @@ export function checkLinkSpeed(value: string): Checked<number> {
 
 /** An iperf3 rate (`-b`): a number with an optional K, M or G suffix, e.g. 5G. */
 export function checkRate(value: string): Checked<string> {
-  return /^\d+(\.\d+)?[KMG]?$/i.test(value.trim()) && Number.parseFloat(value) > 0 ? accept(value.trim()) : refuse('Expected a rate like 5G, 800M or 100000.');
+  return /^\d+(\.\d+)?[KMG]?$/i.test(value.trim()) && Number.parseFloat(value) > 0
+    ? accept(value.trim())
+    : refuse('Expected a rate like 5G, 800M or 100000.');
 }
 
 /** A host name or IP address, checked before it reaches argv (no option-looking or odd characters). */

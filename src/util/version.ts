@@ -22,4 +22,5 @@ export const PROJECT_ROOT: string | null = (() => {
   throw new Error('cannot find the nicdoctor package root');
 })();
 
-export const VERSION: string = embeddedAssets()?.version ?? (JSON.parse(readFileSync(path.join(PROJECT_ROOT!, 'package.json'), 'utf8')) as { version: string }).version;
+export const VERSION: string =
+  embeddedAssets()?.version ?? (JSON.parse(readFileSync(path.join(PROJECT_ROOT!, 'package.json'), 'utf8')) as { version: string }).version;

@@ -15,24 +15,56 @@ describe('ramp', () => {
 
   it('continues while each step gains at least 5 %', () => {
     expect(decideAfterStep([{ processes: 1, bitsPerSecond: 3 * G }], 9.4 * G, 2)).toEqual({ action: 'continue' });
-    expect(decideAfterStep([{ processes: 1, bitsPerSecond: 3 * G }, { processes: 2, bitsPerSecond: 5.9 * G }], 9.4 * G, 1)).toEqual({ action: 'continue' });
+    expect(
+      decideAfterStep(
+        [
+          { processes: 1, bitsPerSecond: 3 * G },
+          { processes: 2, bitsPerSecond: 5.9 * G },
+        ],
+        9.4 * G,
+        1,
+      ),
+    ).toEqual({ action: 'continue' });
   });
 
   it('stops when a step gains less than 5 %, keeping the best step', () => {
-    const decision = decideAfterStep([{ processes: 1, bitsPerSecond: 3 * G }, { processes: 2, bitsPerSecond: 6 * G }, { processes: 4, bitsPerSecond: 5.9 * G }], 9.4 * G, 1);
+    const decision = decideAfterStep(
+      [
+        { processes: 1, bitsPerSecond: 3 * G },
+        { processes: 2, bitsPerSecond: 6 * G },
+        { processes: 4, bitsPerSecond: 5.9 * G },
+      ],
+      9.4 * G,
+      1,
+    );
     expect(decision).toMatchObject({ action: 'stop', best: { processes: 2 } });
   });
 
   it('stops at 97 % of the goodput ceiling', () => {
-    expect(decideAfterStep([{ processes: 1, bitsPerSecond: 9.2 * G }], 9.41 * G, 3)).toMatchObject({ action: 'stop', best: { processes: 1 } });
+    expect(decideAfterStep([{ processes: 1, bitsPerSecond: 9.2 * G }], 9.41 * G, 3)).toMatchObject({
+      action: 'stop',
+      best: { processes: 1 },
+    });
   });
 
   it('ignores a nominal link speed that the traffic already exceeds (veth reports 10G and carries more)', () => {
-    expect(decideAfterStep([{ processes: 1, bitsPerSecond: 5 * G }, { processes: 2, bitsPerSecond: 12 * G }], 9.41 * G, 2)).toEqual({ action: 'continue' });
+    expect(
+      decideAfterStep(
+        [
+          { processes: 1, bitsPerSecond: 5 * G },
+          { processes: 2, bitsPerSecond: 12 * G },
+        ],
+        9.41 * G,
+        2,
+      ),
+    ).toEqual({ action: 'continue' });
   });
 
   it('stops when nothing is left to add', () => {
-    expect(decideAfterStep([{ processes: 1, bitsPerSecond: 1 * G }], null, 0)).toMatchObject({ action: 'stop', reason: expect.stringMatching(/no more ports/) });
+    expect(decideAfterStep([{ processes: 1, bitsPerSecond: 1 * G }], null, 0)).toMatchObject({
+      action: 'stop',
+      reason: expect.stringMatching(/no more ports/),
+    });
   });
 });
 

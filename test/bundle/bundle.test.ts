@@ -25,7 +25,9 @@ afterAll(async () => {
 });
 
 const findingKeys = (report: Report) =>
-  report.checks.flatMap((check) => check.findings.map((finding) => `${check.id}/${finding.symptom}@${finding.subject}:${finding.severity}`)).sort();
+  report.checks
+    .flatMap((check) => check.findings.map((finding) => `${check.id}/${finding.symptom}@${finding.subject}:${finding.severity}`))
+    .sort();
 
 async function reportOf(dir: string): Promise<Report> {
   return (await scan({ io: await SnapshotHostIO.open(dir), checks, log: silentLogger() })).report;
@@ -37,9 +39,16 @@ describe('evidence bundle', () => {
     const output = path.join(work, 'host.tar.gz');
     const { manifest } = await writeBundle({ snapshotDir: HOST, report, bench: { ramp: [] }, output });
     const ethtoolS = manifest.items.find((item) => item.kind === 'command' && item.stdout?.path === 'snapshot/cmd/ethtool_-S_eth0');
-    expect(ethtoolS).toMatchObject({ kind: 'command', stdout: { size: (await readFile(path.join(HOST, 'cmd', 'ethtool_-S_eth0'))).length } });
-    expect(manifest.items.find((item) => item.kind === 'file' && item.path === '/proc/interrupts')).toMatchObject({ content: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
-    expect(manifest.items.find((item) => item.kind === 'link' && item.path === '/sys/class/net/eth0')).toMatchObject({ target: '../../devices/pci0000:00/0000:00:01.0/0000:01:00.0/net/eth0' });
+    expect(ethtoolS).toMatchObject({
+      kind: 'command',
+      stdout: { size: (await readFile(path.join(HOST, 'cmd', 'ethtool_-S_eth0'))).length },
+    });
+    expect(manifest.items.find((item) => item.kind === 'file' && item.path === '/proc/interrupts')).toMatchObject({
+      content: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+    expect(manifest.items.find((item) => item.kind === 'link' && item.path === '/sys/class/net/eth0')).toMatchObject({
+      target: '../../devices/pci0000:00/0000:00:01.0/0000:01:00.0/net/eth0',
+    });
     expect(manifest.redacted).toBeNull();
 
     const opened = await openBundle(output);

@@ -12,7 +12,9 @@ import { netDevice } from '../helpers/net-device.js';
 
 // ethtool's netlink format (netlink/pause.c); no real capture of a physical port is stored.
 const pause = (rx: string, tx: string, negotiated?: [string, string]) =>
-  parseEthtoolPause(`Pause parameters for eth0:\nAutonegotiate:\ton\nRX:\t\t${rx}\nTX:\t\t${tx}\n${negotiated ? `RX negotiated: ${negotiated[0]}\nTX negotiated: ${negotiated[1]}\n` : ''}`);
+  parseEthtoolPause(
+    `Pause parameters for eth0:\nAutonegotiate:\ton\nRX:\t\t${rx}\nTX:\t\t${tx}\n${negotiated ? `RX negotiated: ${negotiated[0]}\nTX negotiated: ${negotiated[1]}\n` : ''}`,
+  );
 
 /** The fact error the real collector makes of a captured ethtool -a answer. */
 async function collectedError(stderr: string) {
@@ -37,7 +39,11 @@ describe('flow-control check', () => {
     const result = await tester.run({ 'net.device': device, 'ethtool.pause': pause('off', 'off', ['off', 'off']) });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'pause-off', severity: 'info', fix: expect.stringMatching(/^ethtool -A eth0 rx on tx on, and turn flow control on at the switch port/) }),
+      expect.objectContaining({
+        symptom: 'pause-off',
+        severity: 'info',
+        fix: expect.stringMatching(/^ethtool -A eth0 rx on tx on, and turn flow control on at the switch port/),
+      }),
     ]);
     expect(result.findings[0]!.message).toContain('flow control RX off, TX off (configured off)');
     expect(result.findings[0]!.message).toContain('the ice driver turns it off by default');
@@ -52,7 +58,9 @@ describe('flow-control check', () => {
     const device = netDevice('eth0', { driver: 'ixgbe', speedMbps: 10_000 });
     const result = await tester.run({ 'net.device': device, 'ethtool.pause': pause('on', 'off') });
     expect(result.status).toBe('pass');
-    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'pause-off', severity: 'info', data: expect.objectContaining({ rx: 'on', tx: 'off' }) })]);
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'pause-off', severity: 'info', data: expect.objectContaining({ rx: 'on', tx: 'off' }) }),
+    ]);
   });
 
   it('blames the link partner when pause is configured on but negotiated off', async () => {
@@ -70,7 +78,10 @@ describe('flow-control check', () => {
 
   it('follows the options: a lower speed floor and another off-by-default driver', async () => {
     const device = netDevice('eth0', { driver: 'igb', speedMbps: 1000 });
-    const result = await tester.run({ 'net.device': device, 'ethtool.pause': pause('off', 'off') }, { options: { minSpeedMbps: 1000, offByDefaultDrivers: ['igb'] } });
+    const result = await tester.run(
+      { 'net.device': device, 'ethtool.pause': pause('off', 'off') },
+      { options: { minSpeedMbps: 1000, offByDefaultDrivers: ['igb'] } },
+    );
     expect(result.findings).toEqual([expect.objectContaining({ symptom: 'pause-off', severity: 'info' })]);
     expect(result.findings[0]!.message).toContain('the igb driver turns it off by default');
   });

@@ -5,28 +5,40 @@ import { failed } from '../helpers/check-harness.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
 
-const FEATURES_3_17 = 'Optional features available: CPU affinity setting, IPv6 flow label, SCTP, TCP congestion algorithm setting, sendfile / zerocopy, socket pacing, authentication, bind to device, support IPv4 don\'t fragment, POSIX threads';
+const FEATURES_3_17 =
+  "Optional features available: CPU affinity setting, IPv6 flow label, SCTP, TCP congestion algorithm setting, sendfile / zerocopy, socket pacing, authentication, bind to device, support IPv4 don't fragment, POSIX threads";
 const version = (text: string) => parseIperf3Version(text);
 
 const tester = checkTester(iperf3);
 
 describe('iperf3 check', () => {
-  it.each(['iperf3/version-3.12-debian12.txt', 'iperf3/version-3.12-moler.txt'])('warns that the real Debian 12 build (%s) is single-threaded on a 100G host', async (file) => {
-    const result = await tester.run({ 'iperf3.version': version(realCapture(file)) }, { interfaces: [{ name: 'eth0', speedMbps: 100_000 }] });
-    expect(result.status).toBe('fail');
-    expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'single-threaded-version', severity: 'warning', subject: 'host', data: expect.objectContaining({ version: '3.12', threadedSince: '3.16' }) }),
-    ]);
-    const finding = result.findings[0]!;
-    expect(finding.message).toContain('iperf3 3.12 runs every -P stream on one thread');
-    expect(finding.message).toContain('roughly 25 Gb/s');
-    expect(finding.message).toContain('one iperf3 process per core on separate ports');
-    expect(finding.fix).toContain('Upgrade iperf3 to 3.16 or newer on both ends (3.19.1 or newer if you use authentication)');
-    expect(finding.evidence).toEqual([
-      { label: 'iperf3 version', observed: '3.12', expected: '>= 3.16' },
-      { label: 'fastest physical link', observed: 100_000, unit: 'Mb/s' },
-    ]);
-  });
+  it.each(['iperf3/version-3.12-debian12.txt', 'iperf3/version-3.12-moler.txt'])(
+    'warns that the real Debian 12 build (%s) is single-threaded on a 100G host',
+    async (file) => {
+      const result = await tester.run(
+        { 'iperf3.version': version(realCapture(file)) },
+        { interfaces: [{ name: 'eth0', speedMbps: 100_000 }] },
+      );
+      expect(result.status).toBe('fail');
+      expect(result.findings).toEqual([
+        expect.objectContaining({
+          symptom: 'single-threaded-version',
+          severity: 'warning',
+          subject: 'host',
+          data: expect.objectContaining({ version: '3.12', threadedSince: '3.16' }),
+        }),
+      ]);
+      const finding = result.findings[0]!;
+      expect(finding.message).toContain('iperf3 3.12 runs every -P stream on one thread');
+      expect(finding.message).toContain('roughly 25 Gb/s');
+      expect(finding.message).toContain('one iperf3 process per core on separate ports');
+      expect(finding.fix).toContain('Upgrade iperf3 to 3.16 or newer on both ends (3.19.1 or newer if you use authentication)');
+      expect(finding.evidence).toEqual([
+        { label: 'iperf3 version', observed: '3.12', expected: '>= 3.16' },
+        { label: 'fastest physical link', observed: 100_000, unit: 'Mb/s' },
+      ]);
+    },
+  );
 
   it('only notes a single-threaded build where no physical port is fast enough for one core to be the limit (10G, or a VM)', async () => {
     for (const interfaces of [[{ name: 'eth0', speedMbps: 10_000 }], [{ name: 'eth0', kind: 'paravirtual' as const, speedMbps: null }]]) {
@@ -37,15 +49,22 @@ describe('iperf3 check', () => {
   });
 
   it('warns about an old release without a features line, and says nothing about features it cannot know', async () => {
-    const result = await tester.run({ 'iperf3.version': version('iperf 3.1.3\nLinux ps-test1 2.6.32 x86_64\n') }, { interfaces: [{ name: 'eth0', speedMbps: 40_000 }] });
+    const result = await tester.run(
+      { 'iperf3.version': version('iperf 3.1.3\nLinux ps-test1 2.6.32 x86_64\n') },
+      { interfaces: [{ name: 'eth0', speedMbps: 40_000 }] },
+    );
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => finding.symptom)).toEqual(['single-threaded-version']);
   });
 
   it('passes 3.19.1 with a note about -A and threads', async () => {
-    const result = await tester.run({ 'iperf3.version': version(`iperf 3.19.1 (cJSON 1.7.15)\nLinux h 6.12.0 x86_64\n${FEATURES_3_17}\n`) });
+    const result = await tester.run({
+      'iperf3.version': version(`iperf 3.19.1 (cJSON 1.7.15)\nLinux h 6.12.0 x86_64\n${FEATURES_3_17}\n`),
+    });
     expect(result.status).toBe('pass');
-    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'affinity-with-threads', severity: 'info', data: expect.objectContaining({ version: '3.19.1' }) })]);
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'affinity-with-threads', severity: 'info', data: expect.objectContaining({ version: '3.19.1' }) }),
+    ]);
     expect(result.findings[0]!.message).toContain('every stream ends up on the same CPU');
     expect(result.findings[0]!.fix).toContain('taskset -c');
     expect(result.findings[0]!.fix).toContain('numactl -N');
@@ -62,26 +81,44 @@ describe('iperf3 check', () => {
   });
 
   it('notes a build without CPU affinity support instead of the -A advice', async () => {
-    const result = await tester.run({ 'iperf3.version': version('iperf 3.16 (cJSON 1.7.15)\nDarwin mac 23.0 arm64\nOptional features available: IPv6 flow label, sendfile / zerocopy\n') });
+    const result = await tester.run({
+      'iperf3.version': version(
+        'iperf 3.16 (cJSON 1.7.15)\nDarwin mac 23.0 arm64\nOptional features available: IPv6 flow label, sendfile / zerocopy\n',
+      ),
+    });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'missing-feature', severity: 'info', data: expect.objectContaining({ feature: 'CPU affinity setting', features: 'IPv6 flow label, sendfile / zerocopy' }) }),
+      expect.objectContaining({
+        symptom: 'missing-feature',
+        severity: 'info',
+        data: expect.objectContaining({ feature: 'CPU affinity setting', features: 'IPv6 flow label, sendfile / zerocopy' }),
+      }),
     ]);
   });
 
   it('follows the threadedSince option', async () => {
-    const result = await tester.run({ 'iperf3.version': version(realCapture('iperf3/version-3.12-debian12.txt')) }, { options: { threadedSince: '3.12' } });
+    const result = await tester.run(
+      { 'iperf3.version': version(realCapture('iperf3/version-3.12-debian12.txt')) },
+      { options: { threadedSince: '3.12' } },
+    );
     expect(result.findings.map((finding) => finding.symptom)).toEqual(['affinity-with-threads', 'authentication-before-fix']);
   });
 
   it('is an error, not a verdict, with a malformed version option', async () => {
-    const result = await tester.run({ 'iperf3.version': version(realCapture('iperf3/version-3.12-debian12.txt')) }, { options: { threadedSince: 'sixteen' } });
+    const result = await tester.run(
+      { 'iperf3.version': version(realCapture('iperf3/version-3.12-debian12.txt')) },
+      { options: { threadedSince: 'sixteen' } },
+    );
     expect(result.status).toBe('error');
   });
 
   it('is unknown, with the install hint, when iperf3 is not installed', async () => {
     const result = await tester.run({
-      'iperf3.version': failed('tool-missing', 'iperf3: command not found', 'install iperf3: apt-get install iperf3 (dnf install iperf3 on RHEL)'),
+      'iperf3.version': failed(
+        'tool-missing',
+        'iperf3: command not found',
+        'install iperf3: apt-get install iperf3 (dnf install iperf3 on RHEL)',
+      ),
     });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('command not found');

@@ -9,7 +9,12 @@ import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';
 
 /** nic.irqs as the collector builds it, from a real /proc/interrupts and given affinities. */
-function nicIrqsFrom(file: string, identity: Partial<NicIdentity> & { name: string }, affinity: (irq: number, index: number) => number[] | null, effective: (irq: number, index: number) => number[] | null = () => null): NicIrqs {
+function nicIrqsFrom(
+  file: string,
+  identity: Partial<NicIdentity> & { name: string },
+  affinity: (irq: number, index: number) => number[] | null,
+  effective: (irq: number, index: number) => number[] | null = () => null,
+): NicIrqs {
   const interrupts = parseProcInterrupts(realCapture(file));
   const rows = nicInterruptRows(interrupts, { driver: null, pciAddress: null, virtioDevice: null, ...identity });
   return {
@@ -39,30 +44,53 @@ const tester = checkTester(irqAffinity);
 describe('irq-affinity check', () => {
   it('passes the healthy multi-NIC host: eth4 queues pinned 1:1 and counted on their own CPU', async () => {
     const cpuOf: Record<number, number> = { 34: 3, 35: 2, 36: 1, 37: 0, 38: 0 };
-    const irqs = nicIrqsFrom('interrupts/multinic-multiqueue-4cpu-netutils-1.txt', { name: 'eth4', driver: 'ixgbe' }, (irq) => [cpuOf[irq]!]);
+    const irqs = nicIrqsFrom('interrupts/multinic-multiqueue-4cpu-netutils-1.txt', { name: 'eth4', driver: 'ixgbe' }, (irq) => [
+      cpuOf[irq]!,
+    ]);
     expect(irqs.irqs.filter((irq) => irq.role === 'queue')).toHaveLength(4);
-    const result = await tester.run({ 'nic.irqs': irqs, 'net.device': netDevice('eth4', { localCpuList: '0-3' }), irqbalance: noBalancer }, { interfaces: [{ name: 'eth4' }] });
+    const result = await tester.run(
+      { 'nic.irqs': irqs, 'net.device': netDevice('eth4', { localCpuList: '0-3' }), irqbalance: noBalancer },
+      { interfaces: [{ name: 'eth4' }] },
+    );
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([]);
   });
 
   it('fails ixgbe eth0 whose 8 queues are all pinned to CPU0 (real capture), once, with a pinning loop', async () => {
     const irqs = nicIrqsFrom('interrupts/ixgbe-singlequeue-12cpu-netutils.txt', { name: 'eth0', driver: 'ixgbe' }, () => [0]);
-    const result = await tester.run({ 'nic.irqs': irqs, 'net.device': netDevice('eth0', { localCpuList: '0-11' }), irqbalance: noBalancer });
+    const result = await tester.run({
+      'nic.irqs': irqs,
+      'net.device': netDevice('eth0', { localCpuList: '0-11' }),
+      irqbalance: noBalancer,
+    });
     expect(result.status).toBe('fail');
     // Concentration on the same CPU and irqbalance-absent would repeat the same fault.
     expect(result.findings.map((finding) => finding.symptom)).toEqual(['irqs-on-one-cpu']);
-    expect(result.findings[0]).toMatchObject({ severity: 'warning', data: { queues: 8, cpu: 0, irqs: '66,67,68,69,70,71,72,73', localCpus: '0-11' } });
+    expect(result.findings[0]).toMatchObject({
+      severity: 'warning',
+      data: { queues: 8, cpu: 0, irqs: '66,67,68,69,70,71,72,73', localCpus: '0-11' },
+    });
     // The pinning loop and the node are wording derived from the typed irqs, localCpus and numaNode.
-    expect(result.findings[0]!.fix).toContain('for irq in 66 67 68 69 70 71 72 73; do echo ${cpus[i++ % 12]} > /proc/irq/$irq/smp_affinity_list; done');
+    expect(result.findings[0]!.fix).toContain(
+      'for irq in 66 67 68 69 70 71 72 73; do echo ${cpus[i++ % 12]} > /proc/irq/$irq/smp_affinity_list; done',
+    );
     expect(result.findings[0]!.fix).toMatch(/set_irq_affinity_bynode\.sh (\d+|<node>) /);
-    expect(result.findings[0]!.fix).toContain('cpus=(0 1 2 3 4 5 6 7 8 9 10 11); i=0; for irq in 66 67 68 69 70 71 72 73; do echo ${cpus[i++ % 12]} > /proc/irq/$irq/smp_affinity_list; done');
+    expect(result.findings[0]!.fix).toContain(
+      'cpus=(0 1 2 3 4 5 6 7 8 9 10 11); i=0; for irq in 66 67 68 69 70 71 72 73; do echo ${cpus[i++ % 12]} > /proc/irq/$irq/smp_affinity_list; done',
+    );
     expect(result.findings[0]!.evidence).toHaveLength(8);
   });
 
   it('fails mlx5 whose vectors were handled ~97% by CPU0 although affinity is now spread (real capture)', async () => {
-    const irqs = nicIrqsFrom('interrupts/mlx5-2port-4cpu-netutils.txt', { name: 'enp1s0f0', driver: 'mlx5_core', pciAddress: '0000:01:00.0' }, (irq) => (irq >= 30 ? [irq - 30] : [0]));
-    const result = await tester.run({ 'nic.irqs': irqs, 'net.device': netDevice('enp1s0f0', { driver: 'mlx5_core', localCpuList: '0-3' }), irqbalance: noBalancer }, { interfaces: [{ name: 'enp1s0f0' }] });
+    const irqs = nicIrqsFrom(
+      'interrupts/mlx5-2port-4cpu-netutils.txt',
+      { name: 'enp1s0f0', driver: 'mlx5_core', pciAddress: '0000:01:00.0' },
+      (irq) => (irq >= 30 ? [irq - 30] : [0]),
+    );
+    const result = await tester.run(
+      { 'nic.irqs': irqs, 'net.device': netDevice('enp1s0f0', { driver: 'mlx5_core', localCpuList: '0-3' }), irqbalance: noBalancer },
+      { interfaces: [{ name: 'enp1s0f0' }] },
+    );
     expect(result.status).toBe('fail');
     expect(result.findings).toHaveLength(1);
     const total = 127355089 + 120112828 + 5482507 + 121978940 + 5524729 + 122736116 + 5465612;
@@ -71,20 +99,35 @@ describe('irq-affinity check', () => {
       severity: 'warning',
       data: { cpu: 0, queues: 4, total, topCount: 127355089 + 120112828 + 121978940 + 122736116, sharePercent: 97 },
     });
-    expect(result.findings[0]!.message).toBe(`CPU 0 handled 97% of the ${total} queue interrupts of enp1s0f0 since boot (4 queues): its softirq is the bottleneck`);
+    expect(result.findings[0]!.message).toBe(
+      `CPU 0 handled 97% of the ${total} queue interrupts of enp1s0f0 since boot (4 queues): its softirq is the bottleneck`,
+    );
   });
 
   it('does not judge the idle second mlx5 port (too few interrupts)', async () => {
-    const irqs = nicIrqsFrom('interrupts/mlx5-2port-4cpu-netutils.txt', { name: 'enp1s0f1', driver: 'mlx5_core', pciAddress: '0000:01:00.1' }, (irq) => [irq % 4]);
-    const result = await tester.run({ 'nic.irqs': irqs, 'net.device': netDevice('enp1s0f1', { localCpuList: '0-3' }), irqbalance: balancer }, { interfaces: [{ name: 'enp1s0f1' }] });
+    const irqs = nicIrqsFrom(
+      'interrupts/mlx5-2port-4cpu-netutils.txt',
+      { name: 'enp1s0f1', driver: 'mlx5_core', pciAddress: '0000:01:00.1' },
+      (irq) => [irq % 4],
+    );
+    const result = await tester.run(
+      { 'nic.irqs': irqs, 'net.device': netDevice('enp1s0f1', { localCpuList: '0-3' }), irqbalance: balancer },
+      { interfaces: [{ name: 'enp1s0f1' }] },
+    );
     expect(result.findings.map((finding) => finding.symptom)).not.toContain('interrupt-concentration');
   });
 
   it('fails igb with split rx/tx vectors counted mostly on CPU0 (real capture)', async () => {
     const irqs = nicIrqsFrom('interrupts/igb-separate-rx-tx-4cpu-netutils.txt', { name: 'eth0', driver: 'igb' }, () => null);
-    const result = await tester.run({ 'nic.irqs': irqs, 'net.device': netDevice('eth0', { driver: 'igb', localCpuList: '0-3' }), irqbalance: failed('not-captured') });
+    const result = await tester.run({
+      'nic.irqs': irqs,
+      'net.device': netDevice('eth0', { driver: 'igb', localCpuList: '0-3' }),
+      irqbalance: failed('not-captured'),
+    });
     expect(result.status).toBe('fail');
-    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'interrupt-concentration', data: expect.objectContaining({ cpu: 0, queues: 8 }) })]);
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'interrupt-concentration', data: expect.objectContaining({ cpu: 0, queues: 8 }) }),
+    ]);
   });
 
   it('warns about IRQs effectively delivered to the other NUMA node, not about the default all-CPU mask', async () => {
@@ -103,7 +146,11 @@ describe('irq-affinity check', () => {
     const result = await tester.run({ 'nic.irqs': irqs, 'net.device': device, irqbalance: balancer });
     expect(result.status).toBe('fail');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'irqs-off-node', severity: 'warning', data: expect.objectContaining({ offNode: 2, entirelyRemote: 2, queues: 4, numaNode: 0, localCpus: '0-7', remoteCpus: '8-15' }) }),
+      expect.objectContaining({
+        symptom: 'irqs-off-node',
+        severity: 'warning',
+        data: expect.objectContaining({ offNode: 2, entirelyRemote: 2, queues: 4, numaNode: 0, localCpus: '0-7', remoteCpus: '8-15' }),
+      }),
     ]);
     expect(result.findings[0]!.evidence.map((item) => item.observed)).toEqual(['9', '10-11']);
     expect(result.findings[0]!.fix).toContain('cpus=(0 1 2 3 4 5 6 7)');
@@ -112,18 +159,37 @@ describe('irq-affinity check', () => {
   it('notes irqbalance running over hand-pinned queues (info), and warns at 40G where vendors pin', async () => {
     const cpuOf: Record<number, number> = { 34: 3, 35: 2, 36: 1, 37: 0, 38: 0 };
     const irqs = nicIrqsFrom('interrupts/multinic-multiqueue-4cpu-netutils-1.txt', { name: 'eth4' }, (irq) => [cpuOf[irq]!]);
-    const at10g = await tester.run({ 'nic.irqs': irqs, 'net.device': netDevice('eth4', { localCpuList: '0-3' }), irqbalance: balancer }, { interfaces: [{ name: 'eth4' }] });
+    const at10g = await tester.run(
+      { 'nic.irqs': irqs, 'net.device': netDevice('eth4', { localCpuList: '0-3' }), irqbalance: balancer },
+      { interfaces: [{ name: 'eth4' }] },
+    );
     expect(at10g.status).toBe('pass');
     expect(at10g.findings).toEqual([
-      expect.objectContaining({ symptom: 'irqbalance-overrides-pinning', severity: 'info', data: expect.objectContaining({ pid: 812, unbannedIrqs: '34,35,36,37' }) }),
+      expect.objectContaining({
+        symptom: 'irqbalance-overrides-pinning',
+        severity: 'info',
+        data: expect.objectContaining({ pid: 812, unbannedIrqs: '34,35,36,37' }),
+      }),
     ]);
-    expect(at10g.findings[0]!.fix).toContain('IRQBALANCE_ARGS="--banirq=34 --banirq=35 --banirq=36 --banirq=37" in /etc/default/irqbalance');
+    expect(at10g.findings[0]!.fix).toContain(
+      'IRQBALANCE_ARGS="--banirq=34 --banirq=35 --banirq=36 --banirq=37" in /etc/default/irqbalance',
+    );
 
-    const at40g = await tester.run({ 'nic.irqs': irqs, 'net.device': netDevice('eth4', { localCpuList: '0-3', speedMbps: 40000 }), irqbalance: balancer }, { interfaces: [{ name: 'eth4' }] });
+    const at40g = await tester.run(
+      { 'nic.irqs': irqs, 'net.device': netDevice('eth4', { localCpuList: '0-3', speedMbps: 40000 }), irqbalance: balancer },
+      { interfaces: [{ name: 'eth4' }] },
+    );
     expect(at40g.status).toBe('fail');
     expect(at40g.findings[0]).toMatchObject({ symptom: 'irqbalance-overrides-pinning', severity: 'warning' });
 
-    const banned = await tester.run({ 'nic.irqs': irqs, 'net.device': netDevice('eth4', { localCpuList: '0-3' }), irqbalance: { ...balancer, bannedIrqs: [34, 35, 36, 37] } }, { interfaces: [{ name: 'eth4' }] });
+    const banned = await tester.run(
+      {
+        'nic.irqs': irqs,
+        'net.device': netDevice('eth4', { localCpuList: '0-3' }),
+        irqbalance: { ...balancer, bannedIrqs: [34, 35, 36, 37] },
+      },
+      { interfaces: [{ name: 'eth4' }] },
+    );
     expect(banned.findings).toEqual([]);
   });
 
@@ -136,24 +202,49 @@ describe('irq-affinity check', () => {
     const facts = { 'nic.irqs': irqs, 'net.device': netDevice('eth0', { localCpuList: '0-7' }), irqbalance: noBalancer };
     const result = await tester.run(facts);
     expect(result.status).toBe('pass');
-    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'irqbalance-absent', severity: 'info', data: expect.objectContaining({ queues: 6, distinctCpus: 2 }) })]);
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'irqbalance-absent',
+        severity: 'info',
+        data: expect.objectContaining({ queues: 6, distinctCpus: 2 }),
+      }),
+    ]);
     const measurement = await tester.run(facts, { profile: 'measurement' });
     expect(measurement.findings).toEqual([]);
   });
 
   it('is not applicable to a veth (no interrupts of its own) or a NIC with only control vectors', async () => {
-    const veth = await tester.run({ 'nic.irqs': { cpus: [0, 1], msiIrqs: [], irqs: [] }, 'net.device': netDevice('veth0', { kind: 'virtual', driver: 'veth', pciAddress: null, pciPath: null }), irqbalance: noBalancer }, { interfaces: [{ name: 'veth0' }] });
+    const veth = await tester.run(
+      {
+        'nic.irqs': { cpus: [0, 1], msiIrqs: [], irqs: [] },
+        'net.device': netDevice('veth0', { kind: 'virtual', driver: 'veth', pciAddress: null, pciPath: null }),
+        irqbalance: noBalancer,
+      },
+      { interfaces: [{ name: 'veth0' }] },
+    );
     expect(veth.status).toBe('not-applicable');
     expect(veth.reason).toBe('veth0 has no interrupts of its own (virtual interface)');
-    const control = await tester.run({ 'nic.irqs': { cpus: [0, 1], msiIrqs: [5], irqs: [queue(5, { role: 'other', name: 'virtio2-config' })] }, 'net.device': netDevice('eth0'), irqbalance: noBalancer });
+    const control = await tester.run({
+      'nic.irqs': { cpus: [0, 1], msiIrqs: [5], irqs: [queue(5, { role: 'other', name: 'virtio2-config' })] },
+      'net.device': netDevice('eth0'),
+      irqbalance: noBalancer,
+    });
     expect(control.status).toBe('not-applicable');
   });
 
   it('is unknown when the NIC interrupts could not be collected, or neither affinity nor counts could be read', async () => {
-    const denied = await tester.run({ 'nic.irqs': failed('permission-denied', '/proc/interrupts: permission denied', 'run as root'), 'net.device': netDevice('eth0'), irqbalance: noBalancer });
+    const denied = await tester.run({
+      'nic.irqs': failed('permission-denied', '/proc/interrupts: permission denied', 'run as root'),
+      'net.device': netDevice('eth0'),
+      irqbalance: noBalancer,
+    });
     expect(denied.status).toBe('unknown');
     expect(denied.hint).toBe('run as root');
-    const blind = await tester.run({ 'nic.irqs': { cpus: [0, 1], msiIrqs: [], irqs: [queue(30), queue(31)] }, 'net.device': netDevice('eth0'), irqbalance: noBalancer });
+    const blind = await tester.run({
+      'nic.irqs': { cpus: [0, 1], msiIrqs: [], irqs: [queue(30), queue(31)] },
+      'net.device': netDevice('eth0'),
+      irqbalance: noBalancer,
+    });
     expect(blind.status).toBe('unknown');
     expect(blind.reason).toContain('could not be read');
   });

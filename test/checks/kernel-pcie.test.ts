@@ -8,14 +8,21 @@ const reports = (file: string) => parseKernelPcieReports(realCapture(file));
 
 const tester = checkTester(kernelPcie);
 
-describe('kernel-pcie check (the drivers\' PCIe bandwidth lines)', () => {
+describe("kernel-pcie check (the drivers' PCIe bandwidth lines)", () => {
   it('flags an ixgbe 10G port on 4 GT/s of PCIe: about 3.6 Gb/s of traffic, critical (real PF_RING user dmesg)', async () => {
     const result = await tester.run({ 'kernel.pcie': reports('dmesg/ixgbe-pcie-4gts-partial-1.txt') }, { interfaces: [] });
     expect(result.status).toBe('fail');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'pcie-bandwidth-limited', severity: 'critical', subject: 'host', data: expect.objectContaining({ address: '0000:07:00.0', availableGbps: 4, ceilingGbps: 3.56, portGbps: 10 }) }),
+      expect.objectContaining({
+        symptom: 'pcie-bandwidth-limited',
+        severity: 'critical',
+        subject: 'host',
+        data: expect.objectContaining({ address: '0000:07:00.0', availableGbps: 4, ceilingGbps: 3.56, portGbps: 10 }),
+      }),
     ]);
-    expect(result.findings[0]!.message).toMatchInlineSnapshot(`"ixgbe 0000:07:00.0: the kernel reports 4 Gb/s of PCIe bandwidth: about 3.56 Gb/s of NIC traffic, below the 10 Gb/s of the slowest ixgbe port: the slot, not the network, sets the ceiling"`);
+    expect(result.findings[0]!.message).toMatchInlineSnapshot(
+      `"ixgbe 0000:07:00.0: the kernel reports 4 Gb/s of PCIe bandwidth: about 3.56 Gb/s of NIC traffic, below the 10 Gb/s of the slowest ixgbe port: the slot, not the network, sets the ceiling"`,
+    );
   });
 
   it('passes a ConnectX-5 on Gen3 x8 (63 Gb/s, no "limited by") and a 2.5G i226 on Gen2 x1 (4 Gb/s) (real Ampere and Raspberry Pi 5 logs)', async () => {
@@ -27,14 +34,25 @@ describe('kernel-pcie check (the drivers\' PCIe bandwidth lines)', () => {
   });
 
   it('warns on "limited by" when the port speed is unknown, and only notes it when the known port still fits', async () => {
-    const line = '[10380.315885] mlx5_core 0000:b3:00.1: 63.008 Gb/s available PCIe bandwidth, limited by 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s x16 link)\n';
+    const line =
+      '[10380.315885] mlx5_core 0000:b3:00.1: 63.008 Gb/s available PCIe bandwidth, limited by 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s x16 link)\n';
     const unknownPort = await tester.run({ 'kernel.pcie': parseKernelPcieReports(line) }, { interfaces: [] });
     expect(unknownPort.findings[0]).toMatchObject({ severity: 'warning', data: { limitingAddress: '0000:b2:00.0' } });
-    expect(unknownPort.findings[0]!.message).toMatchInlineSnapshot(`"mlx5_core 0000:b3:00.1: the kernel reports 63.01 Gb/s of PCIe bandwidth, limited by a 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s x16): about 56.08 Gb/s of NIC traffic, below what the card can do (252.048 Gb/s); whether it caps the port depends on the port speed, which was not captured"`);
-    const fits = await tester.run({ 'kernel.pcie': parseKernelPcieReports(line) }, { interfaces: [{ name: 'ens1f1', pciAddress: '0000:b3:00.1', speedMbps: 25_000 }] });
+    expect(unknownPort.findings[0]!.message).toMatchInlineSnapshot(
+      `"mlx5_core 0000:b3:00.1: the kernel reports 63.01 Gb/s of PCIe bandwidth, limited by a 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s x16): about 56.08 Gb/s of NIC traffic, below what the card can do (252.048 Gb/s); whether it caps the port depends on the port speed, which was not captured"`,
+    );
+    const fits = await tester.run(
+      { 'kernel.pcie': parseKernelPcieReports(line) },
+      { interfaces: [{ name: 'ens1f1', pciAddress: '0000:b3:00.1', speedMbps: 25_000 }] },
+    );
     expect(fits.findings[0]).toMatchObject({ severity: 'info', subject: 'ens1f1' });
-    expect(fits.findings[0]!.message).toMatchInlineSnapshot(`"mlx5_core 0000:b3:00.1 (ens1f1): the kernel reports 63.01 Gb/s of PCIe bandwidth, limited by a 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s x16): about 56.08 Gb/s of NIC traffic, enough for the 25 Gb/s port, though below what the card can do"`);
-    const caps = await tester.run({ 'kernel.pcie': parseKernelPcieReports(line) }, { interfaces: [{ name: 'ens1f1', pciAddress: '0000:b3:00.1', speedMbps: 100_000 }] });
+    expect(fits.findings[0]!.message).toMatchInlineSnapshot(
+      `"mlx5_core 0000:b3:00.1 (ens1f1): the kernel reports 63.01 Gb/s of PCIe bandwidth, limited by a 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s x16): about 56.08 Gb/s of NIC traffic, enough for the 25 Gb/s port, though below what the card can do"`,
+    );
+    const caps = await tester.run(
+      { 'kernel.pcie': parseKernelPcieReports(line) },
+      { interfaces: [{ name: 'ens1f1', pciAddress: '0000:b3:00.1', speedMbps: 100_000 }] },
+    );
     expect(caps.findings[0]).toMatchObject({ severity: 'critical', subject: 'ens1f1', data: { portGbps: 100 } });
   });
 

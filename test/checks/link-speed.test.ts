@@ -7,7 +7,10 @@ import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';
 
-const settingsOf = (file: string, extra: Partial<EthtoolSettings> = {}): EthtoolSettings => ({ ...parseEthtoolSettings(realCapture(file)), ...extra });
+const settingsOf = (file: string, extra: Partial<EthtoolSettings> = {}): EthtoolSettings => ({
+  ...parseEthtoolSettings(realCapture(file)),
+  ...extra,
+});
 
 const tester = checkTester(linkSpeed);
 
@@ -22,7 +25,11 @@ describe('link-speed check', () => {
   });
 
   it('passes a ConnectX-3 at 40G: 56G is supported but not advertised, so 40G is its best', async () => {
-    const result = await tester.run({ 'ethtool.settings': settingsOf('ethtool/mlx4-connectx3-settings-jc-1.txt'), 'net.device': netDevice('enp1s0', { driver: 'mlx4_en', speedMbps: 40000 }) },
+    const result = await tester.run(
+      {
+        'ethtool.settings': settingsOf('ethtool/mlx4-connectx3-settings-jc-1.txt'),
+        'net.device': netDevice('enp1s0', { driver: 'mlx4_en', speedMbps: 40000 }),
+      },
       { interfaces: [{ name: 'enp1s0' }] },
     );
     expect(result.status).toBe('pass');
@@ -40,7 +47,14 @@ describe('link-speed check', () => {
       symptom: 'below-capability',
       severity: 'critical', // 100 Mb/s is a tenth of 1000
       subject: 'eth0',
-      data: { negotiatedMbps: 100, bestMbps: 1000, bestMode: '1000baseT/Full', partnerBestMode: '100baseT/Full', partnerBestMbps: 100, commonBestMode: '100baseT/Full' },
+      data: {
+        negotiatedMbps: 100,
+        bestMbps: 1000,
+        bestMode: '1000baseT/Full',
+        partnerBestMode: '100baseT/Full',
+        partnerBestMbps: 100,
+        commonBestMode: '100baseT/Full',
+      },
     });
     expect(finding!.message).toBe(
       'eth0 negotiated 100 Mb/s, but the NIC supports and advertises 1000baseT/Full (1000 Mb/s): the link partner advertises at most 100baseT/Full',
@@ -61,7 +75,11 @@ describe('link-speed check', () => {
     };
     const result = await tester.run({ 'ethtool.settings': settings, 'net.device': netDevice('eth0', { driver: 'ice' }) });
     expect(result.status).toBe('fail');
-    expect(result.findings[0]).toMatchObject({ symptom: 'below-capability', severity: 'warning', data: { negotiatedMbps: 10000, bestMbps: 25000, bestMode: '25000baseSR/Full' } });
+    expect(result.findings[0]).toMatchObject({
+      symptom: 'below-capability',
+      severity: 'warning',
+      data: { negotiatedMbps: 10000, bestMbps: 25000, bestMode: '25000baseSR/Full' },
+    });
     expect(result.findings[0]!.message).toContain('both ends advertise 25000baseSR/Full');
     expect(result.findings[0]!.fix).toContain('ethtool -r eth0');
   });
@@ -73,7 +91,11 @@ describe('link-speed check', () => {
       'ethtool.driver': parseEthtoolDriver(realCapture('ethtool/ixgbe-i-netutils-ixgbe-82599-2xE5-2640-eth2.txt')),
     });
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'below-capability', severity: 'critical', data: expect.objectContaining({ negotiatedMbps: 1000, bestMbps: 10000, bestMode: '10000baseT/Full', partnerBestMode: null }) }),
+      expect.objectContaining({
+        symptom: 'below-capability',
+        severity: 'critical',
+        data: expect.objectContaining({ negotiatedMbps: 1000, bestMbps: 10000, bestMode: '10000baseT/Full', partnerBestMode: null }),
+      }),
     ]);
     expect(result.findings[0]!.message).toContain('does not show what the link partner advertises');
     expect(result.findings[0]!.fix).toContain('update the NIC firmware (ixgbe 4.0.1-k, firmware 0x800000cb)');
@@ -85,12 +107,15 @@ describe('link-speed check', () => {
       'net.device': netDevice('eth0', { driver: 'e1000', speedMbps: 1000, duplex: 'half' }),
     });
     expect(result.status).toBe('fail');
-    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'half-duplex', severity: 'critical', data: { negotiatedMbps: 1000, duplex: 'half' } })]);
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'half-duplex', severity: 'critical', data: { negotiatedMbps: 1000, duplex: 'half' } }),
+    ]);
     expect(result.findings[0]!.fix).toContain('ethtool -s eth0 autoneg on');
   });
 
   it('warns about an interface that is up without a link, and does not judge its stale speed (real capture)', async () => {
-    const result = await tester.run({
+    const result = await tester.run(
+      {
         'ethtool.settings': settingsOf('ethtool/rtl83xx-dsa-settings-linkdown-1.txt'),
         'net.device': netDevice('lan12', { driver: 'rtl83xx', carrier: false, operstate: 'down', speedMbps: null }),
       },
@@ -115,7 +140,11 @@ describe('link-speed check', () => {
   });
 
   it('takes the flapping threshold from its options', async () => {
-    const result = await tester.run({ 'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt'), 'net.device': netDevice('eth0', { carrierChanges: 24 }) },
+    const result = await tester.run(
+      {
+        'ethtool.settings': settingsOf('ethtool/unknown-settings-10g-fibre-ohai-1.txt'),
+        'net.device': netDevice('eth0', { carrierChanges: 24 }),
+      },
       { options: { carrierChangesThreshold: 50 } },
     );
     expect(result.status).toBe('pass');
@@ -141,14 +170,22 @@ describe('link-speed check', () => {
   });
 
   it('is not applicable to ENA, which prints no link settings at all (real capture)', async () => {
-    const result = await tester.run({ 'ethtool.settings': settingsOf('ethtool/ena-settings-nospeed-1.txt'), 'net.device': netDevice('ens3', { kind: 'paravirtual', driver: 'ena', speedMbps: null }) },
+    const result = await tester.run(
+      {
+        'ethtool.settings': settingsOf('ethtool/ena-settings-nospeed-1.txt'),
+        'net.device': netDevice('ens3', { kind: 'paravirtual', driver: 'ena', speedMbps: null }),
+      },
       { interfaces: [{ name: 'ens3' }] },
     );
     expect(result.status).toBe('not-applicable');
   });
 
   it('is not applicable to a veth, whose 10000Mb/s is nominal (real capture)', async () => {
-    const result = await tester.run({ 'ethtool.settings': settingsOf('local-vm/ethtool-veth.txt'), 'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null }) },
+    const result = await tester.run(
+      {
+        'ethtool.settings': settingsOf('local-vm/ethtool-veth.txt'),
+        'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null }),
+      },
       { interfaces: [{ name: 'nd-va', kind: 'virtual' }] },
     );
     expect(result.status).toBe('not-applicable');
@@ -166,7 +203,11 @@ describe('link-speed check', () => {
 
   it('is unknown when ethtool is missing, with how to install it', async () => {
     const result = await tester.run({
-      'ethtool.settings': failed('tool-missing', 'ethtool: command not found', 'install ethtool: apt-get install ethtool (dnf install ethtool on RHEL)'),
+      'ethtool.settings': failed(
+        'tool-missing',
+        'ethtool: command not found',
+        'install ethtool: apt-get install ethtool (dnf install ethtool on RHEL)',
+      ),
       'net.device': netDevice('eth0'),
     });
     expect(result.status).toBe('unknown');

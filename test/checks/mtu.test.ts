@@ -42,7 +42,12 @@ describe('mtu check', () => {
     );
     expect(result.status).toBe('fail');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'bond-member-mtu-mismatch', severity: 'warning', subject: 'eth1', data: { mtu: 1500, master: 'bond0', masterMtu: 9000 } }),
+      expect.objectContaining({
+        symptom: 'bond-member-mtu-mismatch',
+        severity: 'warning',
+        subject: 'eth1',
+        data: { mtu: 1500, master: 'bond0', masterMtu: 9000 },
+      }),
     ]);
     expect(result.subjects.map((s) => s.status)).toEqual(['pass', 'fail']);
   });
@@ -51,8 +56,12 @@ describe('mtu check', () => {
     const device = netDevice('eth0', { mtu: 1450, speedMbps: 25000, linkType: 1 });
     const result = await tester.run({ 'net.device': device, interfaces: [device] });
     expect(result.status).toBe('pass');
-    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'mtu-below-standard', severity: 'info', data: { mtu: 1450, standardMtu: 1500 } })]);
-    expect(result.findings[0]!.message).toBe('eth0 uses MTU 1450, below the Ethernet standard 1500 (normal for tunnels and some clouds; lowers goodput slightly)');
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'mtu-below-standard', severity: 'info', data: { mtu: 1450, standardMtu: 1500 } }),
+    ]);
+    expect(result.findings[0]!.message).toBe(
+      'eth0 uses MTU 1450, below the Ethernet standard 1500 (normal for tunnels and some clouds; lowers goodput slightly)',
+    );
   });
 
   it('is unknown when the MTU cannot be read', async () => {
@@ -63,7 +72,10 @@ describe('mtu check', () => {
   });
 
   it('is unknown, with the reason, when the interface facts could not be read', async () => {
-    const result = await tester.run({ 'net.device': failed('permission-denied', '/sys/class/net/eth0: permission denied', 'run as root'), interfaces: [] });
+    const result = await tester.run({
+      'net.device': failed('permission-denied', '/sys/class/net/eth0: permission denied', 'run as root'),
+      interfaces: [],
+    });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('permission denied');
     expect(result.hint).toBe('run as root');

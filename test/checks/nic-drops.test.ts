@@ -12,7 +12,15 @@ import { fakeHost, type FakeAnswer } from '../helpers/fake-host.js';
 import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';
 
-const CLEAN_SYSFS = { rx_packets: 1_000_000, tx_packets: 900_000, rx_dropped: 0, rx_missed_errors: 0, rx_fifo_errors: 0, rx_crc_errors: 0, tx_dropped: 0 };
+const CLEAN_SYSFS = {
+  rx_packets: 1_000_000,
+  tx_packets: 900_000,
+  rx_dropped: 0,
+  rx_missed_errors: 0,
+  rx_fifo_errors: 0,
+  rx_crc_errors: 0,
+  tx_dropped: 0,
+};
 
 function capture(file: string): EthtoolStats {
   return parseEthtoolStats(realCapture(file));
@@ -39,7 +47,9 @@ describe('nic-drops check', () => {
   it('fails e1000e-S-nodeexporter: port.rx_dropped 12028 (backpressure) and rx_missed 401 (rings)', async () => {
     const result = await tester.run(facts('e1000e', capture('ethtool/e1000e-S-nodeexporter-1.txt')));
     expect(result.status).toBe('fail');
-    expect(result.findings.map((finding) => [finding.symptom, finding.severity, finding.data.counter, finding.data.value, finding.data.remedy])).toEqual([
+    expect(
+      result.findings.map((finding) => [finding.symptom, finding.severity, finding.data.counter, finding.data.value, finding.data.remedy]),
+    ).toEqual([
       ['nic-drops', 'warning', 'port.rx_dropped', 12028, 'host-backpressure'],
       ['nic-drops', 'warning', 'rx_missed', 401, 'rings'],
     ]);
@@ -57,13 +67,20 @@ describe('nic-drops check', () => {
     const result = await tester.run(facts('i40e', capture('ethtool/i40e-S-ethq-v2.3.2k-1.txt')));
     expect(result.status).toBe('fail');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'nic-drops', severity: 'warning', subject: 'eth0', data: expect.objectContaining({ counter: 'rx_dropped', value: 179160, remedy: 'rings' }) }),
+      expect.objectContaining({
+        symptom: 'nic-drops',
+        severity: 'warning',
+        subject: 'eth0',
+        data: expect.objectContaining({ counter: 'rx_dropped', value: 179160, remedy: 'rings' }),
+      }),
     ]);
     expect(result.findings[0]!.message).toContain('no free receive descriptor');
   });
 
   it('fails bnxt_en: rx_discards summed over 12 rings, checksum errors as info', async () => {
-    const result = await tester.run(facts('bnxt_en', capture('ethtool/bnxt_en-S-ethq-1.txt'), { ...CLEAN_SYSFS, rx_packets: 123_000_000_000 }));
+    const result = await tester.run(
+      facts('bnxt_en', capture('ethtool/bnxt_en-S-ethq-1.txt'), { ...CLEAN_SYSFS, rx_packets: 123_000_000_000 }),
+    );
     expect(result.status).toBe('fail');
     const drops = result.findings.filter((finding) => finding.symptom === 'nic-drops');
     expect(drops).toHaveLength(1);
@@ -78,14 +95,22 @@ describe('nic-drops check', () => {
 
   it('fails sfc on port_rx_dp_di_dropped_packets 27', async () => {
     const result = await tester.run(facts('sfc', capture('ethtool/sfc-S-ethq-1.txt')));
-    expect(result.findings.map((finding) => [finding.symptom, finding.data.counter, finding.data.value])).toEqual([['nic-drops', 'port_rx_dp_di_dropped_packets', 27]]);
+    expect(result.findings.map((finding) => [finding.symptom, finding.data.counter, finding.data.value])).toEqual([
+      ['nic-drops', 'port_rx_dp_di_dropped_packets', 27],
+    ]);
   });
 
   it('reports CRC errors as physical errors with the cable/optic fix', async () => {
     const stats = parseEthtoolStats('NIC statistics:\n     rx_packets: 5000\n     rx_crc_errors: 17\n     rx_missed_errors: 0\n');
     const result = await tester.run(facts('ixgbe', stats));
     expect(result.status).toBe('fail');
-    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'physical-errors', severity: 'warning', data: expect.objectContaining({ counter: 'rx_crc_errors', value: 17 }) })]);
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'physical-errors',
+        severity: 'warning',
+        data: expect.objectContaining({ counter: 'rx_crc_errors', value: 17 }),
+      }),
+    ]);
     expect(result.findings[0]!.fix).toContain('ethtool -m eth0');
   });
 
@@ -93,7 +118,11 @@ describe('nic-drops check', () => {
     const result = await tester.run(facts('igb', capture('ethtool/igb-S-4space-insights-1.txt')));
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'rx-queue-imbalance', severity: 'info', data: expect.objectContaining({ queue: 0, sharePercent: 100, queues: 4, activeQueues: 1 }) }),
+      expect.objectContaining({
+        symptom: 'rx-queue-imbalance',
+        severity: 'info',
+        data: expect.objectContaining({ queue: 0, sharePercent: 100, queues: 4, activeQueues: 1 }),
+      }),
     ]);
     expect(result.findings[0]!.message).toContain('since the driver loaded');
   });
@@ -104,7 +133,12 @@ describe('nic-drops check', () => {
   });
 
   it('falls back to the sysfs counters when ethtool -S is not available', async () => {
-    const result = await tester.run(facts('veth', failed('unsupported', 'ethtool -S: the driver has no statistics'), { ...CLEAN_SYSFS, rx_missed_errors: 250, rx_crc_errors: 3 }),
+    const result = await tester.run(
+      facts('veth', failed('unsupported', 'ethtool -S: the driver has no statistics'), {
+        ...CLEAN_SYSFS,
+        rx_missed_errors: 250,
+        rx_crc_errors: 3,
+      }),
     );
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => [finding.symptom, finding.data.counter, finding.data.origin])).toEqual([
@@ -114,13 +148,23 @@ describe('nic-drops check', () => {
   });
 
   it('shows sysfs rx_dropped as info only: it also counts frames of unknown protocols', async () => {
-    const result = await tester.run(facts(null, failed('tool-missing', 'ethtool: command not found'), { ...CLEAN_SYSFS, rx_dropped: 29220 }));
+    const result = await tester.run(
+      facts(null, failed('tool-missing', 'ethtool: command not found'), { ...CLEAN_SYSFS, rx_dropped: 29220 }),
+    );
     expect(result.status).toBe('pass');
-    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'nic-drops', severity: 'info', data: expect.objectContaining({ counter: 'rx_dropped', value: 29220 }) })]);
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'nic-drops',
+        severity: 'info',
+        data: expect.objectContaining({ counter: 'rx_dropped', value: 29220 }),
+      }),
+    ]);
   });
 
   it('does not repeat a sysfs drop counter when the driver reports drops itself', async () => {
-    const result = await tester.run(facts('virtio_net', capture('local-vm/ethtool_-S-virtio_net-eth0.txt'), { ...CLEAN_SYSFS, rx_dropped: 7 }));
+    const result = await tester.run(
+      facts('virtio_net', capture('local-vm/ethtool_-S-virtio_net-eth0.txt'), { ...CLEAN_SYSFS, rx_dropped: 7 }),
+    );
     expect(result.findings).toEqual([]);
   });
 
@@ -131,7 +175,10 @@ describe('nic-drops check', () => {
 
   it('is not applicable to a bond: its members are judged', async () => {
     const bond = netDevice('bond0', { kind: 'bond', driver: null, bondSlaves: ['eth0', 'eth1'] });
-    const result = await tester.run({ 'net.device': bond, 'net.statistics': { counters: { ...CLEAN_SYSFS, rx_dropped: 500 } }, 'ethtool.stats': failed('unsupported') }, { interfaces: [{ name: 'bond0', kind: 'bond' }] });
+    const result = await tester.run(
+      { 'net.device': bond, 'net.statistics': { counters: { ...CLEAN_SYSFS, rx_dropped: 500 } }, 'ethtool.stats': failed('unsupported') },
+      { interfaces: [{ name: 'bond0', kind: 'bond' }] },
+    );
     expect(result.status).toBe('not-applicable');
     expect(result.reason).toContain('bond');
   });
@@ -171,27 +218,47 @@ describe('nic-drops check', () => {
       '    100 1 0 0 0 0',
     ].join('\n');
     const links = parseIpLink(ipText);
-    const noStats = { 'ethtool.stats': failed('not-captured', 'not captured'), 'net.statistics': failed('not-captured', 'not captured'), 'ip.links': links };
-    const heavy = await tester.run({ 'net.device': netDevice('eno1', { driver: 'ixgbe' }), ...noStats }, { interfaces: [{ name: 'eno1' }] });
+    const noStats = {
+      'ethtool.stats': failed('not-captured', 'not captured'),
+      'net.statistics': failed('not-captured', 'not captured'),
+      'ip.links': links,
+    };
+    const heavy = await tester.run(
+      { 'net.device': netDevice('eno1', { driver: 'ixgbe' }), ...noStats },
+      { interfaces: [{ name: 'eno1' }] },
+    );
     expect(heavy.status).toBe('fail');
-    expect(heavy.findings[0]).toMatchObject({ symptom: 'nic-drops', severity: 'warning', data: { counter: 'rx_missed_errors', value: 45_000_000, origin: 'ip.links' } });
-    const negligible = await tester.run({ 'net.device': netDevice('eno2', { driver: 'ixgbe' }), ...noStats }, { interfaces: [{ name: 'eno2' }] });
+    expect(heavy.findings[0]).toMatchObject({
+      symptom: 'nic-drops',
+      severity: 'warning',
+      data: { counter: 'rx_missed_errors', value: 45_000_000, origin: 'ip.links' },
+    });
+    const negligible = await tester.run(
+      { 'net.device': netDevice('eno2', { driver: 'ixgbe' }), ...noStats },
+      { interfaces: [{ name: 'eno2' }] },
+    );
     expect(negligible.status).toBe('pass');
     expect(negligible.findings[0]).toMatchObject({ severity: 'info' });
     expect(negligible.findings[0]!.message).toContain('negligible');
   });
 
-  it('does not count an XDP program\'s XDP_DROP verdicts as loss (virtio_net rx_drops = rx_xdp_drops, real AF_XDP guest)', async () => {
+  it("does not count an XDP program's XDP_DROP verdicts as loss (virtio_net rx_drops = rx_xdp_drops, real AF_XDP guest)", async () => {
     // fixtures/eval/virtio-net-kvm-guest-macvtap-1vcpu-afxdp: rx_queue_0_drops 79419999 = rx_queue_0_xdp_drops.
-    const text = 'NIC statistics:\n\t rx_queue_0_packets: 80341229\n\t rx_queue_0_drops: 79419999\n\t rx_queue_0_xdp_packets: 80332151\n\t rx_queue_0_xdp_drops: 79419999\n';
+    const text =
+      'NIC statistics:\n\t rx_queue_0_packets: 80341229\n\t rx_queue_0_drops: 79419999\n\t rx_queue_0_xdp_packets: 80332151\n\t rx_queue_0_xdp_drops: 79419999\n';
     const result = await tester.run(facts('virtio_net', parseEthtoolStats(text)));
     expect(result.status).toBe('pass');
     expect(result.findings.filter((finding) => finding.symptom === 'nic-drops')).toEqual([]);
   });
 
-  it('reports drops on a software device as the kernel\'s, never as a NIC fault (flannel VXLAN)', async () => {
+  it("reports drops on a software device as the kernel's, never as a NIC fault (flannel VXLAN)", async () => {
     const vxlan = netDevice('flannel.1', { kind: 'virtual', softwareType: 'vxlan', driver: null, pciAddress: null });
-    const result = await tester.run({ 'net.device': vxlan, 'ethtool.stats': failed('unsupported', 'no stats'), 'net.statistics': { counters: { rx_packets: 1000, rx_dropped: 0, tx_packets: 100, tx_dropped: 52 } } },
+    const result = await tester.run(
+      {
+        'net.device': vxlan,
+        'ethtool.stats': failed('unsupported', 'no stats'),
+        'net.statistics': { counters: { rx_packets: 1000, rx_dropped: 0, tx_packets: 100, tx_dropped: 52 } },
+      },
       { interfaces: [{ name: 'flannel.1', kind: 'virtual' }] },
     );
     expect(result.status).toBe('pass');
@@ -205,17 +272,27 @@ const fakeIO = (files: Record<string, string>, commands: Record<string, FakeAnsw
 
 describe('collectors behind nic-drops', () => {
   it('net.statistics reads every counter file of /sys/class/net/<if>/statistics', async () => {
-    const io = fakeIO({ '/sys/class/net/eth0/statistics/rx_dropped': '29220\n', '/sys/class/net/eth0/statistics/rx_packets': '1000\n', '/sys/class/net/eth0/statistics/tx_bad': 'garbage\n' }, {});
+    const io = fakeIO(
+      {
+        '/sys/class/net/eth0/statistics/rx_dropped': '29220\n',
+        '/sys/class/net/eth0/statistics/rx_packets': '1000\n',
+        '/sys/class/net/eth0/statistics/tx_bad': 'garbage\n',
+      },
+      {},
+    );
     const store = new FactStore(io, [netStatisticsCollector], silentLogger());
     const result = await store.get('net.statistics', 'eth0');
     expect(result).toMatchObject({ ok: true, value: { counters: { rx_dropped: 29220, rx_packets: 1000 } } });
   });
 
   it('ethtool.stats parses ethtool -S and turns "no stats available" into unsupported', async () => {
-    const io = fakeIO({}, {
-      'ethtool -S eth0': { stdout: realCapture('local-vm/ethtool_-S-virtio_net-eth0.txt') },
-      'ethtool -S lo': { stderr: 'no stats available\n', exitCode: 94 },
-    });
+    const io = fakeIO(
+      {},
+      {
+        'ethtool -S eth0': { stdout: realCapture('local-vm/ethtool_-S-virtio_net-eth0.txt') },
+        'ethtool -S lo': { stderr: 'no stats available\n', exitCode: 94 },
+      },
+    );
     const store = new FactStore(io, [ethtoolStatsCollector], silentLogger());
     const eth0 = await store.get('ethtool.stats', 'eth0');
     expect(eth0.ok && eth0.value.counters.find((counter) => counter.name === 'rx_kicks')?.value).toBe(442);

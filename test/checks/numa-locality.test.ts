@@ -12,12 +12,16 @@ const threadripper = parseNumactlHardware(realCapture('numactl/tr3960x-nps4-memo
 const tester = checkTester(numaLocality);
 
 describe('numa-locality check', () => {
-  it('reports the NIC\'s node and local CPUs on a two-node host (real numactl capture), as a pass', async () => {
+  it("reports the NIC's node and local CPUs on a two-node host (real numactl capture), as a pass", async () => {
     const device = netDevice('ens5', { numaNode: 1, localCpuList: '18-35,54-71' });
     const result = await tester.run({ 'net.device': device, numa: aws }, { interfaces: [{ name: 'ens5' }] });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'nic-numa-node', severity: 'info', data: { node: 1, nodes: 2, localCpus: '18-35,54-71', memoryNode: 1, distance: 10 } }),
+      expect.objectContaining({
+        symptom: 'nic-numa-node',
+        severity: 'info',
+        data: { node: 1, nodes: 2, localCpus: '18-35,54-71', memoryNode: 1, distance: 10 },
+      }),
     ]);
     expect(result.findings[0]!.message).toBe('ens5 is attached to NUMA node 1 of 2: its local CPUs are 18-35,54-71');
     expect(result.findings[0]!.fix).toContain('numactl --cpunodebind=1 --membind=1');
@@ -37,24 +41,36 @@ describe('numa-locality check', () => {
 
   it('notes a NIC whose node the firmware does not report, counting only nodes with CPUs', async () => {
     const sparse = parseNumactlHardware(realCapture('numactl/hpc-sparse-node-ids-1.txt'));
-    const result = await tester.run({ 'net.device': netDevice('ib0', { numaNode: null }), numa: sparse }, { interfaces: [{ name: 'ib0' }] });
+    const result = await tester.run(
+      { 'net.device': netDevice('ib0', { numaNode: null }), numa: sparse },
+      { interfaces: [{ name: 'ib0' }] },
+    );
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([expect.objectContaining({ symptom: 'numa-node-unknown', severity: 'info', data: { nodes: 2 } })]);
   });
 
   it('is not applicable on a single-node host (real capture), a kernel without NUMA, or a NIC without PCI', async () => {
-    const single = await tester.run({ 'net.device': netDevice('eth0'), numa: parseNumactlHardware(realCapture('numactl/single-node-1.txt')) });
+    const single = await tester.run({
+      'net.device': netDevice('eth0'),
+      numa: parseNumactlHardware(realCapture('numactl/single-node-1.txt')),
+    });
     expect(single.status).toBe('not-applicable');
     expect(single.reason).toContain('single NUMA node');
     const none = await tester.run({ 'net.device': netDevice('eth0'), numa: { nodes: [] } });
     expect(none.status).toBe('not-applicable');
-    const veth = await tester.run({ 'net.device': netDevice('veth0', { kind: 'virtual', pciPath: null, pciAddress: null, numaNode: null }), numa: aws }, { interfaces: [{ name: 'veth0' }] });
+    const veth = await tester.run(
+      { 'net.device': netDevice('veth0', { kind: 'virtual', pciPath: null, pciAddress: null, numaNode: null }), numa: aws },
+      { interfaces: [{ name: 'veth0' }] },
+    );
     expect(veth.status).toBe('not-applicable');
     expect(veth.reason).toContain('not a PCI device');
   });
 
   it('is unknown when the NUMA layout could not be read, or the NIC names a node the host does not have', async () => {
-    const missing = await tester.run({ 'net.device': netDevice('eth0'), numa: failed('not-captured', 'the snapshot has no /sys/devices/system/node') });
+    const missing = await tester.run({
+      'net.device': netDevice('eth0'),
+      numa: failed('not-captured', 'the snapshot has no /sys/devices/system/node'),
+    });
     expect(missing.status).toBe('unknown');
     expect(missing.reason).toContain('/sys/devices/system/node');
     const stray = await tester.run({ 'net.device': netDevice('eth0', { numaNode: 3 }), numa: aws });

@@ -20,7 +20,10 @@ describe('offloads check', () => {
 
   it('passes the JSON form of a virtio_net guest (real capture)', async () => {
     const device = netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net' });
-    const result = await tester.run({ 'net.device': device, 'ethtool.features': features('local-vm/ethtool_--json_-k-virtio_net-eth0.json') });
+    const result = await tester.run({
+      'net.device': device,
+      'ethtool.features': features('local-vm/ethtool_--json_-k-virtio_net-eth0.json'),
+    });
     expect(result.status).toBe('pass');
   });
 
@@ -31,7 +34,13 @@ describe('offloads check', () => {
     expect(off).toMatchObject({ severity: 'warning', subject: 'eth0', fix: 'ethtool -K eth0 rx on tx on sg on gso on gro on' });
     expect(off.message).toContain('rx-checksumming, tx-checksumming, scatter-gather, GSO, GRO off');
     expect(off.message).toContain('for a throughput host');
-    expect(off.evidence.map((item) => item.label)).toEqual(['rx-checksumming', 'tx-checksumming', 'scatter-gather', 'generic-segmentation-offload', 'generic-receive-offload']);
+    expect(off.evidence.map((item) => item.label)).toEqual([
+      'rx-checksumming',
+      'tx-checksumming',
+      'scatter-gather',
+      'generic-segmentation-offload',
+      'generic-receive-offload',
+    ]);
     expect(off.evidence[0]).toMatchObject({ observed: 'off', expected: 'on' });
     // TSO's sub-features are all [fixed] on this NIC: ethtool -K cannot help.
     const fixed = result.findings.find((finding) => finding.symptom === 'offload-fixed-off')!;
@@ -41,7 +50,10 @@ describe('offloads check', () => {
   });
 
   it('on a measurement host, reports TSO/GSO/GRO off as intended (info) and the rest still as a warning', async () => {
-    const result = await tester.run({ 'net.device': eth0, 'ethtool.features': features('ethtool/gianfar-k-alloff-partial-1.txt') }, { profile: 'measurement' });
+    const result = await tester.run(
+      { 'net.device': eth0, 'ethtool.features': features('ethtool/gianfar-k-alloff-partial-1.txt') },
+      { profile: 'measurement' },
+    );
     expect(result.status).toBe('fail');
     const off = result.findings.filter((finding) => finding.symptom === 'offload-off');
     expect(off.map((finding) => [finding.severity, finding.data.features, finding.fix])).toEqual([
@@ -61,16 +73,27 @@ describe('offloads check', () => {
       .replace('generic-receive-offload: on', 'generic-receive-offload: off');
     const result = await tester.run({ 'net.device': eth0, 'ethtool.features': parseEthtoolFeatures(text) }, { profile: 'measurement' });
     expect(result.status).toBe('pass');
-    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'offload-off', severity: 'info', fix: 'ethtool -K eth0 tso on gso on gro on' })]);
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'offload-off', severity: 'info', fix: 'ethtool -K eth0 tso on gso on gro on' }),
+    ]);
   });
 
   it('says which profile it judged for on a latency host', async () => {
-    const result = await tester.run({ 'net.device': eth0, 'ethtool.features': features('ethtool/gianfar-k-alloff-partial-1.txt') }, { profile: 'latency' });
-    expect(result.findings.find((finding) => finding.symptom === 'offload-off')).toMatchObject({ severity: 'warning', message: expect.stringContaining('for a latency host') });
+    const result = await tester.run(
+      { 'net.device': eth0, 'ethtool.features': features('ethtool/gianfar-k-alloff-partial-1.txt') },
+      { profile: 'latency' },
+    );
+    expect(result.findings.find((finding) => finding.symptom === 'offload-off')).toMatchObject({
+      severity: 'warning',
+      message: expect.stringContaining('for a latency host'),
+    });
   });
 
   it('fails an offload that was requested but refused, naming the missing dependency (real capture)', async () => {
-    const result = await tester.run({ 'net.device': netDevice('eth1'), 'ethtool.features': features('ethtool/unknown-k-offloads-off-1.txt') }, { interfaces: [{ name: 'eth1' }] });
+    const result = await tester.run(
+      { 'net.device': netDevice('eth1'), 'ethtool.features': features('ethtool/unknown-k-offloads-off-1.txt') },
+      { interfaces: [{ name: 'eth1' }] },
+    );
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => [finding.symptom, finding.severity, finding.data.features])).toEqual([
       ['offload-requested-but-off', 'warning', 'gso'],
@@ -82,7 +105,10 @@ describe('offloads check', () => {
 
   it('explains a refused offload on a bond by its members (real capture)', async () => {
     const bond = netDevice('bond0', { kind: 'bond', driver: null, pciAddress: null });
-    const result = await tester.run({ 'net.device': bond, 'ethtool.features': features('ethtool/bonding-k-insights-1.txt') }, { interfaces: [{ name: 'bond0', kind: 'bond' }] });
+    const result = await tester.run(
+      { 'net.device': bond, 'ethtool.features': features('ethtool/bonding-k-insights-1.txt') },
+      { interfaces: [{ name: 'bond0', kind: 'bond' }] },
+    );
     expect(result.status).toBe('fail');
     const refused = result.findings.find((finding) => finding.symptom === 'offload-requested-but-off')!;
     expect(refused.message).toContain('a bond offers only what all its members offer');
@@ -92,26 +118,38 @@ describe('offloads check', () => {
 
   it('leaves GRO off on a veth alone: the kernel default (real capture)', async () => {
     const veth = netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null });
-    const result = await tester.run({ 'net.device': veth, 'ethtool.features': features('local-vm/ethtool_-k-veth.txt') }, { interfaces: [{ name: 'nd-va', kind: 'virtual' }] });
+    const result = await tester.run(
+      { 'net.device': veth, 'ethtool.features': features('local-vm/ethtool_-k-veth.txt') },
+      { interfaces: [{ name: 'nd-va', kind: 'virtual' }] },
+    );
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([]);
   });
 
   it('is not applicable when the driver reports no features', async () => {
-    const result = await tester.run({ 'net.device': eth0, 'ethtool.features': failed('unsupported', '`ethtool -k eth0`: the driver does not support this') });
+    const result = await tester.run({
+      'net.device': eth0,
+      'ethtool.features': failed('unsupported', '`ethtool -k eth0`: the driver does not support this'),
+    });
     expect(result.status).toBe('not-applicable');
     expect(result.reason).toContain('no offload features');
   });
 
   it('is unknown, with the hint, when ethtool is missing', async () => {
-    const result = await tester.run({ 'net.device': eth0, 'ethtool.features': failed('tool-missing', 'ethtool: command not found', 'install ethtool: apt-get install ethtool') });
+    const result = await tester.run({
+      'net.device': eth0,
+      'ethtool.features': failed('tool-missing', 'ethtool: command not found', 'install ethtool: apt-get install ethtool'),
+    });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('command not found');
     expect(result.hint).toContain('apt-get install ethtool');
   });
 
   it('is unknown when ethtool -k lists none of the judged offloads', async () => {
-    const result = await tester.run({ 'net.device': eth0, 'ethtool.features': parseEthtoolFeatures('Features for eth0:\nhighdma: on [fixed]\n') });
+    const result = await tester.run({
+      'net.device': eth0,
+      'ethtool.features': parseEthtoolFeatures('Features for eth0:\nhighdma: on [fixed]\n'),
+    });
     expect(result.status).toBe('unknown');
   });
 });

@@ -31,10 +31,15 @@ describe('protocol-counters check', () => {
   });
 
   it('warns on UDP receive-buffer drops above one in ten thousand datagrams, notes them below', async () => {
-    const snmp = (errors: number) => `Udp: InDatagrams NoPorts InErrors OutDatagrams RcvbufErrors SndbufErrors\nUdp: 1000000 0 ${errors} 10 ${errors} 0\n`;
+    const snmp = (errors: number) =>
+      `Udp: InDatagrams NoPorts InErrors OutDatagrams RcvbufErrors SndbufErrors\nUdp: 1000000 0 ${errors} 10 ${errors} 0\n`;
     const heavy = await tester.run({ 'net.protocol': { counters: parseProcNetCounters(snmp(52311), 'snmp'), files: ['/proc/net/snmp'] } });
     expect(heavy.status).toBe('fail');
-    expect(heavy.findings[0]).toMatchObject({ symptom: 'udp-buffer-errors', severity: 'warning', data: { direction: 'Rcv', errors: 52311 } });
+    expect(heavy.findings[0]).toMatchObject({
+      symptom: 'udp-buffer-errors',
+      severity: 'warning',
+      data: { direction: 'Rcv', errors: 52311 },
+    });
     const light = await tester.run({ 'net.protocol': { counters: parseProcNetCounters(snmp(3), 'snmp'), files: ['/proc/net/snmp'] } });
     expect(light.status).toBe('pass');
     expect(light.findings[0]).toMatchObject({ symptom: 'udp-buffer-errors', severity: 'info' });
@@ -42,7 +47,9 @@ describe('protocol-counters check', () => {
 
   it('warns on socket backlog drops and notes listen drops', async () => {
     const netstat = 'TcpExt: PruneCalled RcvPruned ListenOverflows ListenDrops TCPBacklogDrop\nTcpExt: 30 14 7 7 1200\n';
-    const result = await tester.run({ 'net.protocol': { counters: parseProcNetCounters(netstat, 'netstat'), files: ['/proc/net/netstat'] } });
+    const result = await tester.run({
+      'net.protocol': { counters: parseProcNetCounters(netstat, 'netstat'), files: ['/proc/net/netstat'] },
+    });
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([
       ['socket-backlog-drops', 'warning'],

@@ -30,7 +30,16 @@ describe('qdisc check', () => {
         symptom: 'egress-shaped',
         severity: 'warning',
         subject: 'eth0',
-        data: expect.objectContaining({ kind: 'tbf', handle: '8016:', rateMbps: 2000, rateGbps: 2, linkMbps: 10_000, linkGbps: 10, percent: 20, perFlow: false }),
+        data: expect.objectContaining({
+          kind: 'tbf',
+          handle: '8016:',
+          rateMbps: 2000,
+          rateGbps: 2,
+          linkMbps: 10_000,
+          linkGbps: 10,
+          percent: 20,
+          perFlow: false,
+        }),
       }),
     ]);
     expect(result.findings[0]!.message).toBe('eth0: tbf 8016: limits egress to 2 Gb/s, 20 % of the 10 Gb/s link');
@@ -45,19 +54,32 @@ describe('qdisc check', () => {
   });
 
   it('takes an htb class ceil from tc class show (real capture)', async () => {
-    const result = await tester.run({ 'tc.qdisc': tcOf('tc/htb-500mbit-root.txt', 'tc/htb-500mbit-class.txt'), 'net.device': netDevice('eth0') });
-    expect(result.findings[0]).toMatchObject({ symptom: 'egress-shaped', data: expect.objectContaining({ kind: 'htb', type: 'class', handle: '1:10', rateMbps: 1000, percent: 10 }) });
+    const result = await tester.run({
+      'tc.qdisc': tcOf('tc/htb-500mbit-root.txt', 'tc/htb-500mbit-class.txt'),
+      'net.device': netDevice('eth0'),
+    });
+    expect(result.findings[0]).toMatchObject({
+      symptom: 'egress-shaped',
+      data: expect.objectContaining({ kind: 'htb', type: 'class', handle: '1:10', rateMbps: 1000, percent: 10 }),
+    });
   });
 
   it('says fq maxrate caps each flow', async () => {
-    const tc = { qdiscs: parseTcQdisc('qdisc fq 8001: root refcnt 2 limit 10000p flow_limit 100p maxrate 3Gbit\n Sent 0 bytes 0 pkt (dropped 0, overlimits 0 requeues 0)\n'), classes: [] };
+    const tc = {
+      qdiscs: parseTcQdisc(
+        'qdisc fq 8001: root refcnt 2 limit 10000p flow_limit 100p maxrate 3Gbit\n Sent 0 bytes 0 pkt (dropped 0, overlimits 0 requeues 0)\n',
+      ),
+      classes: [],
+    };
     const result = await tester.run({ 'tc.qdisc': tc, 'net.device': netDevice('eth0', { speedMbps: 25_000 }) });
     expect(result.findings[0]!.message).toBe('eth0: fq 8001: limits each flow to 3 Gb/s, 12 % of the 25 Gb/s link');
   });
 
   it('passes a shaper at the link speed, and ignores ingress', async () => {
     const tc = {
-      qdiscs: parseTcQdisc('qdisc tbf 1: root refcnt 2 rate 10Gbit burst 1Mb lat 10ms\nqdisc ingress ffff: parent ffff:fff1 ----------------\n'),
+      qdiscs: parseTcQdisc(
+        'qdisc tbf 1: root refcnt 2 rate 10Gbit burst 1Mb lat 10ms\nqdisc ingress ffff: parent ffff:fff1 ----------------\n',
+      ),
       classes: [],
     };
     const result = await tester.run({ 'tc.qdisc': tc, 'net.device': netDevice('eth0', { speedMbps: 10_000 }) });
@@ -71,13 +93,19 @@ describe('qdisc check', () => {
   });
 
   it('is unknown, with the reason, when tc cannot be run', async () => {
-    const result = await tester.run({ 'tc.qdisc': failed('permission-denied', '`tc -s qdisc show dev eth0`: permission denied', 'run as root'), 'net.device': netDevice('eth0') });
+    const result = await tester.run({
+      'tc.qdisc': failed('permission-denied', '`tc -s qdisc show dev eth0`: permission denied', 'run as root'),
+      'net.device': netDevice('eth0'),
+    });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('permission denied');
   });
 
   it('is not applicable to a bridge', async () => {
-    const result = await tester.run({ 'tc.qdisc': tcOf('tc/tbf-2gbit-root.txt'), 'net.device': netDevice('br0', { kind: 'bridge' }) }, { interfaces: [{ name: 'br0', kind: 'bridge' }] });
+    const result = await tester.run(
+      { 'tc.qdisc': tcOf('tc/tbf-2gbit-root.txt'), 'net.device': netDevice('br0', { kind: 'bridge' }) },
+      { interfaces: [{ name: 'br0', kind: 'bridge' }] },
+    );
     expect(result.status).toBe('not-applicable');
   });
 });

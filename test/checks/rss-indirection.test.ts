@@ -38,11 +38,14 @@ describe('rss-indirection check', () => {
   });
 
   it('fails the Solarflare table that sends everything to ring 0 with a zero key, critical on 10G (sfc-x-allzero-1)', async () => {
-    const result = await tester.run({
-      'net.device': netDevice('enp2s0f0', { driver: 'sfc', speedMbps: 10000 }),
-      'ethtool.rxfh': rxfh('ethtool/sfc-x-allzero-1.txt'),
-      'ethtool.channels': parseEthtoolChannels(realCapture('ethtool/sfc-l-1.txt')),
-    }, { interfaces: [{ name: 'enp2s0f0' }] });
+    const result = await tester.run(
+      {
+        'net.device': netDevice('enp2s0f0', { driver: 'sfc', speedMbps: 10000 }),
+        'ethtool.rxfh': rxfh('ethtool/sfc-x-allzero-1.txt'),
+        'ethtool.channels': parseEthtoolChannels(realCapture('ethtool/sfc-l-1.txt')),
+      },
+      { interfaces: [{ name: 'enp2s0f0' }] },
+    );
     expect(result.status).toBe('fail');
     expect(result.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([
       ['zero-hash-key', 'warning'],
@@ -62,8 +65,17 @@ describe('rss-indirection check', () => {
   });
 
   it('keeps all-to-one at warning on a slower or unknown-speed port', async () => {
-    const result = await tester.run({ 'net.device': netDevice('eth0', { speedMbps: null }), 'ethtool.rxfh': table(new Array(128).fill(2), 4) });
-    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'all-to-one-queue', severity: 'warning', data: expect.objectContaining({ queue: 2, rings: 4, complete: true }) })]);
+    const result = await tester.run({
+      'net.device': netDevice('eth0', { speedMbps: null }),
+      'ethtool.rxfh': table(new Array(128).fill(2), 4),
+    });
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'all-to-one-queue',
+        severity: 'warning',
+        data: expect.objectContaining({ queue: 2, rings: 4, complete: true }),
+      }),
+    ]);
   });
 
   it('fails a table that uses 4 of 16 rings', async () => {
@@ -83,13 +95,18 @@ describe('rss-indirection check', () => {
     const skewed = table([0, 0, 0, 1, 1, 1, 1, 1], 2);
     expect((await tester.run({ 'net.device': netDevice('eth0'), 'ethtool.rxfh': skewed })).status).toBe('pass');
     const strict = await tester.run({ 'net.device': netDevice('eth0'), 'ethtool.rxfh': skewed }, { options: { unevenRatio: 1.2 } });
-    expect(strict.findings).toEqual([expect.objectContaining({ symptom: 'uneven-indirection', data: expect.objectContaining({ busiestQueue: 1, busiestPercent: 62.5 }) })]);
+    expect(strict.findings).toEqual([
+      expect.objectContaining({ symptom: 'uneven-indirection', data: expect.objectContaining({ busiestQueue: 1, busiestPercent: 62.5 }) }),
+    ]);
   });
 
   it('does not blame a zero key when Toeplitz is not the hash function', async () => {
     const result = await tester.run({
       'net.device': netDevice('eth0'),
-      'ethtool.rxfh': table(roundRobin(64, 4), 4, { hashKey: new Array(40).fill(0), hashFunctions: { toeplitz: false, xor: true, crc32: false } }),
+      'ethtool.rxfh': table(roundRobin(64, 4), 4, {
+        hashKey: new Array(40).fill(0),
+        hashFunctions: { toeplitz: false, xor: true, crc32: false },
+      }),
     });
     expect(result.status).toBe('pass');
   });
@@ -106,7 +123,10 @@ describe('rss-indirection check', () => {
   it('is not applicable when ethtool -x is not supported by the driver', async () => {
     const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'e1000e' }),
-      'ethtool.rxfh': failed('unsupported', '`ethtool -x eth0`: the driver does not support this (Cannot get RX ring count: Operation not supported)'),
+      'ethtool.rxfh': failed(
+        'unsupported',
+        '`ethtool -x eth0`: the driver does not support this (Cannot get RX ring count: Operation not supported)',
+      ),
     });
     expect(result.status).toBe('not-applicable');
     expect(result.reason).toContain('the e1000e driver has no RSS indirection table');
@@ -116,14 +136,21 @@ describe('rss-indirection check', () => {
     const single = await tester.run({ 'net.device': netDevice('eth0'), 'ethtool.rxfh': table(new Array(128).fill(0), 1) });
     expect(single.status).toBe('not-applicable');
     expect(single.reason).toContain('single receive ring');
-    const veth = await tester.run({ 'net.device': netDevice('nd-va', { kind: 'virtual', driver: null }), 'ethtool.rxfh': failed('unsupported') }, { interfaces: [{ name: 'nd-va', kind: 'virtual' }] });
+    const veth = await tester.run(
+      { 'net.device': netDevice('nd-va', { kind: 'virtual', driver: null }), 'ethtool.rxfh': failed('unsupported') },
+      { interfaces: [{ name: 'nd-va', kind: 'virtual' }] },
+    );
     expect(veth.status).toBe('not-applicable');
   });
 
   it('is unknown, with the hint, when ethtool -x cannot be run', async () => {
     const result = await tester.run({
       'net.device': netDevice('eth0'),
-      'ethtool.rxfh': failed('tool-missing', 'ethtool: command not found', 'install ethtool: apt-get install ethtool (dnf install ethtool on RHEL)'),
+      'ethtool.rxfh': failed(
+        'tool-missing',
+        'ethtool: command not found',
+        'install ethtool: apt-get install ethtool (dnf install ethtool on RHEL)',
+      ),
     });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('ethtool: command not found');

@@ -71,7 +71,14 @@ describe('rss-queues check', () => {
   });
 
   it('only notes 8 of 64 queues when no CPU count is known (hv_netvsc-l-1 alone), and warns with the 208 online CPUs of that Azure VM', async () => {
-    const device = netDevice('eth0', { kind: 'paravirtual', driver: 'hv_netvsc', pciAddress: null, pciPath: null, localCpuList: null, speedMbps: 40000 });
+    const device = netDevice('eth0', {
+      kind: 'paravirtual',
+      driver: 'hv_netvsc',
+      pciAddress: null,
+      pciPath: null,
+      localCpuList: null,
+      speedMbps: 40000,
+    });
     const alone = await tester.run({ 'net.device': device, 'ethtool.channels': channels('ethtool/hv_netvsc-l-1.txt') });
     expect(alone.status).toBe('pass');
     expect(alone.findings).toEqual([expect.objectContaining({ symptom: 'queues-below-max', severity: 'info' })]);
@@ -82,7 +89,9 @@ describe('rss-queues check', () => {
       'cpu.topology': { online, smtActive: null, smtControl: null, cpus: [] },
     });
     expect(withCpus.status).toBe('fail');
-    expect(withCpus.findings[0]!.message).toBe('eth0 uses 8 combined queues where 64 are possible (driver maximum 64, 208 online CPUs): traffic is spread over fewer CPUs');
+    expect(withCpus.findings[0]!.message).toBe(
+      'eth0 uses 8 combined queues where 64 are possible (driver maximum 64, 208 online CPUs): traffic is spread over fewer CPUs',
+    );
     const result = alone;
     expect(result.findings).toHaveLength(1);
     expect(result.findings[0]!.data).toMatchObject({ current: 8, max: 64, localCpus: null, suggested: 64 });
@@ -91,7 +100,7 @@ describe('rss-queues check', () => {
     );
   });
 
-  it('caps the suggestion at ixgbe\'s 16 RSS queues although it reports 63 channels (unknown-l-combined1-pbench-1)', async () => {
+  it("caps the suggestion at ixgbe's 16 RSS queues although it reports 63 channels (unknown-l-combined1-pbench-1)", async () => {
     const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'ixgbe', speedMbps: 10000, localCpuList: '0-31' }),
       'ethtool.channels': channels('ethtool/unknown-l-combined1-pbench-1.txt'),
@@ -117,7 +126,11 @@ describe('rss-queues check', () => {
     });
     expect(result.status).toBe('fail');
     expect(result.findings).toHaveLength(1);
-    expect(result.findings[0]).toMatchObject({ symptom: 'queues-below-max', fix: 'ethtool -L eth0 rx 4 tx 4', data: { channel: 'tx', current: 1, max: 4, suggested: 4 } });
+    expect(result.findings[0]).toMatchObject({
+      symptom: 'queues-below-max',
+      fix: 'ethtool -L eth0 rx 4 tx 4',
+      data: { channel: 'tx', current: 1, max: 4, suggested: 4 },
+    });
   });
 
   it('notes a single virtio queue without RPS, without failing (local VM captures)', async () => {
@@ -128,7 +141,11 @@ describe('rss-queues check', () => {
     });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'rps-off-single-queue', severity: 'info', fix: expect.stringContaining('echo 3 > /sys/class/net/eth0/queues/rx-0/rps_cpus') }),
+      expect.objectContaining({
+        symptom: 'rps-off-single-queue',
+        severity: 'info',
+        fix: expect.stringContaining('echo 3 > /sys/class/net/eth0/queues/rx-0/rps_cpus'),
+      }),
     ]);
   });
 
@@ -156,7 +173,10 @@ describe('rss-queues check', () => {
   it('judges a single sysfs queue when the driver does not support ethtool -l', async () => {
     const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'e1000e', speedMbps: 10000, localCpuList: '0-3' }),
-      'ethtool.channels': failed('unsupported', '`ethtool -l eth0`: the driver does not support this (netlink error: Operation not supported)'),
+      'ethtool.channels': failed(
+        'unsupported',
+        '`ethtool -l eth0`: the driver does not support this (netlink error: Operation not supported)',
+      ),
       'net.queues': singleQueue('0', 0),
     });
     expect(result.status).toBe('fail');
@@ -164,7 +184,15 @@ describe('rss-queues check', () => {
     expect(result.findings[0]!.fix).toContain('echo f > ');
     // Without ethtool -l the driver maximum is unknown, and the message says so.
     expect(result.findings[0]!.message).toContain('single queue (1 of max unknown) on a 10 Gb/s port');
-    expect(result.findings[0]!.data).toMatchObject({ max: null, suggested: null, localCpus: 4, localCpuMask: 'f', targetCombined: null, targetRx: null, targetTx: null });
+    expect(result.findings[0]!.data).toMatchObject({
+      max: null,
+      suggested: null,
+      localCpus: 4,
+      localCpuMask: 'f',
+      targetCombined: null,
+      targetRx: null,
+      targetTx: null,
+    });
   });
 
   it('is not applicable when the driver does not support ethtool -l and sysfs shows several queues', async () => {
@@ -179,27 +207,36 @@ describe('rss-queues check', () => {
   });
 
   it('judges a veth pair whose channels are settable (local VM capture: rx 2 of 2 passes)', async () => {
-    const result = await tester.run({
-      'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null, localCpuList: null }),
-      'ethtool.channels': channels('local-vm/ethtool_-l-veth.txt'),
-    }, { interfaces: [{ name: 'nd-va', kind: 'virtual' }] });
+    const result = await tester.run(
+      {
+        'net.device': netDevice('nd-va', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null, localCpuList: null }),
+        'ethtool.channels': channels('local-vm/ethtool_-l-veth.txt'),
+      },
+      { interfaces: [{ name: 'nd-va', kind: 'virtual' }] },
+    );
     expect(result.status).toBe('pass');
   });
 
   it('is not applicable on a software interface without settable channels', async () => {
-    const result = await tester.run({
-      'net.device': netDevice('ifb0', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null }),
-      'ethtool.channels': failed('unsupported'),
-    }, { interfaces: [{ name: 'ifb0', kind: 'virtual' }] });
+    const result = await tester.run(
+      {
+        'net.device': netDevice('ifb0', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null }),
+        'ethtool.channels': failed('unsupported'),
+      },
+      { interfaces: [{ name: 'ifb0', kind: 'virtual' }] },
+    );
     expect(result.status).toBe('not-applicable');
     expect(result.reason).toContain('no hardware receive queues');
   });
 
   it('is not applicable on a bond, whose ethtool -l fails', async () => {
-    const result = await tester.run({
-      'net.device': netDevice('bond0', { kind: 'bond', driver: null }),
-      'ethtool.channels': failed('unsupported'),
-    }, { interfaces: [{ name: 'bond0', kind: 'bond' }] });
+    const result = await tester.run(
+      {
+        'net.device': netDevice('bond0', { kind: 'bond', driver: null }),
+        'ethtool.channels': failed('unsupported'),
+      },
+      { interfaces: [{ name: 'bond0', kind: 'bond' }] },
+    );
     expect(result.status).toBe('not-applicable');
   });
 
@@ -229,21 +266,49 @@ describe('rss-queues from /proc/interrupts alone (ethtool -l not captured)', () 
     cpus: interrupts.cpus,
     msiIrqs: [],
     irqs: nicInterruptRows(interrupts, { name, driver: null, pciAddress: null, virtioDevice: null }).map(({ row, name: action, role }) => ({
-      irq: row.irq!, name: action, role, counts: row.counts, affinity: null, effectiveAffinity: null, shared: false,
+      irq: row.irq!,
+      name: action,
+      role,
+      counts: row.counts,
+      affinity: null,
+      effectiveAffinity: null,
+      shared: false,
     })),
   });
   const notCaptured = failed('not-captured', 'the sosreport holds no output of `ethtool -l eth2`');
 
   it('infers one busy receive queue from a single MSI vector on a 12-CPU host (real netutils capture: eth2, 3.49e9 interrupts on CPU0)', async () => {
-    const result = await tester.run({ 'net.device': netDevice('eth2', { driver: null, localCpuList: null }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth2'), 'proc.interrupts': interrupts }, { interfaces: [{ name: 'eth2' }] });
+    const result = await tester.run(
+      {
+        'net.device': netDevice('eth2', { driver: null, localCpuList: null }),
+        'ethtool.channels': notCaptured,
+        'nic.irqs': irqsOf('eth2'),
+        'proc.interrupts': interrupts,
+      },
+      { interfaces: [{ name: 'eth2' }] },
+    );
     expect(result.status).toBe('fail');
     expect(result.findings[0]).toMatchObject({ symptom: 'single-queue-vector', severity: 'warning', data: { vector: 'eth2', cpus: 12 } });
   });
 
-  it('stays unknown for an idle single-vector port, and for a guest\'s emulated NIC', async () => {
-    const idle = await tester.run({ 'net.device': netDevice('eth3', { driver: null }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth3'), 'proc.interrupts': interrupts }, { interfaces: [{ name: 'eth3' }] });
+  it("stays unknown for an idle single-vector port, and for a guest's emulated NIC", async () => {
+    const idle = await tester.run(
+      {
+        'net.device': netDevice('eth3', { driver: null }),
+        'ethtool.channels': notCaptured,
+        'nic.irqs': irqsOf('eth3'),
+        'proc.interrupts': interrupts,
+      },
+      { interfaces: [{ name: 'eth3' }] },
+    );
     expect(idle.status).toBe('unknown');
-    const guest = await tester.run({ 'net.device': netDevice('eth2', { kind: 'paravirtual', driver: 'e1000' }), 'ethtool.channels': notCaptured, 'nic.irqs': irqsOf('eth2'), 'proc.interrupts': interrupts },
+    const guest = await tester.run(
+      {
+        'net.device': netDevice('eth2', { kind: 'paravirtual', driver: 'e1000' }),
+        'ethtool.channels': notCaptured,
+        'nic.irqs': irqsOf('eth2'),
+        'proc.interrupts': interrupts,
+      },
       { interfaces: [{ name: 'eth2', kind: 'paravirtual' }] },
     );
     expect(guest.status).toBe('unknown');

@@ -22,7 +22,8 @@ function ubuntuSysctl(): SysctlNet {
   return sysctlNetFrom((key) => values.get(key));
 }
 
-const CLEAN = '0030b54a 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n';
+const CLEAN =
+  '0030b54a 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n';
 
 describe('softnet check', () => {
   it('passes when no CPU dropped or ran out of budget', async () => {
@@ -35,7 +36,12 @@ describe('softnet check', () => {
     const result = await tester.run({ softnet: softnetFrom('local-vm/softnet_stat-2cpu.txt'), 'sysctl.net': ubuntuSysctl() });
     expect(result.status).toBe('pass');
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'budget-exhausted', severity: 'info', subject: 'host', data: expect.objectContaining({ totalSqueeze: 6, cpuCount: 2, budget: 300, budgetUsecs: 2000 }) }),
+      expect.objectContaining({
+        symptom: 'budget-exhausted',
+        severity: 'info',
+        subject: 'host',
+        data: expect.objectContaining({ totalSqueeze: 6, cpuCount: 2, budget: 300, budgetUsecs: 2000 }),
+      }),
     ]);
     expect(result.findings[0]!.fix).toContain('net.core.netdev_budget=600');
     expect(result.findings[0]!.fix).toContain('net.core.netdev_budget_usecs=4000');
@@ -45,7 +51,10 @@ describe('softnet check', () => {
     const result = await tester.run({ softnet: softnetFrom('softnet/nodeexporter-1.txt'), 'sysctl.net': ubuntuSysctl() });
     expect(result.status).toBe('fail');
     const drops = result.findings.find((finding) => finding.symptom === 'backlog-drops')!;
-    expect(drops).toMatchObject({ severity: 'warning', data: { totalDropped: 41, cpuCount: 1, cpus: '1', cpuIds: 'row', backlog: 1000, suggestedBacklog: 2000 } });
+    expect(drops).toMatchObject({
+      severity: 'warning',
+      data: { totalDropped: 41, cpuCount: 1, cpus: '1', cpuIds: 'row', backlog: 1000, suggestedBacklog: 2000 },
+    });
     expect(drops.message).toContain('on softnet row 1:');
     expect(drops.message).toContain('41 packets dropped since boot');
     expect(drops.message).toContain('netdev_max_backlog = 1000');
@@ -57,7 +66,10 @@ describe('softnet check', () => {
     ]);
     // Squeeze on every row, but at most 1.6e-5 per packet: info.
     const squeeze = result.findings.find((finding) => finding.symptom === 'budget-exhausted')!;
-    expect(squeeze).toMatchObject({ severity: 'info', data: expect.objectContaining({ totalSqueeze: 146, cpuCount: 4, worstCpu: 3, cpuIds: 'row' }) });
+    expect(squeeze).toMatchObject({
+      severity: 'info',
+      data: expect.objectContaining({ totalSqueeze: 146, cpuCount: 4, worstCpu: 3, cpuIds: 'row' }),
+    });
     expect(squeeze.message).toContain('per packet on softnet row 3:');
   });
 
@@ -76,7 +88,10 @@ describe('softnet check', () => {
   });
 
   it('makes budget exhaustion a warning when squeezes are frequent per packet (rhel8 capture: 18 per 142307)', async () => {
-    const result = await tester.run({ softnet: softnetFrom('softnet/rhel8-11col-insights-1.txt'), 'sysctl.net': ubuntuSysctl() }, { options: { squeezeWarningRatio: 0.0001 } });
+    const result = await tester.run(
+      { softnet: softnetFrom('softnet/rhel8-11col-insights-1.txt'), 'sysctl.net': ubuntuSysctl() },
+      { options: { squeezeWarningRatio: 0.0001 } },
+    );
     expect(result.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([
       ['backlog-drops', 'warning'],
       ['budget-exhausted', 'warning'],
@@ -86,13 +101,19 @@ describe('softnet check', () => {
   });
 
   it('ignores drops at or below the configured minimum', async () => {
-    const result = await tester.run({ softnet: softnetFrom('softnet/nodeexporter-1.txt'), 'sysctl.net': ubuntuSysctl() }, { options: { minDrops: 100 } });
+    const result = await tester.run(
+      { softnet: softnetFrom('softnet/nodeexporter-1.txt'), 'sysctl.net': ubuntuSysctl() },
+      { options: { minDrops: 100 } },
+    );
     expect(result.findings.map((finding) => finding.symptom)).toEqual(['budget-exhausted']);
     expect(result.status).toBe('pass');
   });
 
   it('is unknown when /proc/net/softnet_stat could not be read', async () => {
-    const result = await tester.run({ softnet: failed('parse-failed', 'softnet_stat line 1 is not 9 or more hex columns'), 'sysctl.net': ubuntuSysctl() });
+    const result = await tester.run({
+      softnet: failed('parse-failed', 'softnet_stat line 1 is not 9 or more hex columns'),
+      'sysctl.net': ubuntuSysctl(),
+    });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('softnet_stat line 1');
   });

@@ -13,15 +13,41 @@ const tester = checkTester(throughput);
 const G = 1e9;
 
 function outcome(result: Iperf3Result | null, extra: Partial<ClientOutcome> = {}): ClientOutcome {
-  return { label: 'p', port: 5101, cpu: 0, pid: 1, result, error: result?.error ?? null, measuredCpuPercent: null, cpuQuotaPercent: null, throttledPeriods: null, serverVersion: '3.12', cpuSeconds: 1, ...extra };
+  return {
+    label: 'p',
+    port: 5101,
+    cpu: 0,
+    pid: 1,
+    result,
+    error: result?.error ?? null,
+    measuredCpuPercent: null,
+    cpuQuotaPercent: null,
+    throttledPeriods: null,
+    serverVersion: '3.12',
+    cpuSeconds: 1,
+    ...extra,
+  };
 }
 
 /** A result whose intervals run at the given rates (Gb/s). */
 function synthetic(rates: number[], retransmits = 0): Iperf3Result {
   const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
   return {
-    version: '3.12', protocol: 'TCP', streams: 1, error: null, senderBitsPerSecond: mean * G, receiverBitsPerSecond: mean * G, reverseSenderBitsPerSecond: null, reverseReceiverBitsPerSecond: null,
-    retransmits, seconds: rates.length, hostCpuPercent: 50, remoteCpuPercent: 30, lostPercent: null, sndbufActual: null, rcvbufActual: null,
+    version: '3.12',
+    protocol: 'TCP',
+    streams: 1,
+    error: null,
+    senderBitsPerSecond: mean * G,
+    receiverBitsPerSecond: mean * G,
+    reverseSenderBitsPerSecond: null,
+    reverseReceiverBitsPerSecond: null,
+    retransmits,
+    seconds: rates.length,
+    hostCpuPercent: 50,
+    remoteCpuPercent: 30,
+    lostPercent: null,
+    sndbufActual: null,
+    rcvbufActual: null,
     intervals: rates.map((rate, index) => ({ start: index, end: index + 1, bitsPerSecond: rate * G, retransmits: 0, omitted: false })),
   };
 }
@@ -30,10 +56,36 @@ function measurement(steps: ClientOutcome[][], final: ClientOutcome[], extra: Pa
   const stepResults = steps.map((outcomes) => aggregateStep(outcomes, 1, 3));
   const last = aggregateStep(final, 1, 10);
   return {
-    mode: 'peer', peer: '10.0.0.2', direction: 'forward', protocol: 'tcp', iperf3: { client: '3.12', server: '3.12' }, interface: 'eth0', linkSpeedMbps: 10000, mtu: 1500,
-    ceilingBitsPerSecond: 9.41 * G, pcieBitsPerSecond: null, ports: [5101, 5102], cpus: [0, 1], steps: stepResults, stopReason: 'test',
-    result: { bitsPerSecond: last.bitsPerSecond, senderBitsPerSecond: last.senderBitsPerSecond, reverseBitsPerSecond: null, retransmits: last.retransmits, durationSeconds: 10, processes: final.length, streamsPerProcess: 1, intervals: alignIntervals(final.map((o) => o.result)), perProcess: last.perProcess },
-    counters: { softnetDropped: 0, softnetTimeSqueeze: 0, nicDrops: {}, interruptsPerCpu: [] }, complete: true, error: null, cpuSeconds: { nicdoctor: 0.1, iperf3: 20 }, durationMs: 20000,
+    mode: 'peer',
+    peer: '10.0.0.2',
+    direction: 'forward',
+    protocol: 'tcp',
+    iperf3: { client: '3.12', server: '3.12' },
+    interface: 'eth0',
+    linkSpeedMbps: 10000,
+    mtu: 1500,
+    ceilingBitsPerSecond: 9.41 * G,
+    pcieBitsPerSecond: null,
+    ports: [5101, 5102],
+    cpus: [0, 1],
+    steps: stepResults,
+    stopReason: 'test',
+    result: {
+      bitsPerSecond: last.bitsPerSecond,
+      senderBitsPerSecond: last.senderBitsPerSecond,
+      reverseBitsPerSecond: null,
+      retransmits: last.retransmits,
+      durationSeconds: 10,
+      processes: final.length,
+      streamsPerProcess: 1,
+      intervals: alignIntervals(final.map((o) => o.result)),
+      perProcess: last.perProcess,
+    },
+    counters: { softnetDropped: 0, softnetTimeSqueeze: 0, nicDrops: {}, interruptsPerCpu: [] },
+    complete: true,
+    error: null,
+    cpuSeconds: { nicdoctor: 0.1, iperf3: 20 },
+    durationMs: 20000,
     ...extra,
   };
 }
@@ -60,10 +112,15 @@ describe('throughput check', () => {
     const result = await tester.run({ 'bench.result': measurement([single, four], four) });
     expect(result.status).toBe('fail');
     expect(symptoms(result)).toEqual(['below-link-ceiling', 'single-core-bound']);
-    expect(result.findings.find((f) => f.symptom === 'single-core-bound')?.data).toMatchObject({ cpuPercent: 19.6, limitPercent: 20, bestProcesses: 4, ratio: 4 });
+    expect(result.findings.find((f) => f.symptom === 'single-core-bound')?.data).toMatchObject({
+      cpuPercent: 19.6,
+      limitPercent: 20,
+      bestProcesses: 4,
+      ratio: 4,
+    });
   });
 
-  it('finds a per-process limit when more processes scale linearly, even if this end\'s CPU is not at its limit', async () => {
+  it("finds a per-process limit when more processes scale linearly, even if this end's CPU is not at its limit", async () => {
     const single = [outcome(synthetic([2, 2, 2]), { measuredCpuPercent: 6, cpuQuotaPercent: 20 })];
     const two = [1, 2].map(() => outcome(synthetic([1.9, 1.9, 1.9]), { measuredCpuPercent: 7, cpuQuotaPercent: 20 }));
     const result = await tester.run({ 'bench.result': measurement([single, two], two) });
@@ -82,7 +139,10 @@ describe('throughput check', () => {
   it('reads a real 3.12 run: retransmits and CPU from the capture', async () => {
     const real = parseIperf3Json(realCapture('iperf3/3.9-tcp-retrans-1.json'));
     const final = [outcome(real)];
-    const result = await tester.run({ 'bench.result': measurement([final], final, { linkSpeedMbps: null, ceilingBitsPerSecond: null }) }, { options: { retransmitRate: 0 } });
+    const result = await tester.run(
+      { 'bench.result': measurement([final], final, { linkSpeedMbps: null, ceilingBitsPerSecond: null }) },
+      { options: { retransmitRate: 0 } },
+    );
     expect(symptoms(result)).toContain('retransmits');
     expect(result.findings.find((f) => f.symptom === 'retransmits')?.data.retransmits).toBe(real.retransmits);
   });
@@ -104,16 +164,23 @@ describe('throughput check', () => {
 
   it('labels harness problems: a busy server and version skew', async () => {
     const busy = parseIperf3Json(realCapture('iperf3/3.12-error-busy-netns-1.json'));
-    const result = await tester.run({ 'bench.result': measurement([[outcome(busy, { serverVersion: '3.9' })]], [outcome(synthetic([2, 2, 2]), { serverVersion: '3.9' })], { ceilingBitsPerSecond: null }) });
+    const result = await tester.run({
+      'bench.result': measurement([[outcome(busy, { serverVersion: '3.9' })]], [outcome(synthetic([2, 2, 2]), { serverVersion: '3.9' })], {
+        ceilingBitsPerSecond: null,
+      }),
+    });
     expect(symptoms(result)).toEqual(['server-busy', 'version-skew']);
   });
 
-  it('judges no ceiling when the bench moved more than the stated link speed can carry (a veth\'s nominal 10000)', async () => {
+  it("judges no ceiling when the bench moved more than the stated link speed can carry (a veth's nominal 10000)", async () => {
     const final = [1, 2].map(() => outcome(synthetic([10.7, 10.7, 10.7])));
     const result = await tester.run({ 'bench.result': measurement([final], final) });
     expect(result.status).toBe('pass');
     expect(symptoms(result)).toEqual(['exceeds-link-speed']);
-    expect(result.findings[0]).toMatchObject({ severity: 'info', data: { resultGbps: 21.4, ceilingGbps: 9.41, percent: 227, interface: 'eth0', linkGbps: 10, mtu: 1500, processes: 2 } });
+    expect(result.findings[0]).toMatchObject({
+      severity: 'info',
+      data: { resultGbps: 21.4, ceilingGbps: 9.41, percent: 227, interface: 'eth0', linkGbps: 10, mtu: 1500, processes: 2 },
+    });
     expect(result.findings[0]!.message).toBe(
       'The bench moved 21.4 Gb/s, 227 % of the 9.41 Gb/s goodput ceiling of a 10 Gb/s link: that speed is nominal (a veth or virtual NIC) or --link-speed is too low, so no ceiling is judged',
     );

@@ -50,7 +50,11 @@ describe('tools check', () => {
     expect(result.findings[0]!.fix).toBe('apt-get install ethtool (Debian/Ubuntu) or dnf install ethtool (RHEL/Fedora)');
     expect(result.findings[1]!.fix).toBe('apt-get install iproute2 (Debian/Ubuntu) or dnf install iproute-tc (RHEL/Fedora)');
     expect(result.findings[0]!.message).toContain('ethtool is not installed');
-    expect(result.findings[0]!.evidence[0]).toMatchObject({ label: 'ethtool in /usr/sbin:/usr/bin', observed: 'not found', expected: 'installed' });
+    expect(result.findings[0]!.evidence[0]).toMatchObject({
+      label: 'ethtool in /usr/sbin:/usr/bin',
+      observed: 'not found',
+      expected: 'installed',
+    });
   });
 
   it('warns about a missing iperf3: the bench needs it', async () => {

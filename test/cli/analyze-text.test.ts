@@ -21,7 +21,11 @@ const TEXT = (name: string) => path.join(FIXTURES, 'text', name);
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -58,7 +62,10 @@ describe('analyze on text through the CLI', () => {
   });
 
   it('stdin (-) with --link-speed: the Windows -P 8 run reaches a 40G link', async () => {
-    const { code, stdout } = await withStdin(['analyze', '-', '--link-speed', '40G'], readFileSync(TEXT('seed-004-windows-client-P8-40g.txt'), 'utf8'));
+    const { code, stdout } = await withStdin(
+      ['analyze', '-', '--link-speed', '40G'],
+      readFileSync(TEXT('seed-004-windows-client-P8-40g.txt'), 'utf8'),
+    );
     expect(code).toBe(0);
     expect(stdout).toMatch(/Pasted text stdin: 1 output\(s\) recognised/);
     expect(stdout).toMatch(/lines 1–20: iperf3-text `iperf3 -c 192\.168\.188\.11 -P 8 -t 600`/);
@@ -89,8 +96,17 @@ describe('analyze on text through the CLI', () => {
     const binary = path.join(work, 'binary.txt');
     writeFileSync(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2]));
     expect(await cli(['analyze', binary])).toMatchObject({ code: 2, stderr: expect.stringMatching(/binary data, not text/) });
-    expect(await cli(['analyze', TEXT('iperf3-3.x-P3-client.txt'), '--link-speed', 'fast'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--link-speed <speed>' argument 'fast' is invalid/) });
-    expect(await cli(['analyze', TEXT('iperf3-3.x-P3-client.txt'), '--bundle', path.join(work, 'b.tar.gz')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--bundle/) });
-    expect(await cli(['analyze', TEXT('iperf3-3.x-P3-client.txt'), '--iface', 'eth0'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--iface/) });
+    expect(await cli(['analyze', TEXT('iperf3-3.x-P3-client.txt'), '--link-speed', 'fast'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--link-speed <speed>' argument 'fast' is invalid/),
+    });
+    expect(await cli(['analyze', TEXT('iperf3-3.x-P3-client.txt'), '--bundle', path.join(work, 'b.tar.gz')])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--bundle/),
+    });
+    expect(await cli(['analyze', TEXT('iperf3-3.x-P3-client.txt'), '--iface', 'eth0'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--iface/),
+    });
   });
 });

@@ -27,7 +27,11 @@ afterAll(() => {
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const [file, ...rest] = cliArgv(CLI, args);
-    const { stdout, stderr } = await run(file!, rest, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PATH: cliPath(process.env.PATH ?? ''), NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(file!, rest, {
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, PATH: cliPath(process.env.PATH ?? ''), NO_COLOR: '1' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -82,7 +86,8 @@ describe('reports through the CLI', () => {
     expect(live.redacted?.hostnames).toBeGreaterThan(0);
     const analysed = await cli(['analyze', bundle, '--format', 'json']);
     const offline = reportSchema.parse(JSON.parse(analysed.stdout));
-    const key = (report: typeof live) => report.checks.flatMap((check) => check.findings.map((f) => `${f.check}/${f.symptom}/${f.subject}/${f.severity}`)).sort();
+    const key = (report: typeof live) =>
+      report.checks.flatMap((check) => check.findings.map((f) => `${f.check}/${f.symptom}/${f.subject}/${f.severity}`)).sort();
     expect(key(offline)).toEqual(key(live));
     expect(offline.host.hostname).toBe(live.host.hostname);
     const hostname = (await import('node:os')).hostname();

@@ -6,7 +6,14 @@ import { nicInterruptRows, parseProcInterrupts } from '../../src/parsers/proc-in
 import { realCapture } from '../helpers/fixtures.js';
 
 /** A capture without sysfs: only what the outputs hold. */
-const offline = (name: string, extra: Partial<IdentitySignals>): IdentitySignals => ({ name, sysfs: false, devtype: null, hasDevice: false, driver: null, ...extra });
+const offline = (name: string, extra: Partial<IdentitySignals>): IdentitySignals => ({
+  name,
+  sysfs: false,
+  devtype: null,
+  hasDevice: false,
+  driver: null,
+  ...extra,
+});
 
 describe('interface identity from every signal', () => {
   it('takes a FIBRE 10000Mb/s port with link modes for a physical NIC, with no ethtool -i and no sysfs (real ohai capture)', () => {
@@ -25,7 +32,9 @@ describe('interface identity from every signal', () => {
 
   it('takes MSI-X queue vectors in /proc/interrupts (eth2-TxRx-N) for a physical NIC (real 82599 capture)', () => {
     const interrupts = parseProcInterrupts(realCapture('interrupts/ixgbe-82599-2xE5-2640-netutils.txt'));
-    const vectors = nicInterruptRows(interrupts, { name: 'eth2', driver: null, pciAddress: null, virtioDevice: null }).map(({ row, name }) => ({ name: name ?? '', chip: row.chip }));
+    const vectors = nicInterruptRows(interrupts, { name: 'eth2', driver: null, pciAddress: null, virtioDevice: null }).map(
+      ({ row, name }) => ({ name: name ?? '', chip: row.chip }),
+    );
     expect(vectors.length).toBeGreaterThan(8);
     const identity = identify(offline('eth2', { vectors }));
     expect(identity.kind).toBe('physical');
@@ -45,18 +54,27 @@ describe('interface identity from every signal', () => {
   it('lets sysfs settle it on a live host: a device link is hardware, a veth is software with its ip kind', () => {
     expect(identify({ name: 'eth0', sysfs: true, devtype: null, hasDevice: true, driver: 'virtio_net' }).kind).toBe('paravirtual');
     expect(identify({ name: 'enp65s0f0', sysfs: true, devtype: null, hasDevice: true, driver: 'ixgbe' }).kind).toBe('physical');
-    expect(identify({ name: 'v1', sysfs: true, devtype: null, hasDevice: false, driver: null, ipKind: 'veth' })).toMatchObject({ kind: 'virtual', softwareType: 'veth' });
+    expect(identify({ name: 'v1', sysfs: true, devtype: null, hasDevice: false, driver: null, ipKind: 'veth' })).toMatchObject({
+      kind: 'virtual',
+      softwareType: 'veth',
+    });
     expect(identify({ name: 'br0', sysfs: true, devtype: 'bridge', hasDevice: false, driver: null })).toMatchObject({ kind: 'bridge' });
   });
 
   it('calls an emulated e1000 inside a VM a paravirtual NIC: the guest does not own that wire', () => {
-    expect(identify({ name: 'eth0', sysfs: true, devtype: null, hasDevice: true, driver: 'e1000', virtualized: true }).kind).toBe('paravirtual');
-    expect(identify({ name: 'eth0', sysfs: true, devtype: null, hasDevice: true, driver: 'e1000', virtualized: false }).kind).toBe('physical');
+    expect(identify({ name: 'eth0', sysfs: true, devtype: null, hasDevice: true, driver: 'e1000', virtualized: true }).kind).toBe(
+      'paravirtual',
+    );
+    expect(identify({ name: 'eth0', sysfs: true, devtype: null, hasDevice: true, driver: 'e1000', virtualized: false }).kind).toBe(
+      'physical',
+    );
   });
 
   it('names the driver family from counter names when ethtool -i was not captured (ice ".nic", mlx5 rx_out_of_buffer)', () => {
     expect(driverFromCounters(['rx_dropped', 'rx_dropped.nic'])).toBe('ice');
-    expect(driverFromCounters(parseEthtoolStats(realCapture('ethtool/mlx5_core-S-ethq-1.txt')).counters.map((counter) => counter.name))).toBe('mlx5_core');
+    expect(
+      driverFromCounters(parseEthtoolStats(realCapture('ethtool/mlx5_core-S-ethq-1.txt')).counters.map((counter) => counter.name)),
+    ).toBe('mlx5_core');
     expect(driverFromCounters(['rx_queue_0_packets', 'rx_queue_0_drops'])).toBeNull();
   });
 });

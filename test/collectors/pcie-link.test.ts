@@ -22,7 +22,17 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const INVENTORY = { hostname: 'test', kernel: '6.1.0', os: 'Debian 12', arch: 'x64', cpuModel: 'test', logicalCpus: 2, physicalCores: 2, virtualization: null, uid: 0 };
+const INVENTORY = {
+  hostname: 'test',
+  kernel: '6.1.0',
+  os: 'Debian 12',
+  arch: 'x64',
+  cpuModel: 'test',
+  logicalCpus: 2,
+  physicalCores: 2,
+  virtualization: null,
+  uid: 0,
+};
 
 interface SnapshotSpec {
   /** fixtures/real/sysfs/<capture>, whose devices/ tree is copied to /sys/devices. */
@@ -77,7 +87,9 @@ async function restoreLinks(captureDevices: string, target: string): Promise<voi
 async function collect(root: string, subject: string, device?: NetDevice): Promise<FactResult<PcieLink>> {
   const io = await SnapshotHostIO.open(root);
   // A hand-made net.device points the collector at a PCI function that has no netdev in the capture (NVMe, IB).
-  const netDevice = device ? defineCollector({ id: 'net.device', scope: 'interface', description: 'test', collect: async () => device }) : netDeviceCollector;
+  const netDevice = device
+    ? defineCollector({ id: 'net.device', scope: 'interface', description: 'test', collect: async () => device })
+    : netDeviceCollector;
   const store = new FactStore(io, [netDevice, pcieLinkCollector], silentLogger());
   return store.get('pcie.link', subject);
 }
@@ -101,7 +113,16 @@ describe('pcie.link collector on real sysfs captures', () => {
       deviceId: '0x37d2',
       virtualFunction: false,
       physicalFunction: null,
-      link: { address: '0000:60:00.0', speedGts: 2.5, width: 1, maxSpeedGts: 8, maxWidth: 1, speedMarker: null, widthMarker: null, source: { kind: 'file', path: `/sys/devices/${X722}/current_link_speed` } },
+      link: {
+        address: '0000:60:00.0',
+        speedGts: 2.5,
+        width: 1,
+        maxSpeedGts: 8,
+        maxWidth: 1,
+        speedMarker: null,
+        widthMarker: null,
+        source: { kind: 'file', path: `/sys/devices/${X722}/current_link_speed` },
+      },
       linkUnavailable: null,
     });
     // hwloc kept no link attributes on the bridges: they are listed, nearest first, without a link.
@@ -116,7 +137,8 @@ describe('pcie.link collector on real sysfs captures', () => {
   });
 
   it('reads the healthy E810 (16 GT/s x8 = max) and takes MaxPayload from lspci when it was captured', async () => {
-    const lspci = '\t\tDevCap:\tMaxPayload 512 bytes, PhantFunc 0\n\t\t\tMaxPayload 256 bytes, MaxReadReq 512 bytes\n\t\tLnkSta:\tSpeed 16GT/s, Width x8\n';
+    const lspci =
+      '\t\tDevCap:\tMaxPayload 512 bytes, PhantFunc 0\n\t\t\tMaxPayload 256 bytes, MaxReadReq 512 bytes\n\t\tLnkSta:\tSpeed 16GT/s, Width x8\n';
     const root = await snapshot({
       capture: 'intel-e810-ice-1',
       nets: { enp162s0f0np0: 'pci0000:a2/0000:a2:00.0/net/enp162s0f0np0' },
@@ -127,14 +149,22 @@ describe('pcie.link collector on real sysfs captures', () => {
     expect(link.link).toMatchObject({ speedGts: 16, width: 8, maxSpeedGts: 16, maxWidth: 8 });
     expect(link.vendorId).toBe('0x8086');
     expect(link.upstream).toEqual([]);
-    expect(link.payload).toEqual({ supportedBytes: 512, configuredBytes: 256, maxReadRequestBytes: 512, source: { kind: 'command', argv: ['lspci', '-vv', '-s', '0000:a2:00.0'] } });
+    expect(link.payload).toEqual({
+      supportedBytes: 512,
+      configuredBytes: 256,
+      maxReadRequestBytes: 512,
+      source: { kind: 'command', argv: ['lspci', '-vv', '-s', '0000:a2:00.0'] },
+    });
     // Every file and command read is a source of the fact.
     expect(result.sources).toContainEqual({ kind: 'file', path: '/sys/devices/pci0000:a2/0000:a2:00.0/max_link_width' });
     expect(result.sources).toContainEqual({ kind: 'command', argv: ['lspci', '-vv', '-s', '0000:a2:00.0'] });
   });
 
   it('reads the I350 (5.0 GT/s x4 = max) below its root port', async () => {
-    const root = await snapshot({ capture: 'intel-i350-igb-nodeexporter-1', nets: { ens10f0: 'pci0000:40/0000:40:01.3/0000:45:00.0/net/ens10f0' } });
+    const root = await snapshot({
+      capture: 'intel-i350-igb-nodeexporter-1',
+      nets: { ens10f0: 'pci0000:40/0000:40:01.3/0000:45:00.0/net/ens10f0' },
+    });
     const link = value(await collect(root, 'ens10f0'));
     expect(link.link).toMatchObject({ speedGts: 5, width: 4, maxSpeedGts: 5, maxWidth: 4 });
     expect(link.upstream.map((bridge) => bridge.address)).toEqual(['0000:40:01.3']);
@@ -149,7 +179,16 @@ describe('pcie.link collector on real sysfs captures', () => {
       {
         address: '0000:00:02.1',
         path: '/sys/devices/pci0000:00/0000:00:02.1',
-        link: { address: '0000:00:02.1', speedGts: 8, width: 4, maxSpeedGts: 8, maxWidth: 8, speedMarker: null, widthMarker: null, source: { kind: 'file', path: '/sys/devices/pci0000:00/0000:00:02.1/current_link_speed' } },
+        link: {
+          address: '0000:00:02.1',
+          speedGts: 8,
+          width: 4,
+          maxSpeedGts: 8,
+          maxWidth: 8,
+          speedMarker: null,
+          widthMarker: null,
+          source: { kind: 'file', path: '/sys/devices/pci0000:00/0000:00:02.1/current_link_speed' },
+        },
       },
     ]);
   });
@@ -177,15 +216,41 @@ describe('pcie.link collector: lspci fallback and edge cases', () => {
       ],
     });
     const link = value(await collect(root, 'eno1', nic));
-    expect(link.link).toEqual({ address: '0000:09:00.0', speedGts: 8, width: 4, maxSpeedGts: 8, maxWidth: 8, speedMarker: null, widthMarker: 'downgraded', source: { kind: 'command', argv: nicArgv } });
-    expect(link.payload).toEqual({ supportedBytes: 512, configuredBytes: 512, maxReadRequestBytes: 512, source: { kind: 'command', argv: nicArgv } });
+    expect(link.link).toEqual({
+      address: '0000:09:00.0',
+      speedGts: 8,
+      width: 4,
+      maxSpeedGts: 8,
+      maxWidth: 8,
+      speedMarker: null,
+      widthMarker: 'downgraded',
+      source: { kind: 'command', argv: nicArgv },
+    });
+    expect(link.payload).toEqual({
+      supportedBytes: 512,
+      configuredBytes: 512,
+      maxReadRequestBytes: 512,
+      source: { kind: 'command', argv: nicArgv },
+    });
     expect(link.upstream).toEqual([
-      { address: '0000:02:08.0', path: '/sys/devices/pci0000:00/0000:02:08.0', link: expect.objectContaining({ speedGts: 8, width: 4, maxSpeedGts: 16, maxWidth: 4, source: { kind: 'command', argv: bridgeArgv } }) },
+      {
+        address: '0000:02:08.0',
+        path: '/sys/devices/pci0000:00/0000:02:08.0',
+        link: expect.objectContaining({
+          speedGts: 8,
+          width: 4,
+          maxSpeedGts: 16,
+          maxWidth: 4,
+          source: { kind: 'command', argv: bridgeArgv },
+        }),
+      },
     ]);
   });
 
   it('fails with permission-denied when lspci hides the capabilities (not root)', async () => {
-    const root = await snapshot({ commands: [{ argv: nicArgv, stdout: '09:00.0 Ethernet controller: Broadcom Inc. BCM57416\n\tCapabilities: <access denied>\n' }] });
+    const root = await snapshot({
+      commands: [{ argv: nicArgv, stdout: '09:00.0 Ethernet controller: Broadcom Inc. BCM57416\n\tCapabilities: <access denied>\n' }],
+    });
     const result = await collect(root, 'eno1', nic);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatchObject({ kind: 'permission-denied', hint: 'run nicdoctor as root' });
@@ -200,7 +265,9 @@ describe('pcie.link collector: lspci fallback and edge cases', () => {
 
   it('says a device without PCI Express registers has no link (firecracker virtio lspci, driver not paravirtual)', async () => {
     const argv = ['lspci', '-vv', '-s', '0000:00:03.0'];
-    const root = await snapshot({ commands: [{ argv, stdout: await readFile(path.join(REAL, 'local-vm/lspci-vv-firecracker-virtio.txt'), 'utf8') }] });
+    const root = await snapshot({
+      commands: [{ argv, stdout: await readFile(path.join(REAL, 'local-vm/lspci-vv-firecracker-virtio.txt'), 'utf8') }],
+    });
     const device = netDevice('eth0', { driver: 'unknown', pciAddress: '0000:00:03.0', pciPath: '/sys/devices/pci0000:00/0000:00:03.0' });
     const link = value(await collect(root, 'eth0', device));
     expect(link.link).toBeNull();
@@ -214,16 +281,35 @@ describe('pcie.link collector: lspci fallback and edge cases', () => {
     await writeFile(path.join(vfPath, 'current_link_speed'), 'Unknown\n');
     await writeFile(path.join(vfPath, 'current_link_width'), '0\n');
     await symlink('../0000:24:00.0', path.join(vfPath, 'physfn'));
-    const device = netDevice('enp37s16', { driver: 'ixgbevf', pciAddress: '0000:25:10.0', pciPath: '/sys/devices/pci0000:20/0000:20:01.1/0000:25:10.0' });
+    const device = netDevice('enp37s16', {
+      driver: 'ixgbevf',
+      pciAddress: '0000:25:10.0',
+      pciPath: '/sys/devices/pci0000:20/0000:20:01.1/0000:25:10.0',
+    });
     const link = value(await collect(root, 'enp37s16', device));
-    expect(link).toMatchObject({ virtualFunction: true, physicalFunction: '0000:24:00.0', link: { speedGts: null, width: 0 }, upstream: [], payload: null });
+    expect(link).toMatchObject({
+      virtualFunction: true,
+      physicalFunction: '0000:24:00.0',
+      link: { speedGts: null, width: 0 },
+      upstream: [],
+      payload: null,
+    });
   });
 
   it('is not present for interfaces without a PCI device, nor for paravirtual NICs', async () => {
     const root = await snapshot({});
     const veth = await collect(root, 'veth0', netDevice('veth0', { kind: 'virtual', driver: null, pciAddress: null, pciPath: null }));
     expect(veth.ok && veth.value).toEqual({ present: false, reason: 'veth0 is not a PCI device (virtual)' });
-    const virtio = await collect(root, 'eth0', netDevice('eth0', { kind: 'paravirtual', driver: 'virtio_net', pciAddress: '0000:00:03.0', pciPath: '/sys/devices/pci0000:00/0000:00:03.0' }));
+    const virtio = await collect(
+      root,
+      'eth0',
+      netDevice('eth0', {
+        kind: 'paravirtual',
+        driver: 'virtio_net',
+        pciAddress: '0000:00:03.0',
+        pciPath: '/sys/devices/pci0000:00/0000:00:03.0',
+      }),
+    );
     expect(virtio.ok && virtio.value).toMatchObject({ present: false, reason: expect.stringContaining('paravirtual') });
   });
 });
@@ -232,6 +318,12 @@ describe('pcie.link collector on the scenario snapshot', () => {
   it('reads fixtures/hosts/ixgbe-10g-pcie-degraded through the lspci fallback (old kernel, no sysfs link attributes)', async () => {
     const link = value(await collect(path.join(FIXTURES, 'hosts', 'ixgbe-10g-pcie-degraded'), 'eth2'));
     expect(link.address).toBe('0000:81:00.0');
-    expect(link.link).toMatchObject({ speedGts: 2.5, width: 4, maxSpeedGts: 5, maxWidth: 8, source: { kind: 'command', argv: ['lspci', '-vv', '-s', '0000:81:00.0'] } });
+    expect(link.link).toMatchObject({
+      speedGts: 2.5,
+      width: 4,
+      maxSpeedGts: 5,
+      maxWidth: 8,
+      source: { kind: 'command', argv: ['lspci', '-vv', '-s', '0000:81:00.0'] },
+    });
   });
 });

@@ -22,7 +22,11 @@ describe('FactStore', () => {
     });
     const io = fakeHost({ files: { '/sys/class/net/eth0/mtu': '1500\n', '/sys/class/net/eth1/mtu': '9000\n' } });
     const store = new FactStore(io, [collector], silentLogger());
-    const [a, b, c] = await Promise.all([store.get('test.value' as never, 'eth0'), store.get('test.value' as never, 'eth0'), store.get('test.value' as never, 'eth1')]);
+    const [a, b, c] = await Promise.all([
+      store.get('test.value' as never, 'eth0'),
+      store.get('test.value' as never, 'eth0'),
+      store.get('test.value' as never, 'eth1'),
+    ]);
     expect(calls).toBe(2);
     expect(a).toMatchObject({ ok: true, value: '1500\n', sources: [{ kind: 'file', path: '/sys/class/net/eth0/mtu' }] });
     expect(b).toBe(a);
@@ -41,28 +45,70 @@ describe('FactStore', () => {
     const io = fakeHost({ commands: () => new HostIOError('tool-missing', 'ethtool: command not found') });
     const store = new FactStore(io, [broken, fine], silentLogger());
     const failedResult = await store.get('test.tool' as never);
-    expect(failedResult).toMatchObject({ ok: false, error: { kind: 'tool-missing', hint: expect.stringContaining('apt-get install ethtool') } });
+    expect(failedResult).toMatchObject({
+      ok: false,
+      error: { kind: 'tool-missing', hint: expect.stringContaining('apt-get install ethtool') },
+    });
     expect(await store.get('test.fine' as never)).toMatchObject({ ok: true, value: 42 });
   });
 
   it('keeps parse errors and permission errors apart', async () => {
-    const parse = asCollector({ id: 'test.parse', scope: 'host', description: 'test', collect: async () => { throw new ParseError('line 3: expected "RX:"'); } });
-    const perm = asCollector({ id: 'test.perm', scope: 'host', description: 'test', collect: async (ctx) => (await ctx.readFile('/proc/irq/5/smp_affinity')) as never });
+    const parse = asCollector({
+      id: 'test.parse',
+      scope: 'host',
+      description: 'test',
+      collect: async () => {
+        throw new ParseError('line 3: expected "RX:"');
+      },
+    });
+    const perm = asCollector({
+      id: 'test.perm',
+      scope: 'host',
+      description: 'test',
+      collect: async (ctx) => (await ctx.readFile('/proc/irq/5/smp_affinity')) as never,
+    });
     const io = fakeHost({ files: { '/proc/irq/5/smp_affinity': new HostIOError('permission-denied', 'permission denied') } });
     const store = new FactStore(io, [parse, perm], silentLogger());
-    expect(await store.get('test.parse' as never)).toMatchObject({ ok: false, error: { kind: 'parse-failed', message: 'line 3: expected "RX:"' } });
-    expect(await store.get('test.perm' as never)).toMatchObject({ ok: false, error: { kind: 'permission-denied', hint: expect.stringContaining('root') } });
+    expect(await store.get('test.parse' as never)).toMatchObject({
+      ok: false,
+      error: { kind: 'parse-failed', message: 'line 3: expected "RX:"' },
+    });
+    expect(await store.get('test.perm' as never)).toMatchObject({
+      ok: false,
+      error: { kind: 'permission-denied', hint: expect.stringContaining('root') },
+    });
   });
 
   it('reports a failed dependency with the original message', async () => {
-    const base = asCollector({ id: 'test.base', scope: 'host', description: 'test', collect: async () => { throw new FactCollectionError('unsupported', 'no rings on veth'); } });
-    const derived = asCollector({ id: 'test.derived', scope: 'host', description: 'test', collect: async (ctx) => await ctx.get('test.base' as never) });
+    const base = asCollector({
+      id: 'test.base',
+      scope: 'host',
+      description: 'test',
+      collect: async () => {
+        throw new FactCollectionError('unsupported', 'no rings on veth');
+      },
+    });
+    const derived = asCollector({
+      id: 'test.derived',
+      scope: 'host',
+      description: 'test',
+      collect: async (ctx) => await ctx.get('test.base' as never),
+    });
     const store = new FactStore(fakeHost(), [base, derived], silentLogger());
-    expect(await store.get('test.derived' as never)).toMatchObject({ ok: false, error: { kind: 'dependency-failed', message: expect.stringContaining('no rings on veth') } });
+    expect(await store.get('test.derived' as never)).toMatchObject({
+      ok: false,
+      error: { kind: 'dependency-failed', message: expect.stringContaining('no rings on veth') },
+    });
   });
 
   it('stops a collector that hangs (watchdog) with a timeout error', async () => {
-    const hang = asCollector({ id: 'test.hang', scope: 'host', description: 'test', timeoutMs: 50, collect: () => new Promise(() => undefined) });
+    const hang = asCollector({
+      id: 'test.hang',
+      scope: 'host',
+      description: 'test',
+      timeoutMs: 50,
+      collect: () => new Promise(() => undefined),
+    });
     const store = new FactStore(fakeHost(), [hang], silentLogger());
     expect(await store.get('test.hang' as never)).toMatchObject({ ok: false, error: { kind: 'timeout' } });
   });

@@ -30,7 +30,8 @@ const probe = defineCheck({
     if (subject === 'peek0') void (facts as Record<string, unknown>)['ethtool.rings'];
     // A check bug on purpose: data that breaks the schema (the cast gets it past the compiler).
     if (subject === 'bad0') report('small', { evidence: [], data: { mtu: 'big', limit: options.limit } as never });
-    if ((device.mtu ?? 0) < options.limit) report('small', { evidence: [{ label: 'MTU', observed: device.mtu }], data: { mtu: device.mtu, limit: options.limit } });
+    if ((device.mtu ?? 0) < options.limit)
+      report('small', { evidence: [{ label: 'MTU', observed: device.mtu }], data: { mtu: device.mtu, limit: options.limit } });
     else report('note', { evidence: [] });
     return undefined;
   },
@@ -41,7 +42,12 @@ describe('running checks', () => {
     const result = await runCheckOn(probe, { 'net.device': netDevice('eth0', { mtu: 1500 }) });
     expect(result.status).toBe('fail');
     expect(result.title).toBe('Probe found something');
-    expect(result.findings[0]).toMatchObject({ check: 'probe', symptom: 'small', message: 'eth0 has MTU 1500 below 9000 (7500 bytes short)', fix: 'ip link set dev eth0 mtu 9000' });
+    expect(result.findings[0]).toMatchObject({
+      check: 'probe',
+      symptom: 'small',
+      message: 'eth0 has MTU 1500 below 9000 (7500 bytes short)',
+      fix: 'ip link set dev eth0 mtu 9000',
+    });
   });
 
   it('validates check options and applies overrides', async () => {
@@ -69,7 +75,14 @@ describe('running checks', () => {
   it('combines subjects: fail beats unknown beats pass beats not-applicable', async () => {
     const result = await runCheckOn(
       probe,
-      { 'net.device': (subject) => (subject === 'veth0' ? netDevice('veth0', { kind: 'virtual' }) : subject === 'eth1' ? failed('permission-denied') : netDevice(subject, { mtu: 9000 })) },
+      {
+        'net.device': (subject) =>
+          subject === 'veth0'
+            ? netDevice('veth0', { kind: 'virtual' })
+            : subject === 'eth1'
+              ? failed('permission-denied')
+              : netDevice(subject, { mtu: 9000 }),
+      },
       { interfaces: [{ name: 'eth0' }, { name: 'eth1' }, { name: 'veth0' }] },
     );
     expect(result.subjects).toEqual([
@@ -79,7 +92,13 @@ describe('running checks', () => {
     ]);
     expect(result.status).toBe('unknown');
     expect(result.reason).toBe('eth1: net.device: simulated permission-denied');
-    expect(combineStatus([{ subject: 'a', status: 'pass' }, { subject: 'b', status: 'fail' }, { subject: 'c', status: 'error' }])).toBe('fail');
+    expect(
+      combineStatus([
+        { subject: 'a', status: 'pass' },
+        { subject: 'b', status: 'fail' },
+        { subject: 'c', status: 'error' },
+      ]),
+    ).toBe('fail');
     expect(combineStatus([])).toBe('not-applicable');
   });
 

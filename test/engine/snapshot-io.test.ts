@@ -57,7 +57,10 @@ describe('snapshot recording and replay', () => {
     await expect(SnapshotHostIO.open(dir)).rejects.toThrow(/not a nicdoctor snapshot/);
     await writeFile(path.join(dir, 'snapshot.json'), '{"format": "nicdoctor-snapshot", ');
     await expect(SnapshotHostIO.open(dir)).rejects.toThrow(/not valid JSON/);
-    await writeFile(path.join(dir, 'snapshot.json'), JSON.stringify({ format: 'nicdoctor-snapshot', version: 1, inventory: { hostname: 'x' } }));
+    await writeFile(
+      path.join(dir, 'snapshot.json'),
+      JSON.stringify({ format: 'nicdoctor-snapshot', version: 1, inventory: { hostname: 'x' } }),
+    );
     await expect(SnapshotHostIO.open(dir)).rejects.toThrow(/inventory\.kernel/);
   });
 

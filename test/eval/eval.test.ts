@@ -83,7 +83,9 @@ describe('label validation and matching', () => {
   const head = 'case: c1\nenvironment: vm\nreasoning: r\n';
 
   it('rejects unknown keys, causes outside 1-20 and expectations without why', async () => {
-    await expect(loadCase(await caseWith(`${head}verdict: fault\nexpect:\n  - cause: 7\n    why: x\n    severity: high\n`))).rejects.toThrow(LabelError);
+    await expect(
+      loadCase(await caseWith(`${head}verdict: fault\nexpect:\n  - cause: 7\n    why: x\n    severity: high\n`)),
+    ).rejects.toThrow(LabelError);
     await expect(loadCase(await caseWith(`${head}verdict: fault\nexpect:\n  - cause: 21\n    why: x\n`))).rejects.toThrow(/cause/);
     await expect(loadCase(await caseWith(`${head}verdict: fault\nexpect:\n  - cause: 7\n`))).rejects.toThrow(/why/);
     await expect(loadCase(await caseWith(`${head}verdict: healthy\nexpects: []\n`))).rejects.toThrow(LabelError);

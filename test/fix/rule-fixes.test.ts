@@ -54,8 +54,10 @@ describe('the catalogue fixes, rendered from fixture findings', () => {
   });
 
   it('no fixture value is refused by an operation schema', () => {
-    const refused = diagnoses.flatMap((diagnosis) => diagnosis.notes.filter((note) => note.includes(' refused: ')).map((note) => `${diagnosis.ruleId}: ${note}`));
-    expect(refused, refused.join("\n")).toEqual([]);
+    const refused = diagnoses.flatMap((diagnosis) =>
+      diagnosis.notes.filter((note) => note.includes(' refused: ')).map((note) => `${diagnosis.ruleId}: ${note}`),
+    );
+    expect(refused, refused.join('\n')).toEqual([]);
   });
 
   it('each operation validates again and prints as the command next to it', () => {
@@ -69,7 +71,9 @@ describe('the catalogue fixes, rendered from fixture findings', () => {
 
   it('every operation --apply may run yields an argv of plain words', () => {
     const applicable = operations.filter((entry) => isApplicable(entry.op));
-    expect(new Set(applicable.map((entry) => entry.op.kind))).toEqual(new Set(['ethtool-features', 'ethtool-channels', 'ethtool-rings', 'ethtool-coalesce', 'ethtool-pause', 'sysctl']));
+    expect(new Set(applicable.map((entry) => entry.op.kind))).toEqual(
+      new Set(['ethtool-features', 'ethtool-channels', 'ethtool-rings', 'ethtool-coalesce', 'ethtool-pause', 'sysctl']),
+    );
     for (const { ruleId, op } of applicable) {
       if (!isApplicable(op)) continue;
       const argv = operationArgv(op);

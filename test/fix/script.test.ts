@@ -7,41 +7,147 @@ type Fix = DiagnosisEntry['fixes'][number];
 
 function diagnosis(ruleId: string, fixes: Fix[], extra: Partial<DiagnosisEntry> = {}): DiagnosisEntry {
   return {
-    ruleId, title: `Title of ${ruleId}`, cause: 9, relatedCauses: [], subject: 'eth0', confidence: 'high', score: 10, mode: 'static',
-    explanation: `Explanation of ${ruleId}`, verdict: 'Not measured.', limit: null, evidence: [], ruledOut: [], fixes, references: [], notes: [], ...extra,
+    ruleId,
+    title: `Title of ${ruleId}`,
+    cause: 9,
+    relatedCauses: [],
+    subject: 'eth0',
+    confidence: 'high',
+    score: 10,
+    mode: 'static',
+    explanation: `Explanation of ${ruleId}`,
+    verdict: 'Not measured.',
+    limit: null,
+    evidence: [],
+    ruledOut: [],
+    fixes,
+    references: [],
+    notes: [],
+    ...extra,
   };
 }
 
 function report(diagnoses: DiagnosisEntry[], overrides: Record<string, unknown> = {}): Report {
   return reportSchema.parse({
-    schemaVersion: '1.0', tool: { name: 'nicdoctor', version: '0.1.0' }, generatedAt: '2026-01-02T03:04:05.000Z', source: { mode: 'live' }, profile: 'throughput',
-    host: { hostname: 'db1', kernel: '6.1', os: 'Debian 12', arch: 'x64', cpuModel: 'x', logicalCpus: 8, physicalCores: 4, virtualization: null, root: true },
-    interfaces: [{ name: 'eth0', kind: 'physical', driver: 'ixgbe', pciAddress: '0000:41:00.0', speedMbps: 10000, duplex: 'full', mtu: 1500, operstate: 'up', numaNode: 0, master: null }],
-    checks: [{
-      id: 'offloads', title: 'Offloads', status: 'fail', durationMs: 1, subjects: [{ subject: 'eth0', status: 'fail' }],
-      findings: [{ symptom: 'offload-off', check: 'offloads', subject: 'eth0', severity: 'warning', message: 'eth0: TSO off', evidence: [{ label: 'tcp-segmentation-offload', observed: 'off', expected: 'on' }], data: {} }],
-    }],
+    schemaVersion: '1.0',
+    tool: { name: 'nicdoctor', version: '0.1.0' },
+    generatedAt: '2026-01-02T03:04:05.000Z',
+    source: { mode: 'live' },
+    profile: 'throughput',
+    host: {
+      hostname: 'db1',
+      kernel: '6.1',
+      os: 'Debian 12',
+      arch: 'x64',
+      cpuModel: 'x',
+      logicalCpus: 8,
+      physicalCores: 4,
+      virtualization: null,
+      root: true,
+    },
+    interfaces: [
+      {
+        name: 'eth0',
+        kind: 'physical',
+        driver: 'ixgbe',
+        pciAddress: '0000:41:00.0',
+        speedMbps: 10000,
+        duplex: 'full',
+        mtu: 1500,
+        operstate: 'up',
+        numaNode: 0,
+        master: null,
+      },
+    ],
+    checks: [
+      {
+        id: 'offloads',
+        title: 'Offloads',
+        status: 'fail',
+        durationMs: 1,
+        subjects: [{ subject: 'eth0', status: 'fail' }],
+        findings: [
+          {
+            symptom: 'offload-off',
+            check: 'offloads',
+            subject: 'eth0',
+            severity: 'warning',
+            message: 'eth0: TSO off',
+            evidence: [{ label: 'tcp-segmentation-offload', observed: 'off', expected: 'on' }],
+            data: {},
+          },
+        ],
+      },
+    ],
     summary: { pass: 0, fail: 1, notApplicable: 0, unknown: 0, error: 0, critical: 0, warning: 1, info: 0 },
-    collectors: [], diagnoses, durationMs: 5, ...overrides,
+    collectors: [],
+    diagnoses,
+    durationMs: 5,
+    ...overrides,
   });
 }
 
-const offloads = diagnosis('offloads-off', [{
-  text: 'Turn the offloads back on for eth0.', commands: ['ethtool -K eth0 tso on gso on'], operations: [{ kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] }], disruptive: false,
-  persistent: { file: '/etc/systemd/network/10-eth0-offloads.link', content: '[Match]\nOriginalName=eth0\n[Link]\nTCPSegmentationOffload=yes\nGenericSegmentationOffload=yes\nGenericReceiveOffload=yes\n' },
-}], { evidence: [{ check: 'offloads', symptom: 'offload-off', subject: 'eth0' }] });
-const buffers = diagnosis('socket-buffers-small', [{
-  text: 'Raise the socket buffers.', commands: [], operations: [], disruptive: false,
-  persistent: { file: '/etc/sysctl.d/90-nicdoctor.conf', content: '# tier\nnet.core.rmem_max = 67108864\nnet.ipv4.tcp_rmem = 4096 87380 33554432\n' },
-}], { subject: 'host' });
-const backlog = diagnosis('softnet-backlog-drops', [{
-  text: 'Raise the backlog.', commands: ['sysctl -w net.core.netdev_max_backlog=250000'], operations: [{ kind: 'sysctl', key: 'net.core.netdev_max_backlog', value: '250000' }], disruptive: false,
-  persistent: { file: '/etc/sysctl.d/90-nicdoctor.conf', content: 'net.core.netdev_max_backlog = 250000\nnet.core.rmem_max = 33554432\n' },
-}], { subject: 'host' });
-const rings = diagnosis('rings-small', [{
-  text: 'Raise the rings (the link resets briefly).', commands: ['ethtool -G eth0 rx 4096 tx 4096'], operations: [{ kind: 'ethtool-rings', iface: 'eth0', rx: 4096, tx: 4096 }], disruptive: true,
-  persistent: { file: '/etc/systemd/network/10-eth0-rings.link', content: '[Match]\nOriginalName=eth0\n[Link]\nRxBufferSize=4096\nTxBufferSize=4096\n' },
-}]);
+const offloads = diagnosis(
+  'offloads-off',
+  [
+    {
+      text: 'Turn the offloads back on for eth0.',
+      commands: ['ethtool -K eth0 tso on gso on'],
+      operations: [{ kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] }],
+      disruptive: false,
+      persistent: {
+        file: '/etc/systemd/network/10-eth0-offloads.link',
+        content:
+          '[Match]\nOriginalName=eth0\n[Link]\nTCPSegmentationOffload=yes\nGenericSegmentationOffload=yes\nGenericReceiveOffload=yes\n',
+      },
+    },
+  ],
+  { evidence: [{ check: 'offloads', symptom: 'offload-off', subject: 'eth0' }] },
+);
+const buffers = diagnosis(
+  'socket-buffers-small',
+  [
+    {
+      text: 'Raise the socket buffers.',
+      commands: [],
+      operations: [],
+      disruptive: false,
+      persistent: {
+        file: '/etc/sysctl.d/90-nicdoctor.conf',
+        content: '# tier\nnet.core.rmem_max = 67108864\nnet.ipv4.tcp_rmem = 4096 87380 33554432\n',
+      },
+    },
+  ],
+  { subject: 'host' },
+);
+const backlog = diagnosis(
+  'softnet-backlog-drops',
+  [
+    {
+      text: 'Raise the backlog.',
+      commands: ['sysctl -w net.core.netdev_max_backlog=250000'],
+      operations: [{ kind: 'sysctl', key: 'net.core.netdev_max_backlog', value: '250000' }],
+      disruptive: false,
+      persistent: {
+        file: '/etc/sysctl.d/90-nicdoctor.conf',
+        content: 'net.core.netdev_max_backlog = 250000\nnet.core.rmem_max = 33554432\n',
+      },
+    },
+  ],
+  { subject: 'host' },
+);
+const rings = diagnosis('rings-small', [
+  {
+    text: 'Raise the rings (the link resets briefly).',
+    commands: ['ethtool -G eth0 rx 4096 tx 4096'],
+    operations: [{ kind: 'ethtool-rings', iface: 'eth0', rx: 4096, tx: 4096 }],
+    disruptive: true,
+    persistent: {
+      file: '/etc/systemd/network/10-eth0-rings.link',
+      content: '[Match]\nOriginalName=eth0\n[Link]\nRxBufferSize=4096\nTxBufferSize=4096\n',
+    },
+  },
+]);
 
 function scriptOf(diagnoses: DiagnosisEntry[]): string {
   return renderScript(buildPlan(report(diagnoses)));
@@ -87,7 +193,10 @@ describe('nicdoctor fix script', () => {
     const script = scriptOf([buffers, backlog]);
     const heredocs = script.match(/cat > \/etc\/sysctl\.d\/90-nicdoctor\.conf <<'NICDOCTOR_EOF'/g) ?? [];
     expect(heredocs).toHaveLength(1);
-    const body = script.slice(script.indexOf("90-nicdoctor.conf <<'NICDOCTOR_EOF'"), script.indexOf('NICDOCTOR_EOF\n', script.indexOf("90-nicdoctor.conf <<'NICDOCTOR_EOF'") + 40));
+    const body = script.slice(
+      script.indexOf("90-nicdoctor.conf <<'NICDOCTOR_EOF'"),
+      script.indexOf('NICDOCTOR_EOF\n', script.indexOf("90-nicdoctor.conf <<'NICDOCTOR_EOF'") + 40),
+    );
     expect(body).toContain('net.core.rmem_max = 67108864');
     expect(body).toContain('net.ipv4.tcp_rmem = 4096 87380 33554432');
     expect(body).toContain('net.core.netdev_max_backlog = 250000');
@@ -124,20 +233,45 @@ describe('nicdoctor fix script', () => {
   });
 
   it('prints a manual operation with a hand-written placeholder as not runnable', () => {
-    const script = scriptOf([diagnosis('tool', [{ text: 'Test with more processes.', commands: ['iperf3 -c <peer> -p 5101'], operations: [{ kind: 'manual', text: 'iperf3 -c <peer> -p 5101' }], disruptive: false }])]);
+    const script = scriptOf([
+      diagnosis('tool', [
+        {
+          text: 'Test with more processes.',
+          commands: ['iperf3 -c <peer> -p 5101'],
+          operations: [{ kind: 'manual', text: 'iperf3 -c <peer> -p 5101' }],
+          disruptive: false,
+        },
+      ]),
+    ]);
     expect(executedLines(script).some((line) => line.includes('<peer>'))).toBe(false);
     expect(script).toContain('# not runnable (not filled in: <peer>): iperf3 -c <peer> -p 5101');
   });
 
   it('quotes a hostile interface name in an operation: still a change, one argv word', () => {
     const name = 'e$(reboot)';
-    const plan = buildPlan(report([diagnosis('offloads-off', [{ text: 'x', commands: [], operations: [{ kind: 'ethtool-features', iface: name, on: ['tso'] }], disruptive: false }], { subject: name })]));
+    const plan = buildPlan(
+      report([
+        diagnosis(
+          'offloads-off',
+          [{ text: 'x', commands: [], operations: [{ kind: 'ethtool-features', iface: name, on: ['tso'] }], disruptive: false }],
+          { subject: name },
+        ),
+      ]),
+    );
     expect(plan.apply.map((item) => item.change)).toEqual([{ kind: 'ethtool-features', iface: name, on: ['tso'] }]);
     expect(plan.diagnoses[0]!.fixes[0]!.commands[0]).toMatchObject({ kind: 'change', text: "ethtool -K 'e$(reboot)' tso on" });
   });
 
   it('never prints a half-filled command of a report without operations as runnable', () => {
-    const script = scriptOf([diagnosis('tool', [{ text: 'Test with more processes.', commands: ['iperf3 -c <peer> -p 5101', 'ethtool -G eth0 rx {rxMax} tx {txMax}', 'cpupower frequency-set -g performance'], disruptive: false }])]);
+    const script = scriptOf([
+      diagnosis('tool', [
+        {
+          text: 'Test with more processes.',
+          commands: ['iperf3 -c <peer> -p 5101', 'ethtool -G eth0 rx {rxMax} tx {txMax}', 'cpupower frequency-set -g performance'],
+          disruptive: false,
+        },
+      ]),
+    ]);
     const executed = executedLines(script);
     expect(executed.some((line) => /<peer>|\{rxMax\}/.test(line))).toBe(false);
     expect(script).toContain('# not runnable (not filled in: <peer>): iperf3 -c <peer> -p 5101');
@@ -146,11 +280,38 @@ describe('nicdoctor fix script', () => {
   });
 
   it('keeps values from the report inside comments and quoted heredocs: no line break escapes', () => {
-    const hostile = diagnosis('hostile', [
-      { text: 'Fix it.\nrm -rf / #', commands: ['ethtool -K eth0 tso on\nrm -rf /', 'echo $(id) > /tmp/x'], disruptive: false,
-        persistent: { file: '/etc/sysctl.d/90-nicdoctor.conf', content: 'net.ipv4.tcp_rmem = 4096 $(reboot) `id`\nNICDOCTOR_EOF\nnet.ipv4.tcp_sack = 1\n' } },
-    ], { title: 'Bad\nreboot', explanation: 'line one\r\nshutdown -h now' });
-    const script = renderScript(buildPlan(report([hostile], { host: { hostname: 'h\nreboot', kernel: '6.1', os: 'x', arch: 'x64', cpuModel: 'x', logicalCpus: 1, physicalCores: 1, virtualization: null, root: true } })));
+    const hostile = diagnosis(
+      'hostile',
+      [
+        {
+          text: 'Fix it.\nrm -rf / #',
+          commands: ['ethtool -K eth0 tso on\nrm -rf /', 'echo $(id) > /tmp/x'],
+          disruptive: false,
+          persistent: {
+            file: '/etc/sysctl.d/90-nicdoctor.conf',
+            content: 'net.ipv4.tcp_rmem = 4096 $(reboot) `id`\nNICDOCTOR_EOF\nnet.ipv4.tcp_sack = 1\n',
+          },
+        },
+      ],
+      { title: 'Bad\nreboot', explanation: 'line one\r\nshutdown -h now' },
+    );
+    const script = renderScript(
+      buildPlan(
+        report([hostile], {
+          host: {
+            hostname: 'h\nreboot',
+            kernel: '6.1',
+            os: 'x',
+            arch: 'x64',
+            cpuModel: 'x',
+            logicalCpus: 1,
+            physicalCores: 1,
+            virtualization: null,
+            root: true,
+          },
+        }),
+      ),
+    );
     const executed = executedLines(script);
     for (const line of executed) expect(line).not.toMatch(/^(rm|reboot|shutdown)/);
     expect(executed).not.toContain('rm -rf /');
@@ -162,7 +323,9 @@ describe('nicdoctor fix script', () => {
     // A content line equal to the delimiter was rejected, so the heredoc cannot end early.
     expect(executed.filter((line) => line === 'NICDOCTOR_EOF')).toHaveLength(0);
     // The $(...) value is written to the file but never set at runtime by nicdoctor's vocabulary.
-    expect(buildPlan(report([hostile])).apply.map((item) => item.change)).toEqual([{ kind: 'sysctl', key: 'net.ipv4.tcp_sack', value: '1' }]);
+    expect(buildPlan(report([hostile])).apply.map((item) => item.change)).toEqual([
+      { kind: 'sysctl', key: 'net.ipv4.tcp_sack', value: '1' },
+    ]);
   });
 
   it('says so when there is nothing to fix', () => {
@@ -172,10 +335,19 @@ describe('nicdoctor fix script', () => {
   });
 
   it('plans for --apply only the non-disruptive whitelisted changes, once each', () => {
-    const again = diagnosis('dup', [{
-      text: 'again', commands: [], disruptive: false,
-      operations: [{ kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] }, { kind: 'manual', text: 'systemctl enable --now irqbalance' }, { kind: 'irq-affinity', irqs: [40, 41], cpus: '0-1' }, { kind: 'inspect', argv: ['ethtool', '-S', 'eth0'] }],
-    }]);
+    const again = diagnosis('dup', [
+      {
+        text: 'again',
+        commands: [],
+        disruptive: false,
+        operations: [
+          { kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] },
+          { kind: 'manual', text: 'systemctl enable --now irqbalance' },
+          { kind: 'irq-affinity', irqs: [40, 41], cpus: '0-1' },
+          { kind: 'inspect', argv: ['ethtool', '-S', 'eth0'] },
+        ],
+      },
+    ]);
     const plan = buildPlan(report([offloads, rings, buffers, again]));
     expect(plan.apply.map((item) => item.change)).toEqual([
       { kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] },
@@ -185,13 +357,23 @@ describe('nicdoctor fix script', () => {
     expect(plan.disruptive.map((item) => item.text)).toEqual(['ethtool -G eth0 rx 4096 tx 4096']);
     expect(plan.notApplied).toEqual([
       { text: 'systemctl enable --now irqbalance', ruleId: 'dup', reason: expect.stringContaining('a step for a human') },
-      { text: 'cpus=(0 1); i=0; for irq in 40 41; do echo ${cpus[i++ % 2]} > /proc/irq/$irq/smp_affinity_list; done', ruleId: 'dup', reason: expect.stringContaining('smp_affinity_list') },
+      {
+        text: 'cpus=(0 1); i=0; for irq in 40 41; do echo ${cpus[i++ % 2]} > /proc/irq/$irq/smp_affinity_list; done',
+        ruleId: 'dup',
+        reason: expect.stringContaining('smp_affinity_list'),
+      },
     ]);
     expect(plan.diagnoses[3]!.fixes[0]!.commands.map((command) => command.kind)).toEqual(['duplicate', 'manual', 'manual', 'inspect']);
   });
 
   it('never turns a fix text into a command: only operations are planned', () => {
-    const plan = buildPlan(report([diagnosis('rss', [{ text: 'ethtool -L eth0 combined 8 (one queue per NIC-local CPU)', commands: [], operations: [], disruptive: false }])]));
+    const plan = buildPlan(
+      report([
+        diagnosis('rss', [
+          { text: 'ethtool -L eth0 combined 8 (one queue per NIC-local CPU)', commands: [], operations: [], disruptive: false },
+        ]),
+      ]),
+    );
     expect(plan.apply).toEqual([]);
   });
 });

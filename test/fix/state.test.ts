@@ -26,7 +26,9 @@ class FakeHost implements FixIO {
     const [tool, flag, iface, ...rest] = argv;
     if (tool === 'ethtool' && iface !== 'eth0') return { argv, exitCode: 1, stdout: '', stderr: 'no such device', durationMs: 1 };
     if (tool === 'ethtool' && flag === '-k') {
-      return ok(`Features for eth0:\ntcp-segmentation-offload: ${this.features['tcp-segmentation-offload'] ? 'on' : 'off'}\n\ttx-tcp-segmentation: off\ngeneric-segmentation-offload: ${this.features['generic-segmentation-offload'] ? 'on' : 'off'}\n`);
+      return ok(
+        `Features for eth0:\ntcp-segmentation-offload: ${this.features['tcp-segmentation-offload'] ? 'on' : 'off'}\n\ttx-tcp-segmentation: off\ngeneric-segmentation-offload: ${this.features['generic-segmentation-offload'] ? 'on' : 'off'}\n`,
+      );
     }
     if (tool === 'ethtool' && flag === '-K') {
       const long: Record<string, string> = { tso: 'tcp-segmentation-offload', gso: 'generic-segmentation-offload' };
@@ -34,7 +36,9 @@ class FakeHost implements FixIO {
       return ok();
     }
     if (tool === 'ethtool' && flag === '-l') {
-      return ok(`Channel parameters for eth0:\nPre-set maximums:\nRX:\t\t2\nTX:\t\t2\nOther:\t\tn/a\nCombined:\tn/a\nCurrent hardware settings:\nRX:\t\t${this.channels.rx}\nTX:\t\t${this.channels.tx}\nOther:\t\tn/a\nCombined:\tn/a\n`);
+      return ok(
+        `Channel parameters for eth0:\nPre-set maximums:\nRX:\t\t2\nTX:\t\t2\nOther:\t\tn/a\nCombined:\tn/a\nCurrent hardware settings:\nRX:\t\t${this.channels.rx}\nTX:\t\t${this.channels.tx}\nOther:\t\tn/a\nCombined:\tn/a\n`,
+      );
     }
     if (tool === 'ethtool' && flag === '-L') {
       for (let i = 0; i < rest.length; i += 2) this.channels[rest[i] as 'rx' | 'tx'] = Number(rest[i + 1]);
@@ -73,7 +77,20 @@ const sysctl = (key: string, value: string) => ({ kind: 'sysctl', key, value });
 describe('fix state file', () => {
   it('round-trips through an atomic write, creating the directory', async () => {
     const file = stateFile();
-    const state: FixState = { format: 'nicdoctor-fix-state/1', createdAt: '2026-01-01T00:00:00.000Z', host: 'db1', entries: [{ ruleId: 'offloads-off', apply: ['ethtool', '-K', 'eth0', 'tso', 'on'], revert: ['ethtool', '-K', 'eth0', 'tso', 'off'], before: { tso: 'off' }, status: 'applied' }] };
+    const state: FixState = {
+      format: 'nicdoctor-fix-state/1',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      host: 'db1',
+      entries: [
+        {
+          ruleId: 'offloads-off',
+          apply: ['ethtool', '-K', 'eth0', 'tso', 'on'],
+          revert: ['ethtool', '-K', 'eth0', 'tso', 'off'],
+          before: { tso: 'off' },
+          status: 'applied',
+        },
+      ],
+    };
     await writeState(file, state);
     expect(await readState(file)).toEqual(state);
     expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe('nicdoctor-fix-state/1');
@@ -93,7 +110,12 @@ describe('apply and revert', () => {
   it('saves the values read before, applies, and the revert restores them and removes the state', async () => {
     const host = new FakeHost();
     const file = stateFile();
-    const results = await applyChanges(host, changes(tsoGso, { kind: 'ethtool-channels', iface: 'eth0', rx: 2, tx: 2 }, sysctl('net.ipv4.tcp_rmem', '4096 87380 33554432')), file, 'db1');
+    const results = await applyChanges(
+      host,
+      changes(tsoGso, { kind: 'ethtool-channels', iface: 'eth0', rx: 2, tx: 2 }, sysctl('net.ipv4.tcp_rmem', '4096 87380 33554432')),
+      file,
+      'db1',
+    );
     expect(results.map((result) => result.ok)).toEqual([true, true, true]);
     expect(host.features).toEqual({ 'tcp-segmentation-offload': true, 'generic-segmentation-offload': true });
     expect(host.channels).toEqual({ rx: 2, tx: 2 });
@@ -106,7 +128,9 @@ describe('apply and revert', () => {
     ]);
     expect(state.entries[2]!.before).toEqual({ 'net.ipv4.tcp_rmem': '4096 8192 16384' });
     // What --revert runs is the typed operation; the argv is its rendering.
-    expect(state.entries.map((entry) => operationArgv(entry.revertOperation as ApplicableOperation))).toEqual(state.entries.map((entry) => entry.revert));
+    expect(state.entries.map((entry) => operationArgv(entry.revertOperation as ApplicableOperation))).toEqual(
+      state.entries.map((entry) => entry.revert),
+    );
 
     const reverted = await revertChanges(host, state, file);
     expect(reverted.every((result) => result.ok)).toBe(true);
@@ -132,7 +156,12 @@ describe('apply and revert', () => {
   it('reports a read-only or absent sysctl as a failed change (sysctl exits 0 but nothing changes), keeping the rest', async () => {
     const host = new FakeHost();
     const file = stateFile();
-    const results = await applyChanges(host, changes(sysctl('net.core.rmem_max', '67108864'), sysctl('net.core.netdev_budget', '600'), tso()), file, 'db1');
+    const results = await applyChanges(
+      host,
+      changes(sysctl('net.core.rmem_max', '67108864'), sysctl('net.core.netdev_budget', '600'), tso()),
+      file,
+      'db1',
+    );
     expect(results.map((result) => [result.command.join(' '), result.ok, result.kept])).toEqual([
       ['sysctl -w net.core.netdev_budget=600', false, false],
       ['sysctl -w net.core.rmem_max=67108864', false, false],
@@ -155,13 +184,39 @@ describe('apply and revert', () => {
   it('runs only a restoring operation of an applicable kind that its schema accepts, and keeps the others in the state', async () => {
     const host = new FakeHost();
     const file = stateFile();
-    const state: FixState = { format: 'nicdoctor-fix-state/1', createdAt: 'x', host: 'db1', entries: [
-      // No typed operation (an older state file): the argv is never parsed into one.
-      { ruleId: 'x', apply: ['ethtool', '-K', 'eth0', 'tso', 'on'], revert: ['sh', '-c', 'reboot'], before: {}, status: 'applied' },
-      { ruleId: 'm', apply: ['x'], revert: ['reboot'], revertOperation: { kind: 'manual', text: 'reboot' }, before: {}, status: 'applied' },
-      { ruleId: 'p', apply: ['x'], revert: ['x'], revertOperation: { kind: 'ethtool-features', iface: 'eth0/../x', on: ['tso'] }, before: {}, status: 'applied' },
-      { ruleId: 'y', apply: ['ethtool', '-L', 'eth0', 'rx', '2'], revert: ['ethtool', '-L', 'eth0', 'rx', '1'], revertOperation: { kind: 'ethtool-channels', iface: 'eth0', rx: 1 }, before: { rx: '1' }, status: 'applied' },
-    ] };
+    const state: FixState = {
+      format: 'nicdoctor-fix-state/1',
+      createdAt: 'x',
+      host: 'db1',
+      entries: [
+        // No typed operation (an older state file): the argv is never parsed into one.
+        { ruleId: 'x', apply: ['ethtool', '-K', 'eth0', 'tso', 'on'], revert: ['sh', '-c', 'reboot'], before: {}, status: 'applied' },
+        {
+          ruleId: 'm',
+          apply: ['x'],
+          revert: ['reboot'],
+          revertOperation: { kind: 'manual', text: 'reboot' },
+          before: {},
+          status: 'applied',
+        },
+        {
+          ruleId: 'p',
+          apply: ['x'],
+          revert: ['x'],
+          revertOperation: { kind: 'ethtool-features', iface: 'eth0/../x', on: ['tso'] },
+          before: {},
+          status: 'applied',
+        },
+        {
+          ruleId: 'y',
+          apply: ['ethtool', '-L', 'eth0', 'rx', '2'],
+          revert: ['ethtool', '-L', 'eth0', 'rx', '1'],
+          revertOperation: { kind: 'ethtool-channels', iface: 'eth0', rx: 1 },
+          before: { rx: '1' },
+          status: 'applied',
+        },
+      ],
+    };
     host.channels.rx = 2;
     const results = await revertChanges(host, state, file);
     expect(results.map((result) => result.ok)).toEqual([true, false, false, false]);
@@ -172,6 +227,10 @@ describe('apply and revert', () => {
     ]);
     expect(host.ran.some((argv) => argv[0] !== 'ethtool')).toBe(false);
     expect(host.channels.rx).toBe(1);
-    expect((await readState(file))!.entries.map((entry) => [entry.ruleId, entry.status])).toEqual([['x', 'revert-failed'], ['m', 'revert-failed'], ['p', 'revert-failed']]);
+    expect((await readState(file))!.entries.map((entry) => [entry.ruleId, entry.status])).toEqual([
+      ['x', 'revert-failed'],
+      ['m', 'revert-failed'],
+      ['p', 'revert-failed'],
+    ]);
   });
 });

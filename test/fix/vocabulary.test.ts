@@ -22,7 +22,10 @@ function checked(candidate: Record<string, unknown>): Operation {
 
 /** How bash splits a line into words (no command runs: the words are printed). */
 function bashWords(line: string): string[] {
-  const out = execFileSync('bash', ['-c', `args=( ${line} ); printf '%s\\0' "\${args[@]}"`], { env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' });
+  const out = execFileSync('bash', ['-c', `args=( ${line} ); printf '%s\\0' "\${args[@]}"`], {
+    env: { PATH: '/usr/bin:/bin' },
+    encoding: 'utf8',
+  });
   return out.split('\0').slice(0, -1);
 }
 
@@ -30,13 +33,22 @@ describe('fix operations: schemas, argv and shell text', () => {
   it.each([
     [{ kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] }, ['ethtool', '-K', 'eth0', 'tso', 'on', 'gso', 'on']],
     // A finding's feature list, as ethtool -k names or labels: ethtool -K's short names.
-    [{ kind: 'ethtool-features', iface: 'eth0', on: 'TSO, GSO', off: 'generic-receive-offload' }, ['ethtool', '-K', 'eth0', 'tso', 'on', 'gso', 'on', 'gro', 'off']],
+    [
+      { kind: 'ethtool-features', iface: 'eth0', on: 'TSO, GSO', off: 'generic-receive-offload' },
+      ['ethtool', '-K', 'eth0', 'tso', 'on', 'gso', 'on', 'gro', 'off'],
+    ],
     [{ kind: 'ethtool-channels', iface: 'eth0', rx: 2, tx: '2' }, ['ethtool', '-L', 'eth0', 'rx', '2', 'tx', '2']],
     [{ kind: 'ethtool-rings', iface: 'eth0.100', rx: '4096', tx: 4096 }, ['ethtool', '-G', 'eth0.100', 'rx', '4096', 'tx', '4096']],
-    [{ kind: 'ethtool-coalesce', iface: 'eth0', 'rx-usecs': 50, 'adaptive-rx': 'on' }, ['ethtool', '-C', 'eth0', 'adaptive-rx', 'on', 'rx-usecs', '50']],
+    [
+      { kind: 'ethtool-coalesce', iface: 'eth0', 'rx-usecs': 50, 'adaptive-rx': 'on' },
+      ['ethtool', '-C', 'eth0', 'adaptive-rx', 'on', 'rx-usecs', '50'],
+    ],
     [{ kind: 'ethtool-pause', iface: 'eth0', rx: 'on', tx: 'on' }, ['ethtool', '-A', 'eth0', 'rx', 'on', 'tx', 'on']],
     [{ kind: 'sysctl', key: 'net.core.netdev_max_backlog', value: 250000 }, ['sysctl', '-w', 'net.core.netdev_max_backlog=250000']],
-    [{ kind: 'sysctl', key: 'net.ipv4.tcp_rmem', value: '4096\t87380  33554432' }, ['sysctl', '-w', 'net.ipv4.tcp_rmem=4096 87380 33554432']],
+    [
+      { kind: 'sysctl', key: 'net.ipv4.tcp_rmem', value: '4096\t87380  33554432' },
+      ['sysctl', '-w', 'net.ipv4.tcp_rmem=4096 87380 33554432'],
+    ],
   ])('%j runs as %j', (candidate, argv) => {
     const op = checked(candidate);
     expect(isApplicable(op)).toBe(true);
@@ -76,21 +88,37 @@ describe('fix operations: schemas, argv and shell text', () => {
   });
 
   it('--apply may run exactly the ethtool set operations and sysctl -w', () => {
-    expect([...APPLICABLE_KINDS].sort()).toEqual(['ethtool-channels', 'ethtool-coalesce', 'ethtool-features', 'ethtool-pause', 'ethtool-rings', 'sysctl']);
+    expect([...APPLICABLE_KINDS].sort()).toEqual([
+      'ethtool-channels',
+      'ethtool-coalesce',
+      'ethtool-features',
+      'ethtool-pause',
+      'ethtool-rings',
+      'sysctl',
+    ]);
     for (const op of [
       checked({ kind: 'manual', text: 'systemctl enable --now irqbalance' }),
       checked({ kind: 'inspect', argv: ['ethtool', '-S', 'eth0'] }),
       checked({ kind: 'rps-cpus', iface: 'eth0', queue: 0, mask: 'ff' }),
       checked({ kind: 'irq-affinity', irqs: '40,41', cpus: '0-1' }),
-    ]) expect(isApplicable(op)).toBe(false);
+    ])
+      expect(isApplicable(op)).toBe(false);
     expect(Object.keys(OPERATION_SCHEMAS).sort()).toEqual([...APPLICABLE_KINDS, 'inspect', 'irq-affinity', 'manual', 'rps-cpus'].sort());
   });
 
   it('renders the kinds a human runs as the shell text reports have always printed', () => {
-    expect(operationText(checked({ kind: 'inspect', argv: ['ethtool', '-S', 'eth0'], grep: { pattern: 'drop|miss|no_buf', ignoreCase: true } }))).toBe('ethtool -S eth0 | grep -iE "drop|miss|no_buf"');
-    expect(operationText(checked({ kind: 'inspect', argv: ['lspci', '-vv', '-s', '0000:41:00.0'], grep: { pattern: 'LnkCtl' } }))).toBe('lspci -vv -s 0000:41:00.0 | grep -E LnkCtl');
-    expect(operationText(checked({ kind: 'rps-cpus', iface: 'eth0', queue: 0, mask: 'ff' }))).toBe('echo ff > /sys/class/net/eth0/queues/rx-0/rps_cpus');
-    expect(operationText(checked({ kind: 'irq-affinity', irqs: '40,41,42', cpus: '0-1' }))).toBe('cpus=(0 1); i=0; for irq in 40 41 42; do echo ${cpus[i++ % 2]} > /proc/irq/$irq/smp_affinity_list; done');
+    expect(
+      operationText(checked({ kind: 'inspect', argv: ['ethtool', '-S', 'eth0'], grep: { pattern: 'drop|miss|no_buf', ignoreCase: true } })),
+    ).toBe('ethtool -S eth0 | grep -iE "drop|miss|no_buf"');
+    expect(operationText(checked({ kind: 'inspect', argv: ['lspci', '-vv', '-s', '0000:41:00.0'], grep: { pattern: 'LnkCtl' } }))).toBe(
+      'lspci -vv -s 0000:41:00.0 | grep -E LnkCtl',
+    );
+    expect(operationText(checked({ kind: 'rps-cpus', iface: 'eth0', queue: 0, mask: 'ff' }))).toBe(
+      'echo ff > /sys/class/net/eth0/queues/rx-0/rps_cpus',
+    );
+    expect(operationText(checked({ kind: 'irq-affinity', irqs: '40,41,42', cpus: '0-1' }))).toBe(
+      'cpus=(0 1); i=0; for irq in 40 41 42; do echo ${cpus[i++ % 2]} > /proc/irq/$irq/smp_affinity_list; done',
+    );
     expect(operationText(checked({ kind: 'manual', text: 'systemctl enable --now irqbalance' }))).toBe('systemctl enable --now irqbalance');
   });
 

@@ -28,7 +28,12 @@ afterAll(() => {
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const [file, ...rest] = cliArgv(CLI, args);
   try {
-    const { stdout, stderr } = await promisify(execFile)(file!, rest, { cwd: work, maxBuffer: 64 * 1024 * 1024, timeout: 120_000, env: { ...process.env, PATH: cliPath(process.env.PATH ?? ''), NO_COLOR: '1' } });
+    const { stdout, stderr } = await promisify(execFile)(file!, rest, {
+      cwd: work,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 120_000,
+      env: { ...process.env, PATH: cliPath(process.env.PATH ?? ''), NO_COLOR: '1' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -68,7 +73,15 @@ describe('nicdoctor fleet', () => {
     // no host has a ranked cause, only notes; the ring outlier is what tells r12-07 apart.
     expect(report.hosts.map((host) => host.topDiagnosis)).toEqual([null, null, null]);
     expect(report.outliers).toEqual([
-      { scope: 'interface', group: 'i40e', setting: 'rx ring', majority: 2048, majorityCount: 2, compared: 3, outliers: [{ host: 'r12-07', interface: 'eth0', value: 512 }] },
+      {
+        scope: 'interface',
+        group: 'i40e',
+        setting: 'rx ring',
+        majority: 2048,
+        majorityCount: 2,
+        compared: 3,
+        outliers: [{ host: 'r12-07', interface: 'eth0', value: 512 }],
+      },
     ]);
   });
 
@@ -76,7 +89,16 @@ describe('nicdoctor fleet', () => {
     const reports = path.join(work, 'policy-reports');
     mkdirSync(reports);
     for (const host of ['r12-05', 'r12-06', 'r12-07']) {
-      const run = await cli(['analyze', path.join(fleetDir, host), '--policy', path.join(ROOT, 'policies', '10g.yaml'), '--format', 'json', '--output', path.join(reports, `${host}.json`)]);
+      const run = await cli([
+        'analyze',
+        path.join(fleetDir, host),
+        '--policy',
+        path.join(ROOT, 'policies', '10g.yaml'),
+        '--format',
+        'json',
+        '--output',
+        path.join(reports, `${host}.json`),
+      ]);
       expect([0, 1]).toContain(run.code);
     }
     // Reports and snapshots of the same hosts together: files named <host>.* are one host.
@@ -84,7 +106,9 @@ describe('nicdoctor fleet', () => {
     expect(result.code).toBe(1);
     expect(XMLValidator.validate(result.stdout)).toBe(true);
     expect(result.stdout).toMatch(/<testcase classname="fleet.hosts" name="r12-07"><failure message="policy 10g: /);
-    expect(result.stdout).toContain('<testcase classname="fleet.outliers" name="i40e: rx ring"><failure message="r12-07 (eth0): rx ring 512');
+    expect(result.stdout).toContain(
+      '<testcase classname="fleet.outliers" name="i40e: rx ring"><failure message="r12-07 (eth0): rx ring 512',
+    );
     const json = JSON.parse((await cli(['fleet', reports, fleetDir, '--format', 'json'])).stdout) as FleetReport;
     expect(json.hosts).toHaveLength(3);
     expect(json.hosts[0]!.files).toHaveLength(2);
@@ -97,7 +121,9 @@ describe('nicdoctor fleet', () => {
     expect(markdown.stdout).toContain('- r12-07 (eth0): rx ring 512');
     const html = await cli(['fleet', fleetDir, '--format', 'html', '--output', path.join(work, 'fleet.html')]);
     expect(html.code).toBe(0);
-    expect(readFileSync(path.join(work, 'fleet.html'), 'utf8')).toContain('<li>r12-07 (eth0): rx ring 512 where 2 of 3 interfaces with i40e have 2048</li>');
+    expect(readFileSync(path.join(work, 'fleet.html'), 'utf8')).toContain(
+      '<li>r12-07 (eth0): rx ring 512 where 2 of 3 interfaces with i40e have 2048</li>',
+    );
   });
 
   it('bad input names the argument and exits 2', async () => {
@@ -129,15 +155,32 @@ describe('nicdoctor diff', () => {
   });
 
   it('another host, as a report and as a snapshot: facts grouped by check, the rules that react named', async () => {
-    expect([0, 1]).toContain((await cli(['analyze', path.join(FIXTURES, 'hosts', 'ixgbe-10g-pcie-degraded'), '--format', 'json', '--output', path.join(work, 'pcie.json')])).code);
+    expect([0, 1]).toContain(
+      (
+        await cli([
+          'analyze',
+          path.join(FIXTURES, 'hosts', 'ixgbe-10g-pcie-degraded'),
+          '--format',
+          'json',
+          '--output',
+          path.join(work, 'pcie.json'),
+        ])
+      ).code,
+    );
     // A bare report holds no raw outputs: diff compares the settings it shows.
     const result = await cli(['diff', HOST, path.join(work, 'pcie.json'), '--format', 'json']);
     const report = JSON.parse(result.stdout) as DiffReport;
     expect(report.basis).toBe('settings');
     expect(report.diagnoses.onlyB).toContain('pcie-bandwidth-below-port @ eth2');
-    const full = JSON.parse((await cli(['diff', HOST, path.join(FIXTURES, 'hosts', 'ixgbe-10g-pcie-degraded'), '--format', 'json'])).stdout) as DiffReport;
+    const full = JSON.parse(
+      (await cli(['diff', HOST, path.join(FIXTURES, 'hosts', 'ixgbe-10g-pcie-degraded'), '--format', 'json'])).stdout,
+    ) as DiffReport;
     expect(full.basis).toBe('facts');
     const pcie = full.groups.find((group) => group.check === 'pcie-link');
-    expect(pcie?.differences.some((entry) => entry.fact === 'pcie.link' && entry.reactions.includes('rule pcie-bandwidth-below-port: diagnosed on B only'))).toBe(true);
+    expect(
+      pcie?.differences.some(
+        (entry) => entry.fact === 'pcie.link' && entry.reactions.includes('rule pcie-bandwidth-below-port: diagnosed on B only'),
+      ),
+    ).toBe(true);
   });
 });

@@ -23,24 +23,48 @@ const mtu = (value: number) => (input: LoadedInput) => {
 describe('fleet outliers', () => {
   it('reads the settings the checks read from a real host', async () => {
     const input = await host('a', 'i40e-small-rings-drops');
-    expect(input.settings.interfaces[0]).toMatchObject({ name: 'eth0', driver: 'i40e', values: { 'rx ring': 2048, 'tx ring': 512, MTU: 1500 } });
+    expect(input.settings.interfaces[0]).toMatchObject({
+      name: 'eth0',
+      driver: 'i40e',
+      values: { 'rx ring': 2048, 'tx ring': 512, MTU: 1500 },
+    });
   });
 
   it('names the one of three that differs, and only it', async () => {
-    const fleet = buildFleet([await host('a', 'i40e-small-rings-drops'), await host('b', 'i40e-small-rings-drops'), await host('c', 'i40e-small-rings-drops', mtu(9000))], 'critical');
+    const fleet = buildFleet(
+      [
+        await host('a', 'i40e-small-rings-drops'),
+        await host('b', 'i40e-small-rings-drops'),
+        await host('c', 'i40e-small-rings-drops', mtu(9000)),
+      ],
+      'critical',
+    );
     expect(fleet.outliers.map((outlier) => [outlier.setting, outlier.outliers.map((member) => member.host)])).toEqual([['MTU', ['c']]]);
   });
 
   it('two hosts that differ have no majority, and neither has a three-way tie', async () => {
     const two = buildFleet([await host('a', 'i40e-small-rings-drops'), await host('b', 'i40e-small-rings-drops', mtu(9000))], 'critical');
     expect(two.outliers).toEqual([]);
-    const tie = buildFleet([await host('a', 'i40e-small-rings-drops'), await host('b', 'i40e-small-rings-drops', mtu(9000)), await host('c', 'i40e-small-rings-drops', mtu(4000))], 'critical');
+    const tie = buildFleet(
+      [
+        await host('a', 'i40e-small-rings-drops'),
+        await host('b', 'i40e-small-rings-drops', mtu(9000)),
+        await host('c', 'i40e-small-rings-drops', mtu(4000)),
+      ],
+      'critical',
+    );
     expect(tie.outliers).toEqual([]);
   });
 
   it('compares interfaces only with the same NIC model and driver', async () => {
-    const fleet = buildFleet([await host('a', 'i40e-small-rings-drops'), await host('b', 'i40e-small-rings-drops'), await host('c', 'ixgbe-10g-pcie-degraded')], 'critical');
+    const fleet = buildFleet(
+      [await host('a', 'i40e-small-rings-drops'), await host('b', 'i40e-small-rings-drops'), await host('c', 'ixgbe-10g-pcie-degraded')],
+      'critical',
+    );
     expect(fleet.outliers.filter((outlier) => outlier.scope === 'interface')).toEqual([]);
-    expect(fleet.hosts.find((entry) => entry.host === 'c')).toMatchObject({ failed: true, topDiagnosis: { ruleId: 'pcie-bandwidth-below-port' } });
+    expect(fleet.hosts.find((entry) => entry.host === 'c')).toMatchObject({
+      failed: true,
+      topDiagnosis: { ruleId: 'pcie-bandwidth-below-port' },
+    });
   });
 });

@@ -36,7 +36,19 @@ const nullIO: HostIO = {
 };
 
 export function iface(name: string, extra: Partial<InterfaceSummary> = {}): InterfaceSummary {
-  return { name, kind: 'physical', driver: null, pciAddress: null, speedMbps: 10000, duplex: 'full', mtu: 1500, operstate: 'up', numaNode: null, master: null, ...extra };
+  return {
+    name,
+    kind: 'physical',
+    driver: null,
+    pciAddress: null,
+    speedMbps: 10000,
+    duplex: 'full',
+    mtu: 1500,
+    operstate: 'up',
+    numaNode: null,
+    master: null,
+    ...extra,
+  };
 }
 
 /**

@@ -61,7 +61,11 @@ export function fakeHost(spec: FakeHostSpec = {}): FakeHost {
       const listed = spec.dirs?.[path];
       if (listed) return [...listed];
       const prefix = `${path}/`;
-      const names = new Set(Object.keys(files).filter((file) => file.startsWith(prefix)).map((file) => file.slice(prefix.length).split('/')[0]!));
+      const names = new Set(
+        Object.keys(files)
+          .filter((file) => file.startsWith(prefix))
+          .map((file) => file.slice(prefix.length).split('/')[0]!),
+      );
       if (names.size === 0) throw missing(path);
       return [...names].sort();
     },

@@ -44,10 +44,19 @@ export function symptomTemplateProblems(symptom: DeclaredSymptom): string[] {
   const known = new Set(['subject', ...symptom.fields, ...symptom.phrases]);
   const fix = symptom.meta.fix;
   // A structured fix: its text may use {commands} (its operations' shell text); its operations' parameters are templates too.
-  const fixTemplates: Array<[string, string]> = typeof fix === 'object' ? [['fix', fix.text.split('{commands}').join('')], ...templateStrings(fix.ops ?? []).map((text) => ['fix.ops', text] as [string, string])] : [['fix', fix ?? '']];
+  const fixTemplates: Array<[string, string]> =
+    typeof fix === 'object'
+      ? [
+          ['fix', fix.text.split('{commands}').join('')],
+          ...templateStrings(fix.ops ?? []).map((text) => ['fix.ops', text] as [string, string]),
+        ]
+      : [['fix', fix ?? '']];
   for (const [what, template] of [['message', symptom.meta.message] as [string, string], ...fixTemplates]) {
     for (const name of placeholders(template)) {
-      if (!known.has(name)) problems.push(`${symptom.id} ${what} uses {${name}}, which is neither a data field nor a phrase of ${symptom.id} (fields: ${[...symptom.fields].join(', ') || 'none'}; phrases: ${[...symptom.phrases].join(', ') || 'none'})`);
+      if (!known.has(name))
+        problems.push(
+          `${symptom.id} ${what} uses {${name}}, which is neither a data field nor a phrase of ${symptom.id} (fields: ${[...symptom.fields].join(', ') || 'none'}; phrases: ${[...symptom.phrases].join(', ') || 'none'})`,
+        );
     }
   }
   for (const phrase of symptom.phrases)
@@ -90,7 +99,9 @@ function templatesOf(rule: Rule): Array<[string, string]> {
     ...(rule.ruledOut ?? []).map((entry, index) => [`ruledOut[${index}]`, entry.text] as [string, string]),
     ...rule.fixes.flatMap((fix, index) => [
       [`fixes[${index}].text`, fix.text] as [string, string],
-      ...(fix.ops ?? []).flatMap((op, opIndex) => templateStrings(op).map((text) => [`fixes[${index}].ops[${opIndex}]`, text] as [string, string])),
+      ...(fix.ops ?? []).flatMap((op, opIndex) =>
+        templateStrings(op).map((text) => [`fixes[${index}].ops[${opIndex}]`, text] as [string, string]),
+      ),
       ...(fix.persistent
         ? [
             [`fixes[${index}].persistent.file`, fix.persistent.file] as [string, string],

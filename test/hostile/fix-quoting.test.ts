@@ -25,8 +25,10 @@ afterAll(async () => {
 describe('interface names from evidence never reach a shell unquoted', () => {
   it('the kernel rules: dev_valid_name', () => {
     expect(isValidInterfaceName(HOSTILE_NAME)).toBe(true);
-    for (const bad of ['', '.', '..', 'a/b', 'a:b', 'a b', 'a\tb', 'a\nb', 'x'.repeat(16), 'é'.repeat(8), 'a\u0000b', 'à']) expect(isValidInterfaceName(bad)).toBe(false);
-    for (const good of ['eth0', 'enp65s0f0np0', 'x'.repeat(15), '...', 'br-1234abcd', 'e`id`', "a'b"]) expect(isValidInterfaceName(good)).toBe(true);
+    for (const bad of ['', '.', '..', 'a/b', 'a:b', 'a b', 'a\tb', 'a\nb', 'x'.repeat(16), 'é'.repeat(8), 'a\u0000b', 'à'])
+      expect(isValidInterfaceName(bad)).toBe(false);
+    for (const good of ['eth0', 'enp65s0f0np0', 'x'.repeat(15), '...', 'br-1234abcd', 'e`id`', "a'b"])
+      expect(isValidInterfaceName(good)).toBe(true);
   });
 
   /*
@@ -56,8 +58,15 @@ describe('interface names from evidence never reach a shell unquoted', () => {
     const sandbox = await tempDir();
     temps.push(sandbox);
     for (const line of commands) {
-      const words = execFileSync('bash', ['-c', `args=( ${line.replace(/\s*(<<|[|&;]).*$/, '').replace(/[<>]/g, ' ')} ); printf '%s\\n' "\${args[@]}"`], { cwd: sandbox, env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' });
-      expect(words.split('\n').some((word) => word.includes(HOSTILE_NAME)), line).toBe(true);
+      const words = execFileSync(
+        'bash',
+        ['-c', `args=( ${line.replace(/\s*(<<|[|&;]).*$/, '').replace(/[<>]/g, ' ')} ); printf '%s\\n' "\${args[@]}"`],
+        { cwd: sandbox, env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' },
+      );
+      expect(
+        words.split('\n').some((word) => word.includes(HOSTILE_NAME)),
+        line,
+      ).toBe(true);
     }
     expect(await readdir(sandbox)).toEqual([]);
   }
@@ -79,7 +88,12 @@ describe('interface names from evidence never reach a shell unquoted', () => {
     await writeBundle({ snapshotDir: root, report, output });
     const opened = await openBundle(output);
     try {
-      const replayed = await scan({ io: await SnapshotHostIO.open(opened.snapshotDir), checks, log: silentLogger(), linkSpeedMbps: 10_000 });
+      const replayed = await scan({
+        io: await SnapshotHostIO.open(opened.snapshotDir),
+        checks,
+        log: silentLogger(),
+        linkSpeedMbps: 10_000,
+      });
       await expectQuoted(replayed.report);
     } finally {
       await opened.cleanup();
@@ -91,9 +105,14 @@ describe('interface names from evidence never reach a shell unquoted', () => {
     temps.push(path.dirname(sos));
     const networking = path.join(sos, 'sos_commands', 'networking');
     const mangled = commandKey([HOSTILE_NAME]);
-    for (const name of await readdir(networking)) if (name.includes(HOSTILE_NAME)) await rename(path.join(networking, name), path.join(networking, name.replace(HOSTILE_NAME, mangled)));
+    for (const name of await readdir(networking))
+      if (name.includes(HOSTILE_NAME))
+        await rename(path.join(networking, name), path.join(networking, name.replace(HOSTILE_NAME, mangled)));
     await withHeavyDrops(path.join(networking, `ethtool_-S_${mangled}`));
-    await writeFile(path.join(networking, 'ip_address'), `2: ${HOSTILE_NAME}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP group default qlen 1000\n`);
+    await writeFile(
+      path.join(networking, 'ip_address'),
+      `2: ${HOSTILE_NAME}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP group default qlen 1000\n`,
+    );
     const { report } = await scan({ io: await SosreportHostIO.open(sos), checks, log: silentLogger(), linkSpeedMbps: 10_000 });
     await expectQuoted(report);
   });

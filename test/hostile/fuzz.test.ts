@@ -6,10 +6,14 @@ const RUNS = Number(process.env.NICDOCTOR_FUZZ_RUNS ?? 1000);
 
 describe('parsers on mutated real captures: only ParseError, in bounded time', () => {
   for (const target of fuzzTargets()) {
-    it(target.name, () => {
-      const figures = fuzzTarget(target, RUNS);
-      expect(figures.cases).toBe(RUNS);
-      expect(figures.parsed + figures.parseErrors).toBe(RUNS);
-    }, 120_000);
+    it(
+      target.name,
+      () => {
+        const figures = fuzzTarget(target, RUNS);
+        expect(figures.cases).toBe(RUNS);
+        expect(figures.parsed + figures.parseErrors).toBe(RUNS);
+      },
+      120_000,
+    );
   }
 });

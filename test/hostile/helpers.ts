@@ -38,7 +38,10 @@ export async function copyWithInterfaceRenamed(source: string, from: string, to:
         await walk(target);
       } else {
         const text = await readFile(full, 'utf8');
-        await writeFile(full, text.replace(new RegExp(`\\b${from}\\b`, 'g'), () => to));
+        await writeFile(
+          full,
+          text.replace(new RegExp(`\\b${from}\\b`, 'g'), () => to),
+        );
         if (renamed !== name) await rename(full, target);
       }
     }

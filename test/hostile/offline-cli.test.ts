@@ -119,7 +119,10 @@ describe('sosreport recognition', () => {
     await rm(path.join(sos, 'version.txt'), { force: true });
     await rm(path.join(sos, 'sos_reports'), { recursive: true, force: true });
     await mkdir(path.join(sos, 'sos_commands', 'kernel'), { recursive: true });
-    await writeFile(path.join(sos, 'sos_commands', 'kernel', 'uname_-a'), 'Linux h 5.14.0-70.el9.aarch64 #1 SMP PREEMPT_DYNAMIC Thu Feb 24 19:11:22 EST 2022 aarch64 aarch64 aarch64 GNU/Linux\n');
+    await writeFile(
+      path.join(sos, 'sos_commands', 'kernel', 'uname_-a'),
+      'Linux h 5.14.0-70.el9.aarch64 #1 SMP PREEMPT_DYNAMIC Thu Feb 24 19:11:22 EST 2022 aarch64 aarch64 aarch64 GNU/Linux\n',
+    );
     await rm(path.join(sos, 'uname'), { force: true });
     const run = await runCli(['analyze', sos, '--format', 'json'], QUICK);
     expect([0, 1]).toContain(run.exitCode);

@@ -66,7 +66,8 @@ describe('writeOutput: special files are written, never replaced', () => {
     const victim = path.join(dir, 'victim');
     await writeFile(victim, 'precious');
     const file = path.join(dir, 'report.txt');
-    for (let ms = Date.now() - 5; ms < Date.now() + 1000; ms += 1) await symlink(victim, path.join(dir, `.report.txt.${process.pid}.${ms}.tmp`));
+    for (let ms = Date.now() - 5; ms < Date.now() + 1000; ms += 1)
+      await symlink(victim, path.join(dir, `.report.txt.${process.pid}.${ms}.tmp`));
     await writeOutput(file, 'report', out);
     expect(await readFile(victim, 'utf8')).toBe('precious');
     expect(await readFile(file, 'utf8')).toBe('report');
@@ -89,7 +90,9 @@ describe('writeOutput: bad targets are usage errors (exit 2) that say why', () =
     await expect(writeOutput(evidence, 'x', { flag: '--output', inputs: [evidence] })).rejects.toThrow(/is the input/);
     const snapshot = path.join(dir, 'snap');
     await mkdir(snapshot);
-    await expect(writeOutput(path.join(snapshot, 'report.txt'), 'x', { flag: '--output', inputs: [snapshot] })).rejects.toThrow(/inside the input/);
+    await expect(writeOutput(path.join(snapshot, 'report.txt'), 'x', { flag: '--output', inputs: [snapshot] })).rejects.toThrow(
+      /inside the input/,
+    );
     // through a symbolic link to the input, too
     await symlink(evidence, path.join(dir, 'alias'));
     await expect(writeOutput(path.join(dir, 'alias'), 'x', { flag: '--output', inputs: [evidence] })).rejects.toThrow(UsageError);

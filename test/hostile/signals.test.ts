@@ -20,19 +20,27 @@ describe('signals stop a waiting command within a second', () => {
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
-  ] as const)('%s → exit %i', async (signal, code) => {
-    const dir = await tempDir();
-    temps.push(dir);
-    const fifo = path.join(dir, 'out.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const child = execa(process.execPath, [CLI, 'analyze', path.join(FIXTURES, 'hosts', 'i40e-small-rings-drops'), '-o', fifo], { reject: false, timeout: 60_000, forceKillAfterDelay: false });
-    // Give it time to finish the analysis and reach the FIFO.
-    await new Promise((resolve) => setTimeout(resolve, 4000));
-    expect(child.exitCode).toBeNull();
-    const sent = performance.now();
-    child.kill(signal);
-    const result = await child;
-    expect(result.exitCode).toBe(code);
-    expect(performance.now() - sent).toBeLessThan(1500);
-  }, 60_000);
+  ] as const)(
+    '%s → exit %i',
+    async (signal, code) => {
+      const dir = await tempDir();
+      temps.push(dir);
+      const fifo = path.join(dir, 'out.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const child = execa(process.execPath, [CLI, 'analyze', path.join(FIXTURES, 'hosts', 'i40e-small-rings-drops'), '-o', fifo], {
+        reject: false,
+        timeout: 60_000,
+        forceKillAfterDelay: false,
+      });
+      // Give it time to finish the analysis and reach the FIFO.
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      expect(child.exitCode).toBeNull();
+      const sent = performance.now();
+      child.kill(signal);
+      const result = await child;
+      expect(result.exitCode).toBe(code);
+      expect(performance.now() - sent).toBeLessThan(1500);
+    },
+    60_000,
+  );
 });

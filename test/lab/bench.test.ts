@@ -15,7 +15,9 @@ if (skip) console.warn(`lab bench tests skipped: ${skip}`);
 
 /** Starts `nicdoctor serve` in namespace b; resolves (with the process in a box: awaiting the process itself would wait for it to exit) once it listens. */
 async function startServe(lab: Lab, ports: string, env: Record<string, string> = {}): Promise<{ process: ResultPromise }> {
-  const serve = lab.spawn('b', [process.execPath, CLI, 'serve', '--bind', lab.b.address, '--ports', ports, '--idle-timeout', '600'], { env: { PATH: toolPath(), ...env } });
+  const serve = lab.spawn('b', [process.execPath, CLI, 'serve', '--bind', lab.b.address, '--ports', ports, '--idle-timeout', '600'], {
+    env: { PATH: toolPath(), ...env },
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('nicdoctor serve did not start')), 15_000);
     serve.stderr?.on('data', (chunk: Buffer) => {
@@ -70,16 +72,24 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
     serve = await startServe(lab, '5101-5108', env);
 
     // The baseline a newcomer would run: one iperf3 process with four streams.
-    const single = await lab.exec('a', ['iperf3', '-c', lab.b.address, '-p', '5101', '-P', '4', '-t', '5', '-O', '1', '-J'], { env, timeoutMs: 60_000 });
+    const single = await lab.exec('a', ['iperf3', '-c', lab.b.address, '-p', '5101', '-P', '4', '-t', '5', '-O', '1', '-J'], {
+      env,
+      timeoutMs: 60_000,
+    });
     const singleBps = parseIperf3Json(single.stdout).receiverBitsPerSecond!;
 
-    const run = await runCli(['bench', '--peer', lab.b.address, '--ports', '5101-5108', '--duration', '5', '--step-duration', '3', '--format', 'json'], { lab, ns: 'a', env, timeoutMs: 150_000 });
+    const run = await runCli(
+      ['bench', '--peer', lab.b.address, '--ports', '5101-5108', '--duration', '5', '--step-duration', '3', '--format', 'json'],
+      { lab, ns: 'a', env, timeoutMs: 150_000 },
+    );
     expect(run.stderr).not.toMatch(/^\s+at /m);
     const report = parseReport(run.stdout);
     const bench = report.bench!;
     expect(bench.complete).toBe(true);
     const ratio = bench.result!.bitsPerSecond / singleBps;
-    console.info(`CPU-throttled lab: single iperf3 -P 4 ${(singleBps / 1e9).toFixed(2)} Gb/s, nicdoctor bench ${(bench.result!.bitsPerSecond / 1e9).toFixed(2)} Gb/s with ${bench.result!.processes} processes: ${ratio.toFixed(2)}x`);
+    console.info(
+      `CPU-throttled lab: single iperf3 -P 4 ${(singleBps / 1e9).toFixed(2)} Gb/s, nicdoctor bench ${(bench.result!.bitsPerSecond / 1e9).toFixed(2)} Gb/s with ${bench.result!.processes} processes: ${ratio.toFixed(2)}x`,
+    );
     expect(ratio).toBeGreaterThanOrEqual(2.5);
     expect(bench.steps[0]!.perProcess[0]!.cpuQuotaPercent).toBeCloseTo(20, 0);
     expect(bench.findings.map((finding) => finding.symptom)).toContain('single-core-bound');
@@ -89,7 +99,24 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
     await lab.rateCap('a', '2gbit');
     lab.defer(() => lab.clearQdisc('a'));
     serve = await startServe(lab, '5101-5102');
-    const run = await runCli(['bench', '--peer', lab.b.address, '--ports', '5101-5102', '--duration', '5', '--step-duration', '3', '--link-speed', '2000', '--format', 'json'], { lab, ns: 'a', timeoutMs: 120_000 });
+    const run = await runCli(
+      [
+        'bench',
+        '--peer',
+        lab.b.address,
+        '--ports',
+        '5101-5102',
+        '--duration',
+        '5',
+        '--step-duration',
+        '3',
+        '--link-speed',
+        '2000',
+        '--format',
+        'json',
+      ],
+      { lab, ns: 'a', timeoutMs: 120_000 },
+    );
     await lab.clearQdisc('a');
     const bench = parseReport(run.stdout).bench!;
     const fractionOfCap = bench.result!.bitsPerSecond / 2e9;
@@ -102,7 +129,10 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
   it('with random drop reports retransmits', async () => {
     serve = await startServe(lab, '5101-5102');
     for (const port of [5101, 5102]) await lab.dropRandom('b', port, 0.005);
-    const run = await runCli(['bench', '--peer', lab.b.address, '--ports', '5101-5102', '--duration', '4', '--step-duration', '2', '--format', 'json'], { lab, ns: 'a', timeoutMs: 120_000 });
+    const run = await runCli(
+      ['bench', '--peer', lab.b.address, '--ports', '5101-5102', '--duration', '4', '--step-duration', '2', '--format', 'json'],
+      { lab, ns: 'a', timeoutMs: 120_000 },
+    );
     await lab.exec('b', ['iptables', '-F', 'INPUT']);
     const bench = parseReport(run.stdout).bench!;
     const retransmits = bench.findings.find((finding) => finding.symptom === 'retransmits');
@@ -112,7 +142,25 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
 
   it('on Ctrl-C exits 130, prints the partial report, and leaves no iperf3 in either namespace', async () => {
     serve = await startServe(lab, '5101-5102');
-    const bench = lab.spawn('a', [process.execPath, CLI, 'bench', '--peer', lab.b.address, '--ports', '5101-5102', '--duration', '30', '--step-duration', '10', '--format', 'json'], { env: { PATH: toolPath() } });
+    const bench = lab.spawn(
+      'a',
+      [
+        process.execPath,
+        CLI,
+        'bench',
+        '--peer',
+        lab.b.address,
+        '--ports',
+        '5101-5102',
+        '--duration',
+        '30',
+        '--step-duration',
+        '10',
+        '--format',
+        'json',
+      ],
+      { env: { PATH: toolPath() } },
+    );
     // Interrupt once the bench has started measuring (its first progress line), not at a fixed
     // time: on a loaded machine start-up alone can take seconds.
     await new Promise<void>((resolve) => {
@@ -137,7 +185,10 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
   });
 
   it('says clearly when the peer is unreachable (exit 3), keeping no iperf3 behind', async () => {
-    const run = await runCli(['bench', '--peer', lab.b.address, '--ports', '5190', '--duration', '2', '--step-duration', '1', '--format', 'json'], { lab, ns: 'a', timeoutMs: 60_000 });
+    const run = await runCli(
+      ['bench', '--peer', lab.b.address, '--ports', '5190', '--duration', '2', '--step-duration', '1', '--format', 'json'],
+      { lab, ns: 'a', timeoutMs: 60_000 },
+    );
     expect(run.exitCode).toBe(3);
     const report = parseReport(run.stdout);
     expect(report.bench?.complete).toBe(false);

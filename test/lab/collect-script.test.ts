@@ -19,8 +19,12 @@ if (skipReason) console.warn(`collect-script lab tests skipped: ${skipReason}`);
 const work = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-lab-script-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const states = (report: Report) => report.checks.flatMap((check) => check.subjects.map((subject) => `${check.id} ${subject.subject} ${subject.status}`));
-const findings = (report: Report) => report.checks.flatMap((check) => check.findings.map((finding) => `${finding.check}/${finding.symptom} ${finding.subject} ${finding.severity}`)).sort();
+const states = (report: Report) =>
+  report.checks.flatMap((check) => check.subjects.map((subject) => `${check.id} ${subject.subject} ${subject.status}`));
+const findings = (report: Report) =>
+  report.checks
+    .flatMap((check) => check.findings.map((finding) => `${finding.check}/${finding.symptom} ${finding.subject} ${finding.severity}`))
+    .sort();
 
 describe.skipIf(skipReason)('collect --script round trip in a lab namespace', () => {
   let lab: Lab;
@@ -50,7 +54,9 @@ describe.skipIf(skipReason)('collect --script round trip in a lab namespace', ()
     execFileSync(findTool('busybox')!, ['sh', '-n', script]);
     const text = readFileSync(script, 'utf8');
     const code = text.split('\n').filter((line) => !/^\s*#/.test(line));
-    const bashisms = code.filter((line) => /\[\[ |\bfunction\s+\w+|\blocal\s|\$'|<<<|\bdeclare\b|\bsource\s|\$\{\w+\/\/|\bpushd\b|&>/.test(line));
+    const bashisms = code.filter((line) =>
+      /\[\[ |\bfunction\s+\w+|\blocal\s|\$'|<<<|\bdeclare\b|\bsource\s|\$\{\w+\/\/|\bpushd\b|&>/.test(line),
+    );
     expect(bashisms).toEqual([]);
     // Every command runs with a timeout when `timeout` exists.
     expect(text).toMatch(/\$TIMEOUT "\$@"/);
@@ -89,7 +95,10 @@ describe.skipIf(skipReason)('collect --script round trip in a lab namespace', ()
       chmodSync(copy, 0o644);
       const output = path.join(shared, 'nobody.tar.gz');
       const setpriv = findTool('setpriv')!;
-      const run = await lab.exec('a', [setpriv, '--reuid=65534', '--regid=65534', '--clear-groups', findTool('dash')!, copy, output], { timeoutMs: 120_000, env: { TMPDIR: shared } });
+      const run = await lab.exec('a', [setpriv, '--reuid=65534', '--regid=65534', '--clear-groups', findTool('dash')!, copy, output], {
+        timeoutMs: 120_000,
+        env: { TMPDIR: shared },
+      });
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.stderr).toMatch(/not run as root: .*lspci.*sudo/);
       const offline = parseReport((await runCli(['analyze', output, '--format', 'json'])).stdout);

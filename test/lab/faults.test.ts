@@ -38,7 +38,15 @@ function topThree(report: Report): string {
 
 /** Why the assertion failed, for the message: the ranking and what was ruled out. */
 function ranking(report: Report): string {
-  const entry = (d: DiagnosisEntry) => ({ ruleId: d.ruleId, cause: d.cause, subject: d.subject, mode: d.mode, score: d.score, evidence: d.evidence, ruledOut: d.ruledOut });
+  const entry = (d: DiagnosisEntry) => ({
+    ruleId: d.ruleId,
+    cause: d.cause,
+    subject: d.subject,
+    mode: d.mode,
+    score: d.score,
+    evidence: d.evidence,
+    ruledOut: d.ruledOut,
+  });
   return JSON.stringify(report.diagnoses.slice(0, 6).map(entry));
 }
 
@@ -91,7 +99,23 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
       // The veth's 10000 Mb/s is nominal; untouched, this lab's veth carries about 20-25 Gb/s, so
       // --link-speed 25000 makes it the 25G link it stands for: a fault then shows as a plateau
       // below that ceiling, and a run above it (veths beat their stated speed) judges no ceiling.
-      ['scan', '--peer', lab.b.address, '--iface', lab.a.iface, '--link-speed', '25000', '--ports', ports, '--duration', '4', '--step-duration', stepSeconds, '--format', 'json'],
+      [
+        'scan',
+        '--peer',
+        lab.b.address,
+        '--iface',
+        lab.a.iface,
+        '--link-speed',
+        '25000',
+        '--ports',
+        ports,
+        '--duration',
+        '4',
+        '--step-duration',
+        stepSeconds,
+        '--format',
+        'json',
+      ],
       { lab, ns: 'a', env, timeoutMs: 150_000 },
     );
     await stopServe(serve);
@@ -104,7 +128,10 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
     const bench = report.bench!;
     const ofCeiling = (bps: number) => (bps / (bench.ceilingBitsPerSecond ?? NaN)).toFixed(2);
     const steps = bench.steps
-      .map((step) => `${step.processes}x${step.streamsPerProcess} ${ofCeiling(step.bitsPerSecond)} (cpu ${step.perProcess.map((p) => `${p.measuredCpuPercent ?? p.hostCpuPercent ?? '?'}/${p.cpuQuotaPercent ?? 100}`).join(' ')})`)
+      .map(
+        (step) =>
+          `${step.processes}x${step.streamsPerProcess} ${ofCeiling(step.bitsPerSecond)} (cpu ${step.perProcess.map((p) => `${p.measuredCpuPercent ?? p.hostCpuPercent ?? '?'}/${p.cpuQuotaPercent ?? 100}`).join(' ')})`,
+      )
       .join(', ');
     console.info(
       `${label}: steps ${steps}; result ${bench.result ? `${bench.result.processes} process(es), ${ofCeiling(bench.result.bitsPerSecond)} of the ceiling` : 'none'}; ` +
@@ -124,7 +151,10 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
     expect(['tool-single-core-bound', 'tool-affinity-threads', 'tool-single-threaded-version'], ranking(report)).toContain(top!.ruleId);
     expect(top!.mode).toBe('confirmed');
     // The measurement scaled with processes: nothing about the NIC's queues limits this path.
-    expect(report.diagnoses.filter((d) => d.cause === 6), ranking(report)).toEqual([]);
+    expect(
+      report.diagnoses.filter((d) => d.cause === 6),
+      ranking(report),
+    ).toEqual([]);
   });
 
   it('tbf rate cap at 2 Gb/s on a 25G lab link → the egress shaper (cause 16), confirmed by the plateau, PCIe not applicable', async () => {
@@ -149,7 +179,10 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
       const pcie = statusOf(report, 'pcie-link', lab.a.iface);
       const pcieRuledOut = top.ruledOut.some((line) => /pcie/i.test(line));
       expect(pcie === 'not-applicable' || pcieRuledOut, `pcie-link ${pcie}; ruledOut ${JSON.stringify(top.ruledOut)}`).toBe(true);
-      expect(report.diagnoses.some((d) => d.cause === 1 && d.ruleId.startsWith('pcie-')), ranking(report)).toBe(false);
+      expect(
+        report.diagnoses.some((d) => d.cause === 1 && d.ruleId.startsWith('pcie-')),
+        ranking(report),
+      ).toBe(false);
     } finally {
       await lab.clearQdisc('a');
     }
@@ -169,7 +202,7 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
     }
   });
 
-  it('one channel → RSS (cause 6), from the configuration: a veth\'s receive path does not slow down with one channel, so the bench cannot confirm it', async () => {
+  it("one channel → RSS (cause 6), from the configuration: a veth's receive path does not slow down with one channel, so the bench cannot confirm it", async () => {
     try {
       await lab.channels('a', 1);
       // On a veth the receive work runs on the sending CPU whatever the channel count (measured

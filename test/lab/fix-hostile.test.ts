@@ -29,7 +29,11 @@ describe.skipIf(skipReason)('nicdoctor fix: crashes and hostile names', () => {
     let statesSeen = 0;
     for (const [index, delay] of KILL_AFTER_MS.entries()) {
       const state = path.join(fixLab.dir, `state-${index}`, 'fix-state.json');
-      const apply = fixLab.lab.spawn('a', [process.execPath, CLI, 'fix', '--apply', '--yes', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], { env: { PATH: toolPath() } });
+      const apply = fixLab.lab.spawn(
+        'a',
+        [process.execPath, CLI, 'fix', '--apply', '--yes', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state],
+        { env: { PATH: toolPath() } },
+      );
       let exited = false;
       void apply.finally(() => (exited = true));
       while (!exited && !existsSync(state)) await new Promise((resolve) => setTimeout(resolve, 1));

@@ -35,12 +35,18 @@ describe.skipIf(skipReason)('nicdoctor fix in a lab namespace', () => {
     expect(await observe()).toEqual(before);
 
     const state = path.join(fixLab.dir, 'state', 'fix-state.json');
-    const refused = await runCli(['fix', '--apply', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], { lab: fixLab.lab, ns: 'a' });
+    const refused = await runCli(['fix', '--apply', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], {
+      lab: fixLab.lab,
+      ns: 'a',
+    });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('--yes');
     expect(await observe()).toEqual(before);
 
-    const applied = await runCli(['fix', '--apply', '--yes', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], { lab: fixLab.lab, ns: 'a' });
+    const applied = await runCli(['fix', '--apply', '--yes', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], {
+      lab: fixLab.lab,
+      ns: 'a',
+    });
     expect(hasStackTrace(applied.stderr), applied.stderr).toBe(false);
     // Global net.core.* sysctls cannot change inside a namespace: those, and only those, fail.
     const failed = applied.stdout.split('\n').filter((line) => line.startsWith('FAILED'));
@@ -55,7 +61,10 @@ describe.skipIf(skipReason)('nicdoctor fix in a lab namespace', () => {
     expect(after.tcpRmem).not.toBe(LOW_RMEM);
     expect(Number(after.tcpRmem.split(' ')[2])).toBeGreaterThan(16384);
 
-    const again = await runCli(['fix', '--apply', '--yes', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], { lab: fixLab.lab, ns: 'a' });
+    const again = await runCli(['fix', '--apply', '--yes', '--iface', fixLab.lab.a.iface, '--link-speed', '10000', '--state', state], {
+      lab: fixLab.lab,
+      ns: 'a',
+    });
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('--revert');
 

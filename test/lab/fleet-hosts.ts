@@ -36,7 +36,12 @@ export interface Fleet {
 const ip = () => findTool('ip') ?? 'ip';
 
 function run(argv: string[], input?: string): string {
-  return execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', timeout: 30_000, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  return execFileSync(argv[0]!, argv.slice(1), {
+    encoding: 'utf8',
+    timeout: 30_000,
+    input,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
 }
 
 function removeNamespace(ns: string): void {
@@ -78,7 +83,12 @@ export async function createFleet(count: number): Promise<Fleet> {
   const tag = `${FLEET_PREFIX}${Math.random().toString(36).slice(2, 6)}`;
   const nsName = (slot: string) => `${tag}${slot}-${process.pid}-n`;
   const third = (process.pid % 250) + 1;
-  const hosts: FleetHost[] = Array.from({ length: count }, (_, index) => ({ name: `h${index + 1}`, ns: nsName(`h${index + 1}`), iface: `${tag}h${index + 1}`, address: `10.214.${third}.${index + 1}` }));
+  const hosts: FleetHost[] = Array.from({ length: count }, (_, index) => ({
+    name: `h${index + 1}`,
+    ns: nsName(`h${index + 1}`),
+    iface: `${tag}h${index + 1}`,
+    address: `10.214.${third}.${index + 1}`,
+  }));
   const switchNs = nsName('sw');
   const namespaces = [switchNs, ...hosts.map((host) => host.ns)];
   const dir = mkdtempSync(path.join(tmpdir(), 'nicdoctor-fleet-lab-'));
@@ -97,13 +107,19 @@ export async function createFleet(count: number): Promise<Fleet> {
   try {
     for (const ns of namespaces) run([ip(), 'netns', 'add', ns]);
     const bridge = `${tag}br`;
-    run([ip(), '-n', switchNs, '-batch', '-'], [`link add ${bridge} type bridge`, `link set ${bridge} up`, 'link set lo up'].join('\n') + '\n');
+    run(
+      [ip(), '-n', switchNs, '-batch', '-'],
+      [`link add ${bridge} type bridge`, `link set ${bridge} up`, 'link set lo up'].join('\n') + '\n',
+    );
     for (const [index, host] of hosts.entries()) {
       const port = `${tag}s${index + 1}`;
       // Born in their namespaces: the root namespace never holds either end.
       run([ip(), '-n', switchNs, 'link', 'add', port, 'type', 'veth', 'peer', 'name', host.iface, 'netns', host.ns]);
       run([ip(), '-n', switchNs, '-batch', '-'], `link set ${port} master ${bridge}\nlink set ${port} up\n`);
-      run([ip(), '-n', host.ns, '-batch', '-'], `link set lo up\naddr add ${host.address}/24 dev ${host.iface}\nlink set ${host.iface} up\n`);
+      run(
+        [ip(), '-n', host.ns, '-batch', '-'],
+        `link set lo up\naddr add ${host.address}/24 dev ${host.iface}\nlink set ${host.iface} up\n`,
+      );
     }
     const privateKey = path.join(dir, 'id_ed25519');
     run([keygen, '-q', '-t', 'ed25519', '-N', '', '-C', 'nicdoctor-fleet-lab', '-f', privateKey]);
@@ -140,7 +156,10 @@ export async function createFleet(count: number): Promise<Fleet> {
     }
     // ProxyCommand: carry the SSH connection into the host's namespace (node is the test runner itself).
     const proxy = path.join(dir, 'proxy.cjs');
-    writeFileSync(proxy, `const s=require('net').connect(Number(process.argv[3]),process.argv[2]);process.stdin.pipe(s).pipe(process.stdout);s.on('error',(e)=>{process.stderr.write(String(e)+'\\n');process.exit(1)});s.on('close',()=>process.exit(0));\n`);
+    writeFileSync(
+      proxy,
+      `const s=require('net').connect(Number(process.argv[3]),process.argv[2]);process.stdin.pipe(s).pipe(process.stdout);s.on('error',(e)=>{process.stderr.write(String(e)+'\\n');process.exit(1)});s.on('close',()=>process.exit(0));\n`,
+    );
     return {
       hosts,
       dir,

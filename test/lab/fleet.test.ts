@@ -40,7 +40,9 @@ function inventory(fleet: Fleet): string {
       },
     ]),
   );
-  const clients = Object.fromEntries(fleet.hosts.map((host, index) => [host.name, { nicdoctor_bench_peer: fleet.hosts[(index + 1) % fleet.hosts.length]!.name }]));
+  const clients = Object.fromEntries(
+    fleet.hosts.map((host, index) => [host.name, { nicdoctor_bench_peer: fleet.hosts[(index + 1) % fleet.hosts.length]!.name }]),
+  );
   return JSON.stringify({
     all: {
       vars: {
@@ -63,28 +65,35 @@ function inventory(fleet: Fleet): string {
 
 async function playbook(fleet: Fleet, name: string): Promise<void> {
   const started = performance.now();
-  const result = await execa(findTool('ansible-playbook') ?? 'ansible-playbook', ['-i', path.join(fleet.dir, 'inventory.json'), path.join(PLAYBOOKS, name)], {
-    reject: false,
-    timeout: 300_000,
-    forceKillAfterDelay: 2_000,
-    stdin: 'ignore',
-    extendEnv: false,
-    env: {
-      PATH: toolPath(),
-      HOME: fleet.dir,
-      LANG: 'C.UTF-8',
-      ANSIBLE_HOME: path.join(fleet.dir, 'ansible'),
-      ANSIBLE_LOCAL_TEMP: path.join(fleet.dir, 'ansible', 'tmp'),
-      ANSIBLE_REMOTE_TEMP: path.join(fleet.dir, 'ansible', 'remote-tmp'),
-      ANSIBLE_SSH_CONTROL_PATH_DIR: path.join(fleet.dir, 'ansible', 'cp'),
-      ANSIBLE_HOST_KEY_CHECKING: 'False',
-      ANSIBLE_RETRY_FILES_ENABLED: 'False',
-      ANSIBLE_NOCOLOR: '1',
-      ANSIBLE_CONFIG: path.join(fleet.dir, 'no-ansible.cfg'),
+  const result = await execa(
+    findTool('ansible-playbook') ?? 'ansible-playbook',
+    ['-i', path.join(fleet.dir, 'inventory.json'), path.join(PLAYBOOKS, name)],
+    {
+      reject: false,
+      timeout: 300_000,
+      forceKillAfterDelay: 2_000,
+      stdin: 'ignore',
+      extendEnv: false,
+      env: {
+        PATH: toolPath(),
+        HOME: fleet.dir,
+        LANG: 'C.UTF-8',
+        ANSIBLE_HOME: path.join(fleet.dir, 'ansible'),
+        ANSIBLE_LOCAL_TEMP: path.join(fleet.dir, 'ansible', 'tmp'),
+        ANSIBLE_REMOTE_TEMP: path.join(fleet.dir, 'ansible', 'remote-tmp'),
+        ANSIBLE_SSH_CONTROL_PATH_DIR: path.join(fleet.dir, 'ansible', 'cp'),
+        ANSIBLE_HOST_KEY_CHECKING: 'False',
+        ANSIBLE_RETRY_FILES_ENABLED: 'False',
+        ANSIBLE_NOCOLOR: '1',
+        ANSIBLE_CONFIG: path.join(fleet.dir, 'no-ansible.cfg'),
+      },
     },
-  });
+  );
   console.log(`ansible-playbook ${name}: exit ${result.exitCode}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  if (result.exitCode !== 0) throw new Error(`ansible-playbook ${name} exited ${result.exitCode}:\n${String(result.stdout).split('\n').slice(-40).join('\n')}\n${String(result.stderr)}`);
+  if (result.exitCode !== 0)
+    throw new Error(
+      `ansible-playbook ${name} exited ${result.exitCode}:\n${String(result.stdout).split('\n').slice(-40).join('\n')}\n${String(result.stderr)}`,
+    );
 }
 
 /** nicdoctor or iperf3 processes still running in a host's namespace (serve must have stopped). */
@@ -112,13 +121,28 @@ describe.skipIf(skip)('Ansible collection against three namespace hosts over SSH
   const started = performance.now();
 
   beforeAll(async () => {
-    for (const tool of ['ansible-playbook', 'sshd', 'ssh', 'tc', 'iperf3']) if (!findTool(tool)) throw new Error(`the fleet lab test needs ${tool}: bash scripts/install-system-deps.sh --tests`);
+    for (const tool of ['ansible-playbook', 'sshd', 'ssh', 'tc', 'iperf3'])
+      if (!findTool(tool)) throw new Error(`the fleet lab test needs ${tool}: bash scripts/install-system-deps.sh --tests`);
     if (!existsSync(EXECUTABLE)) throw new Error(`${EXECUTABLE} is missing: run \`npm run package\` first`);
     cleanupStale(FLEET_PREFIX);
     fleet = await createFleet(3);
     // The fault: h3's egress shaped, as a forgotten traffic-shaping experiment leaves a host.
     const shaped = fleet.hosts[2]!;
-    fleet.exec(shaped, [findTool('tc') ?? 'tc', 'qdisc', 'add', 'dev', shaped.iface, 'root', 'tbf', 'rate', SHAPED_RATE, 'burst', '256kb', 'latency', '50ms']);
+    fleet.exec(shaped, [
+      findTool('tc') ?? 'tc',
+      'qdisc',
+      'add',
+      'dev',
+      shaped.iface,
+      'root',
+      'tbf',
+      'rate',
+      SHAPED_RATE,
+      'burst',
+      '256kb',
+      'latency',
+      '50ms',
+    ]);
     writeFileSync(path.join(fleet.dir, 'inventory.json'), inventory(fleet));
     writeFileSync(path.join(fleet.dir, 'no-ansible.cfg'), '[defaults]\n');
   }, 60_000);
@@ -154,8 +178,23 @@ describe.skipIf(skip)('Ansible collection against three namespace hosts over SSH
 
   it('nicdoctor fleet over what came back names the shaped host as the outlier', async () => {
     const reports = path.join(fleet.dir, 'reports');
-    expect(readdirSync(reports).sort()).toEqual(['h1.bench.json', 'h1.json', 'h1.tar.gz', 'h2.bench.json', 'h2.json', 'h2.tar.gz', 'h3.bench.json', 'h3.json', 'h3.tar.gz']);
-    const result = await execa(EXECUTABLE, ['fleet', reports, '--format', 'json'], { reject: false, extendEnv: false, env: { PATH: nodeFreePath(), LANG: 'C' }, timeout: 120_000 });
+    expect(readdirSync(reports).sort()).toEqual([
+      'h1.bench.json',
+      'h1.json',
+      'h1.tar.gz',
+      'h2.bench.json',
+      'h2.json',
+      'h2.tar.gz',
+      'h3.bench.json',
+      'h3.json',
+      'h3.tar.gz',
+    ]);
+    const result = await execa(EXECUTABLE, ['fleet', reports, '--format', 'json'], {
+      reject: false,
+      extendEnv: false,
+      env: { PATH: nodeFreePath(), LANG: 'C' },
+      timeout: 120_000,
+    });
     expect(result.stderr).toBe('');
     expect([0, 1]).toContain(result.exitCode);
     const report = JSON.parse(String(result.stdout)) as FleetReport;
@@ -173,8 +212,14 @@ describe.skipIf(skip)('Ansible collection against three namespace hosts over SSH
     expect(qdisc!.majority).toBe('noqueue');
     // Nothing else singles out a healthy host.
     expect(report.outliers.flatMap((outlier) => outlier.outliers.map((member) => member.host)).filter((host) => host !== 'h3')).toEqual([]);
-    const table = await execa(EXECUTABLE, ['fleet', reports], { reject: false, extendEnv: false, env: { PATH: nodeFreePath(), LANG: 'C' } });
+    const table = await execa(EXECUTABLE, ['fleet', reports], {
+      reject: false,
+      extendEnv: false,
+      env: { PATH: nodeFreePath(), LANG: 'C' },
+    });
     console.log(String(table.stdout));
-    expect(String(table.stdout)).toMatch(new RegExp(`h3 \\(${fleet.hosts[2]!.iface}\\): egress qdisc tbf 1 Gb/s where 2 of 3 interfaces with virtual, no driver have noqueue`));
+    expect(String(table.stdout)).toMatch(
+      new RegExp(`h3 \\(${fleet.hosts[2]!.iface}\\): egress qdisc tbf 1 Gb/s where 2 of 3 interfaces with virtual, no driver have noqueue`),
+    );
   }, 120_000);
 });

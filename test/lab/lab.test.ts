@@ -11,7 +11,11 @@ import { cleanupStale, createLab, labAvailable, type Lab } from '../../bench/lab
 const skipReason = labAvailable();
 if (skipReason) console.warn(`lab module tests skipped: ${skipReason}`);
 
-const namespaces = () => execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).split('\n').map((line) => line.split(' ')[0] ?? '').filter(Boolean);
+const namespaces = () =>
+  execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.split(' ')[0] ?? '')
+    .filter(Boolean);
 const BUILT_LAB = path.join(REPO_ROOT, 'dist', 'test', 'lab', 'lab.js');
 
 /** iperf3 client → server for `seconds`; returns received bits per second. */
@@ -59,7 +63,9 @@ describe.skipIf(skipReason)('createLab: two namespaces joined by a veth pair', (
     await lab.rateCap('a', '2gbit');
     expect((await lab.exec('a', ['tc', 'qdisc', 'show', 'dev', lab.a.iface])).stdout).toMatch(/tbf .*rate 2Gbit/);
     await lab.dropRandom('b', 5201, 0.005);
-    expect((await lab.exec('b', ['iptables', '-S', 'INPUT'])).stdout).toMatch(new RegExp(`-i ${lab.b.iface} .*--dport 5201 .*statistic --mode random --probability 0.00\\d+ -j DROP`));
+    expect((await lab.exec('b', ['iptables', '-S', 'INPUT'])).stdout).toMatch(
+      new RegExp(`-i ${lab.b.iface} .*--dport 5201 .*statistic --mode random --probability 0.00\\d+ -j DROP`),
+    );
     expect((await lab.exec('a', ['iptables', '-S', 'INPUT'])).stdout).not.toContain('DROP');
     await lab.offloads('a', { tso: false, gso: false });
     const features = (await lab.exec('a', ['ethtool', '-k', lab.a.iface])).stdout;
@@ -127,7 +133,9 @@ describe.skipIf(skipReason)('createLab: many pairs in one namespace, and teardow
       });
       expect(created).toHaveLength(2);
       if (how !== 'exit') child.kill(how);
-      await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+      await new Promise((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve),
+      );
       for (const ns of created) expect(namespaces(), `${how}: ${ns}`).not.toContain(ns);
     }
   });

@@ -28,13 +28,18 @@ if (skipReason) console.warn(`nonroot lab test skipped: ${skipReason}`);
  */
 function readableCli(cleanups: (() => void)[]): string {
   try {
-    execFileSync(findTool('setpriv')!, [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, CLI, '--version'], { stdio: 'ignore', cwd: '/', timeout: 30_000 });
+    execFileSync(findTool('setpriv')!, [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, CLI, '--version'], {
+      stdio: 'ignore',
+      cwd: '/',
+      timeout: 30_000,
+    });
     return CLI;
   } catch {
     const copy = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-nonroot-'));
     cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
     for (const entry of ['package.json', 'dist', 'node_modules', 'rules']) {
-      if (existsSync(path.join(REPO_ROOT, entry))) cpSync(path.join(REPO_ROOT, entry), path.join(copy, entry), { recursive: true, verbatimSymlinks: true });
+      if (existsSync(path.join(REPO_ROOT, entry)))
+        cpSync(path.join(REPO_ROOT, entry), path.join(copy, entry), { recursive: true, verbatimSymlinks: true });
     }
     execFileSync('chmod', ['-R', 'a+rX', copy]);
     chmodSync(copy, 0o755);
@@ -91,10 +96,13 @@ describe.skipIf(skipReason)('nicdoctor scan as an unprivileged user', () => {
   it('every fact refused for lack of privilege carries a hint that mentions root', () => {
     asNobody ??= parseReport(nobodyRun.stdout);
     const denied = asNobody.collectors.filter((run) => run.error?.kind === 'permission-denied');
-    for (const run of denied) expect(run.error?.hint ?? '', `${run.fact} ${run.subject ?? ''}: ${run.error?.message}`).toMatch(/root|sudo/i);
+    for (const run of denied)
+      expect(run.error?.hint ?? '', `${run.fact} ${run.subject ?? ''}: ${run.error?.message}`).toMatch(/root|sudo/i);
     // Checks whose facts were refused say why, per subject and at the check level.
     for (const check of asNobody.checks) {
-      const refused = [check, ...check.subjects].filter((item) => item.status === 'unknown' && /permission denied/i.test(item.reason ?? ''));
+      const refused = [check, ...check.subjects].filter(
+        (item) => item.status === 'unknown' && /permission denied/i.test(item.reason ?? ''),
+      );
       for (const item of refused) expect(item.hint ?? '', `${check.id}: ${item.reason}`).toMatch(/root|sudo/i);
     }
   });

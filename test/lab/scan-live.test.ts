@@ -63,7 +63,10 @@ describe.skipIf(skipReason)('nicdoctor scan on this machine', () => {
     for (const name of names) expect(before.has(name) || after.has(name), `${name} is not in /sys/class/net`).toBe(true);
     expect(names).not.toContain('lo');
     // The machine's own NIC (eth0 / ens3 / enp1s0...): backed by a device, not a software interface.
-    expect(report.interfaces.some((iface) => iface.kind === 'physical' || iface.kind === 'paravirtual'), JSON.stringify(report.interfaces)).toBe(true);
+    expect(
+      report.interfaces.some((iface) => iface.kind === 'physical' || iface.kind === 'paravirtual'),
+      JSON.stringify(report.interfaces),
+    ).toBe(true);
     const exitFromFindings = report.checks.some((check) => check.findings.some((finding) => finding.severity === 'critical')) ? 1 : 0;
     expect(run.exitCode).toBe(exitFromFindings);
   });
@@ -96,7 +99,10 @@ describe.skipIf(skipReason)('nicdoctor scan on this machine', () => {
       // Titles follow the status (failureTitle on fail), so accept either form of each check.
       for (const check of json.checks) {
         const info = checks.find((item) => item.id === check.id);
-        expect(run.stdout.includes(check.title) || (info !== undefined && run.stdout.includes(info.title)), `${format} output lacks ${check.id}`).toBe(true);
+        expect(
+          run.stdout.includes(check.title) || (info !== undefined && run.stdout.includes(info.title)),
+          `${format} output lacks ${check.id}`,
+        ).toBe(true);
       }
     }
   });
@@ -123,9 +129,21 @@ describe.skipIf(skipReason)('nicdoctor inside a lab namespace with one veth', ()
     const run = await runCli(['scan', '--iface', lab.a.iface, '--format', 'json'], { lab, ns: 'a' });
     const report = expectSoundScan(run);
     expect(report.interfaces).toHaveLength(1);
-    expect(report.interfaces[0]).toMatchObject({ name: lab.a.iface, kind: 'virtual', softwareType: 'veth', speedMbps: null, nominalSpeedMbps: 10000, duplex: 'full', operstate: 'up', pciAddress: null });
+    expect(report.interfaces[0]).toMatchObject({
+      name: lab.a.iface,
+      kind: 'virtual',
+      softwareType: 'veth',
+      speedMbps: null,
+      nominalSpeedMbps: 10000,
+      duplex: 'full',
+      operstate: 'up',
+      pciAddress: null,
+    });
     // No tier, ceiling or "fast port" from a nominal speed: a veth gets no warning about tuning.
-    expect(report.diagnoses.filter((d) => d.subject === lab.a.iface || d.cause === 10), JSON.stringify(report.diagnoses.map((d) => d.ruleId))).toEqual([]);
+    expect(
+      report.diagnoses.filter((d) => d.subject === lab.a.iface || d.cause === 10),
+      JSON.stringify(report.diagnoses.map((d) => d.ruleId)),
+    ).toEqual([]);
     for (const check of report.checks) {
       const info = checks.find((item) => item.id === check.id)!;
       expect(check.subjects.map((subject) => subject.subject)).toEqual(info.scope === 'interface' ? [lab.a.iface] : ['host']);
@@ -135,7 +153,9 @@ describe.skipIf(skipReason)('nicdoctor inside a lab namespace with one veth', ()
     if (pcie) expect(pcie.status).toBe('not-applicable');
     // Real ethtool and sysfs output on a veth must be understood: "unsupported" (ethtool -g on
     // veth) or an absent file is fine, output nicdoctor cannot read is a bug.
-    const broken = report.collectors.filter((run) => run.error && ['parse-failed', 'failed', 'timeout', 'permission-denied'].includes(run.error.kind));
+    const broken = report.collectors.filter(
+      (run) => run.error && ['parse-failed', 'failed', 'timeout', 'permission-denied'].includes(run.error.kind),
+    );
     expect(broken, JSON.stringify(broken, null, 2)).toEqual([]);
   });
 
@@ -148,7 +168,8 @@ describe.skipIf(skipReason)('nicdoctor inside a lab namespace with one veth', ()
         .flatMap((check) => check.findings.map((finding) => `${finding.check}/${finding.symptom} ${finding.subject} ${finding.severity}`))
         .sort();
     expect(findings(offline)).toEqual(findings(live));
-    const states = (report: Report) => report.checks.flatMap((check) => check.subjects.map((subject) => `${check.id} ${subject.subject} ${subject.status}`));
+    const states = (report: Report) =>
+      report.checks.flatMap((check) => check.subjects.map((subject) => `${check.id} ${subject.subject} ${subject.status}`));
     expect(states(offline)).toEqual(states(live));
     expect(offline.interfaces).toEqual(live.interfaces);
     expect(offline.host.root).toBe(true);

@@ -20,7 +20,13 @@ function childrenOf(pid: number): number[] {
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {
       try {
-        return Number(readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]) === pid;
+        return (
+          Number(
+            readFileSync(`/proc/${name}/stat`, 'utf8')
+              .replace(/^.*\) /, '')
+              .split(' ')[1],
+          ) === pid
+        );
       } catch {
         return false;
       }
@@ -30,7 +36,9 @@ function childrenOf(pid: number): number[] {
 
 const alive = (pid: number) => {
   try {
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').startsWith('Z');
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .startsWith('Z');
   } catch {
     return false;
   }
@@ -38,7 +46,13 @@ const alive = (pid: number) => {
 
 /** Sends raw bytes to the info endpoint from namespace a and returns the status line (or ''). */
 function rawRequest(lab: Lab, port: number, text: string): Promise<string> {
-  return lab.exec('a', ['bash', '-c', `exec 3<>/dev/tcp/${lab.b.address}/${port}; printf '%s' "$1" >&3; timeout 5 head -c 200 <&3 | head -1`, 'raw', text], { reject: false }).then((result) => result.stdout.trim());
+  return lab
+    .exec(
+      'a',
+      ['bash', '-c', `exec 3<>/dev/tcp/${lab.b.address}/${port}; printf '%s' "$1" >&3; timeout 5 head -c 200 <&3 | head -1`, 'raw', text],
+      { reject: false },
+    )
+    .then((result) => result.stdout.trim());
 }
 
 describe.skipIf(skipReason)('nicdoctor serve, hostile use', () => {
@@ -54,7 +68,9 @@ describe.skipIf(skipReason)('nicdoctor serve, hostile use', () => {
     const refused = await runCli(['serve', '--ports', '5301'], { lab, ns: 'b' });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/--bind/);
-    const serve = lab.spawn('b', [process.execPath, CLI, 'serve', '--iface', lab.b.iface, '--ports', '5302', '--control-port', '5300'], { env: { PATH: toolPath() } });
+    const serve = lab.spawn('b', [process.execPath, CLI, 'serve', '--iface', lab.b.iface, '--ports', '5302', '--control-port', '5300'], {
+      env: { PATH: toolPath() },
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         serve.stderr?.on('data', (chunk: Buffer) => (chunk.toString().includes('iperf3 servers on') ? resolve() : undefined));
@@ -70,9 +86,15 @@ describe.skipIf(skipReason)('nicdoctor serve, hostile use', () => {
   });
 
   it('the idle timer ignores 404s and never ends a running test; it ends an idle serve', async () => {
-    const serve = lab.spawn('b', [process.execPath, CLI, 'serve', '--bind', lab.b.address, '--ports', '5311', '--control-port', '5310', '--idle-timeout', '2'], { env: { PATH: toolPath() } });
+    const serve = lab.spawn(
+      'b',
+      [process.execPath, CLI, 'serve', '--bind', lab.b.address, '--ports', '5311', '--control-port', '5310', '--idle-timeout', '2'],
+      { env: { PATH: toolPath() } },
+    );
     const exited = serve.then((result) => ({ code: result.exitCode, at: Date.now() }));
-    await new Promise<void>((resolve) => serve.stderr?.on('data', (chunk: Buffer) => (chunk.toString().includes('iperf3 servers on') ? resolve() : undefined)));
+    await new Promise<void>((resolve) =>
+      serve.stderr?.on('data', (chunk: Buffer) => (chunk.toString().includes('iperf3 servers on') ? resolve() : undefined)),
+    );
     // A 5 s test, longer than the 2 s idle timeout, must finish.
     const test = await lab.exec('a', ['iperf3', '-c', lab.b.address, '-p', '5311', '-t', '5', '-J'], { reject: false });
     expect(test.exitCode).toBe(0);
@@ -133,9 +155,13 @@ describe.skipIf(skipReason)('nicdoctor serve, hostile use', () => {
     const file = `/tmp/nicdoctor-serve-token-${process.pid}`;
     await lab.exec('b', ['sh', '-c', `umask 077; printf '%s\\n' "$1" > "$2"`, 'sh', token, file]);
     lab.defer(() => lab.exec('b', ['rm', '-f', file]).then(() => undefined));
-    const serve = lab.spawn('b', [process.execPath, CLI, 'serve', '--bind', lab.b.address, '--ports', '5351', '--token-file', file], { env: { PATH: toolPath() } });
+    const serve = lab.spawn('b', [process.execPath, CLI, 'serve', '--bind', lab.b.address, '--ports', '5351', '--token-file', file], {
+      env: { PATH: toolPath() },
+    });
     try {
-      await new Promise<void>((resolve) => serve.stderr?.on('data', (chunk: Buffer) => (chunk.toString().includes('token required') ? resolve() : undefined)));
+      await new Promise<void>((resolve) =>
+        serve.stderr?.on('data', (chunk: Buffer) => (chunk.toString().includes('token required') ? resolve() : undefined)),
+      );
       expect(await rawRequest(lab, 5100, 'GET /nicdoctor/info HTTP/1.0\r\n\r\n')).toMatch(/ 401 /);
       expect(await rawRequest(lab, 5100, `GET /nicdoctor/info HTTP/1.0\r\nAuthorization: Bearer ${token}\r\n\r\n`)).toMatch(/ 200 /);
     } finally {

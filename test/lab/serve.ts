@@ -17,7 +17,9 @@ export interface Serve {
 /** Starts `nicdoctor serve` in `side` (default b) on its address; resolves once it listens. */
 export async function startServe(lab: Lab, ports: string, env: Record<string, string> = {}, side: Side = 'b'): Promise<Serve> {
   const bind = lab[side].address;
-  const serve = lab.spawn(side, [process.execPath, CLI, 'serve', '--bind', bind, '--ports', ports, '--idle-timeout', '600'], { env: { PATH: toolPath(), ...env } });
+  const serve = lab.spawn(side, [process.execPath, CLI, 'serve', '--bind', bind, '--ports', ports, '--idle-timeout', '600'], {
+    env: { PATH: toolPath(), ...env },
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('nicdoctor serve did not start within 15 s')), 15_000);
     serve.stderr?.on('data', (chunk: Buffer) => {

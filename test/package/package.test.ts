@@ -36,7 +36,12 @@ interface Run {
 /** Runs a command with a PATH that has every tool but node, from a directory outside the repository. */
 async function run(file: string, args: string[], cwd = work): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(file, args, { cwd, timeout: 120_000, maxBuffer: 64 * 1024 * 1024, env: { PATH: nodeFreePath(), LANG: 'C', NO_COLOR: '1' } });
+    const { stdout, stderr } = await promisify(execFile)(file, args, {
+      cwd,
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { PATH: nodeFreePath(), LANG: 'C', NO_COLOR: '1' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -46,7 +51,8 @@ async function run(file: string, args: string[], cwd = work): Promise<Run> {
 }
 
 beforeAll(() => {
-  if (!existsSync(EXECUTABLE) || !existsSync(DEB)) throw new Error(`${OUT} lacks the executable or the .deb: run \`npm run package\` first`);
+  if (!existsSync(EXECUTABLE) || !existsSync(DEB))
+    throw new Error(`${OUT} lacks the executable or the .deb: run \`npm run package\` first`);
   mkdirSync(extracted);
 });
 
@@ -68,9 +74,20 @@ describe('the single executable', () => {
     expect(rules.code).toBe(0);
     expect((JSON.parse(rules.stdout) as unknown[]).length).toBe(loadRules().length);
     // "25g" is the shipped policy: there is no policies/ directory beside the executable.
-    const judged = await run(EXECUTABLE, ['analyze', path.join(FIXTURES, 'hosts', 'ixgbe-10g-pcie-degraded'), '--policy', '25g', '--format', 'json']);
+    const judged = await run(EXECUTABLE, [
+      'analyze',
+      path.join(FIXTURES, 'hosts', 'ixgbe-10g-pcie-degraded'),
+      '--policy',
+      '25g',
+      '--format',
+      'json',
+    ]);
     expect(judged.code).toBe(1);
-    const report = JSON.parse(judged.stdout) as { policy: { name: string; pass: boolean }; diagnoses: { ruleId: string }[]; tool: { version: string } };
+    const report = JSON.parse(judged.stdout) as {
+      policy: { name: string; pass: boolean };
+      diagnoses: { ruleId: string }[];
+      tool: { version: string };
+    };
     expect(report.policy).toMatchObject({ name: '25g', pass: false });
     expect(report.tool.version).toBe(VERSION);
     expect(report.diagnoses[0]?.ruleId).toBe('pcie-bandwidth-below-port');
@@ -114,7 +131,14 @@ describe('the .deb', () => {
     expect((await run('dpkg-deb', ['-x', DEB, extracted])).code).toBe(0);
     const binary = path.join(extracted, 'usr/bin/nicdoctor');
     expect(await run(binary, ['--version'])).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
-    const result = await run(binary, ['analyze', path.join(FIXTURES, 'hosts', 'i40e-small-rings-drops'), '--policy', path.join(extracted, 'usr/share/nicdoctor/policies/10g.yaml'), '--format', 'json']);
+    const result = await run(binary, [
+      'analyze',
+      path.join(FIXTURES, 'hosts', 'i40e-small-rings-drops'),
+      '--policy',
+      path.join(extracted, 'usr/share/nicdoctor/policies/10g.yaml'),
+      '--format',
+      'json',
+    ]);
     expect([0, 1]).toContain(result.code);
     expect((JSON.parse(result.stdout) as { policy: { name: string } }).policy.name).toBe('10g');
   });
@@ -133,10 +157,19 @@ describe('the .deb', () => {
     const service = readFileSync(path.join(extracted, 'lib/systemd/system/nicdoctor-scan.service'), 'utf8');
     expect(service).toContain('--format prometheus');
     expect(service).toContain('/var/lib/prometheus/node-exporter/nicdoctor.prom');
-    writeFileSync(path.join(units, 'nicdoctor-scan.service'), service.replace('/usr/bin/nicdoctor', path.join(extracted, 'usr/bin/nicdoctor')));
+    writeFileSync(
+      path.join(units, 'nicdoctor-scan.service'),
+      service.replace('/usr/bin/nicdoctor', path.join(extracted, 'usr/bin/nicdoctor')),
+    );
     writeFileSync(path.join(units, 'nicdoctor-scan.timer'), readFileSync(path.join(extracted, 'lib/systemd/system/nicdoctor-scan.timer')));
     // Outside a booted systemd, targets such as sysinit.target are missing: judge only these two files.
-    const verify = await run('systemd-analyze', ['verify', '--man=no', '--recursive-errors=no', path.join(units, 'nicdoctor-scan.service'), path.join(units, 'nicdoctor-scan.timer')]);
+    const verify = await run('systemd-analyze', [
+      'verify',
+      '--man=no',
+      '--recursive-errors=no',
+      path.join(units, 'nicdoctor-scan.service'),
+      path.join(units, 'nicdoctor-scan.timer'),
+    ]);
     expect(verify.stderr).toBe('');
     expect(verify.code).toBe(0);
     // Disabled by default: no maintainer script enables it and no wants/ link is shipped.

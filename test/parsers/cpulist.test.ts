@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/engine/facts.js';
-import { formatCpuList, formatCpuMask, formatShortCpuMask, parseCpuList, parseCpuMask, parseCpusOrNull } from '../../src/parsers/cpulist.js';
+import {
+  formatCpuList,
+  formatCpuMask,
+  formatShortCpuMask,
+  parseCpuList,
+  parseCpuMask,
+  parseCpusOrNull,
+} from '../../src/parsers/cpulist.js';
 import { realCapture } from '../helpers/fixtures.js';
 
 describe('parseCpuList', () => {
@@ -18,7 +25,9 @@ describe('parseCpuList', () => {
   });
 
   it('reads the local_cpulist of real sysfs captures', () => {
-    expect(parseCpuList(realCapture('sysfs/intel-e810-ice-1/devices/pci0000:a2/0000:a2:00.0/local_cpulist'))).toEqual(Array.from({ length: 64 }, (_, i) => 64 + i));
+    expect(parseCpuList(realCapture('sysfs/intel-e810-ice-1/devices/pci0000:a2/0000:a2:00.0/local_cpulist'))).toEqual(
+      Array.from({ length: 64 }, (_, i) => 64 + i),
+    );
     expect(parseCpuList(realCapture('sysfs/intel-x722-lewisburg-hwloc-1/devices/system/node/node1/cpulist'))).toHaveLength(16);
   });
 

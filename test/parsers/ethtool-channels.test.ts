@@ -5,7 +5,12 @@ import { realCapture, realCaptures } from '../helpers/fixtures.js';
 
 const captures = [...realCaptures('ethtool', /-l-/), ...realCaptures('local-vm', /^ethtool_-l-/)];
 
-const counts = (rx: number | null, tx: number | null, other: number | null, combined: number | null): ChannelCounts => ({ rx, tx, other, combined });
+const counts = (rx: number | null, tx: number | null, other: number | null, combined: number | null): ChannelCounts => ({
+  rx,
+  tx,
+  other,
+  combined,
+});
 
 // Expected values for every capture: [interface, max, current, mode].
 const expected: Record<string, [string, ChannelCounts, ChannelCounts, ReturnType<typeof channelMode>]> = {

@@ -6,7 +6,15 @@ import { realCapture, realCaptures } from '../helpers/fixtures.js';
 // veth answers "Operation not supported": that is the collector's job (runTool), not the parser's.
 const captures = [...realCaptures('ethtool', /-c-/), ...realCaptures('local-vm', /^ethtool_-c-(?!veth)/)];
 
-type Row = [iface: string, adaptiveRx: boolean | null, adaptiveTx: boolean | null, rxUsecs: number | null, rxFrames: number | null, txUsecs: number | null, txFrames: number | null];
+type Row = [
+  iface: string,
+  adaptiveRx: boolean | null,
+  adaptiveTx: boolean | null,
+  rxUsecs: number | null,
+  rxFrames: number | null,
+  txUsecs: number | null,
+  txFrames: number | null,
+];
 
 const expected: Record<string, Row> = {
   'ethtool/be2net-c-netutils-mlx4-be2net-2xE5-2690-eth4.txt': ['eth4', true, true, 0, 0, 0, 0],

@@ -25,7 +25,15 @@ function state(parsed: EthtoolFeatures, name: string): State {
   return 'off';
 }
 
-const KEY = ['rx-checksumming', 'tx-checksumming', 'scatter-gather', 'tcp-segmentation-offload', 'generic-segmentation-offload', 'generic-receive-offload', 'large-receive-offload'];
+const KEY = [
+  'rx-checksumming',
+  'tx-checksumming',
+  'scatter-gather',
+  'tcp-segmentation-offload',
+  'generic-segmentation-offload',
+  'generic-receive-offload',
+  'large-receive-offload',
+];
 
 // [interface, format, state of rx-csum, tx-csum, sg, tso, gso, gro, lro, number of features]
 const expected: Record<string, [string, 'text' | 'json', State[], number]> = {
@@ -65,7 +73,12 @@ describe('parseEthtoolFeatures details', () => {
     expect(Object.keys(json.features)).toEqual(Object.keys(text.features));
     for (const [name, feature] of Object.entries(text.features)) {
       const other = json.features[name]!;
-      expect({ name, active: other.active, fixed: other.fixed, children: other.children }).toEqual({ name, active: feature.active, fixed: feature.fixed, children: feature.children });
+      expect({ name, active: other.active, fixed: other.fixed, children: other.children }).toEqual({
+        name,
+        active: feature.active,
+        fixed: feature.fixed,
+        children: feature.children,
+      });
     }
   });
 
@@ -97,12 +110,21 @@ describe('parseEthtoolFeatures details', () => {
   });
 
   it('marks a group requested on when a sub-feature asked for on', () => {
-    const parsed = parseEthtoolFeatures('Features for eth0:\ntcp-segmentation-offload: off\n\ttx-tcp-segmentation: off [requested on]\n\ttx-tcp6-segmentation: off [fixed]\n');
-    expect(parsed.features['tcp-segmentation-offload']).toEqual({ active: false, fixed: false, requested: true, children: ['tx-tcp-segmentation', 'tx-tcp6-segmentation'] });
+    const parsed = parseEthtoolFeatures(
+      'Features for eth0:\ntcp-segmentation-offload: off\n\ttx-tcp-segmentation: off [requested on]\n\ttx-tcp6-segmentation: off [fixed]\n',
+    );
+    expect(parsed.features['tcp-segmentation-offload']).toEqual({
+      active: false,
+      fixed: false,
+      requested: true,
+      children: ['tx-tcp-segmentation', 'tx-tcp6-segmentation'],
+    });
   });
 
   it('ignores ethtool complaints between feature lines', () => {
-    const parsed = parseEthtoolFeatures('Features for eth0:\nCannot get device udp-fragmentation-offload settings: Operation not supported\ngeneric-receive-offload: on\n');
+    const parsed = parseEthtoolFeatures(
+      'Features for eth0:\nCannot get device udp-fragmentation-offload settings: Operation not supported\ngeneric-receive-offload: on\n',
+    );
     expect(Object.keys(parsed.features)).toEqual(['generic-receive-offload']);
   });
 
@@ -134,7 +156,10 @@ describe('ethtool.features collector', () => {
 
   it('asks for JSON first', async () => {
     const seen: string[][] = [];
-    const result = await storeAnswering({ 'ethtool --json -k eth0': { exitCode: 0, stdout: json, stderr: '' } }, seen).get('ethtool.features', 'eth0');
+    const result = await storeAnswering({ 'ethtool --json -k eth0': { exitCode: 0, stdout: json, stderr: '' } }, seen).get(
+      'ethtool.features',
+      'eth0',
+    );
     expect(seen).toEqual([['ethtool', '--json', '-k', 'eth0']]);
     expect(result).toMatchObject({ ok: true, value: { format: 'json', interface: 'eth0' } });
   });
@@ -143,7 +168,11 @@ describe('ethtool.features collector', () => {
     const seen: string[][] = [];
     const store = storeAnswering(
       {
-        'ethtool --json -k eth0': { exitCode: 1, stdout: '', stderr: 'ethtool: bad command line argument(s)\nFor more information run ethtool -h\n' },
+        'ethtool --json -k eth0': {
+          exitCode: 1,
+          stdout: '',
+          stderr: 'ethtool: bad command line argument(s)\nFor more information run ethtool -h\n',
+        },
         'ethtool -k eth0': { exitCode: 0, stdout: text, stderr: '' },
       },
       seen,
@@ -161,12 +190,15 @@ describe('ethtool.features collector', () => {
   it('reports a missing ethtool with an install hint, without retrying', async () => {
     const seen: string[][] = [];
     const missing = new HostIOError('tool-missing', 'ethtool: command not found');
-    const result = await storeAnswering({ 'ethtool --json -k eth0': missing, 'ethtool -k eth0': missing }, seen).get('ethtool.features', 'eth0');
+    const result = await storeAnswering({ 'ethtool --json -k eth0': missing, 'ethtool -k eth0': missing }, seen).get(
+      'ethtool.features',
+      'eth0',
+    );
     expect(seen).toHaveLength(1);
     expect(result).toMatchObject({ ok: false, error: { kind: 'tool-missing', hint: expect.stringContaining('apt-get install ethtool') } });
   });
 
-  it('types the text form\'s failure when both fail', async () => {
+  it("types the text form's failure when both fail", async () => {
     const gone = { exitCode: 1, stdout: '', stderr: 'netlink error: No such device\n' };
     const result = await storeAnswering({ 'ethtool --json -k eth9': gone, 'ethtool -k eth9': gone }).get('ethtool.features', 'eth9');
     expect(result).toMatchObject({ ok: false, error: { kind: 'not-found' } });

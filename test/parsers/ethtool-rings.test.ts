@@ -6,7 +6,12 @@ import { realCapture, realCaptures } from '../helpers/fixtures.js';
 // veth answers "Operation not supported": that is the collector's job (runTool), not the parser's.
 const captures = [...realCaptures('ethtool', /-g-/), ...realCaptures('local-vm', /^ethtool_-g-(?!veth)/)];
 
-const sizes = (rx: number | null, rxMini: number | null, rxJumbo: number | null, tx: number | null): RingSizes => ({ rx, rxMini, rxJumbo, tx });
+const sizes = (rx: number | null, rxMini: number | null, rxJumbo: number | null, tx: number | null): RingSizes => ({
+  rx,
+  rxMini,
+  rxJumbo,
+  tx,
+});
 const old = (rx: number, tx: number, rxJumbo = 0): RingSizes => sizes(rx, 0, rxJumbo, tx);
 const na = (rx: number, tx: number): RingSizes => sizes(rx, null, null, tx);
 const none = sizes(null, null, null, null);

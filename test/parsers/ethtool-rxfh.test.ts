@@ -8,7 +8,11 @@ const captures = [...realCaptures('ethtool', /-x-/), ...realCaptures('local-vm',
 
 describe('parseEthtoolRxfh over every real capture', () => {
   it('finds all the ethtool -x captures', () => {
-    expect(captures).toEqual(['ethtool/sfc-x-allzero-1.txt', 'ethtool/unknown-x-14rings-partial-1.txt', 'local-vm/ethtool_-x-virtio_net-eth0.txt']);
+    expect(captures).toEqual([
+      'ethtool/sfc-x-allzero-1.txt',
+      'ethtool/unknown-x-14rings-partial-1.txt',
+      'local-vm/ethtool_-x-virtio_net-eth0.txt',
+    ]);
   });
 
   it.each(captures)('%s parses without throwing', (name) => {
@@ -66,7 +70,9 @@ describe('parseEthtoolRxfh details', () => {
   const header = 'RX flow hash indirection table for eth0 with 2 RX ring(s):\n';
 
   it('flags a gap between rows as a partial table', () => {
-    const parsed = parseEthtoolRxfh(`${header}    0:      0     1     0     1     0     1     0     1\n   16:      0     1     0     1     0     1     0     1\n`);
+    const parsed = parseEthtoolRxfh(
+      `${header}    0:      0     1     0     1     0     1     0     1\n   16:      0     1     0     1     0     1     0     1\n`,
+    );
     expect(parsed.indirection).toHaveLength(16);
     expect(parsed.indirectionComplete).toBe(false);
   });

@@ -16,7 +16,11 @@ describe('parseEthtoolSettings over every real capture', () => {
     expect(settings.interface).toMatch(/^\S+$/);
     expect(settings.linkDetected).not.toBeNull();
     // Every mode listed carries a speed: a wrongly joined continuation line would not.
-    for (const mode of [...(settings.supportedLinkModes ?? []), ...(settings.advertisedLinkModes ?? []), ...(settings.linkPartnerAdvertisedLinkModes ?? [])]) {
+    for (const mode of [
+      ...(settings.supportedLinkModes ?? []),
+      ...(settings.advertisedLinkModes ?? []),
+      ...(settings.linkPartnerAdvertisedLinkModes ?? []),
+    ]) {
       expect(parseLinkMode(mode), mode).not.toBeNull();
     }
   });
@@ -54,7 +58,14 @@ describe('parseEthtoolSettings details', () => {
   it('reads multi-line mode lists with trailing spaces, and the link partner section', () => {
     const settings = parseEthtoolSettings(realCapture('ethtool/generic-settings-lp-100M-jc-1.txt'));
     expect(settings.supportedPorts).toEqual(['TP', 'MII']);
-    expect(settings.supportedLinkModes).toEqual(['10baseT/Half', '10baseT/Full', '100baseT/Half', '100baseT/Full', '1000baseT/Half', '1000baseT/Full']);
+    expect(settings.supportedLinkModes).toEqual([
+      '10baseT/Half',
+      '10baseT/Full',
+      '100baseT/Half',
+      '100baseT/Full',
+      '1000baseT/Half',
+      '1000baseT/Full',
+    ]);
     expect(settings.advertisedLinkModes).toEqual(settings.supportedLinkModes);
     expect(settings.linkPartnerAdvertisedLinkModes).toEqual(['10baseT/Half', '10baseT/Full', '100baseT/Half', '100baseT/Full']);
     expect(settings.supportedPauseFrameUse).toBe('Symmetric Receive-only');
@@ -71,7 +82,14 @@ describe('parseEthtoolSettings details', () => {
   it('reads one mode per line (ConnectX-3) and autoneg off', () => {
     const settings = parseEthtoolSettings(realCapture('ethtool/mlx4-connectx3-settings-jc-1.txt'));
     expect(settings.supportedLinkModes).toHaveLength(8);
-    expect(settings.advertisedLinkModes).toEqual(['10000baseKX4/Full', '40000baseCR4/Full', '40000baseSR4/Full', '1000baseX/Full', '10000baseCR/Full', '10000baseSR/Full']);
+    expect(settings.advertisedLinkModes).toEqual([
+      '10000baseKX4/Full',
+      '40000baseCR4/Full',
+      '40000baseSR4/Full',
+      '1000baseX/Full',
+      '10000baseCR/Full',
+      '10000baseSR/Full',
+    ]);
     expect(settings.supportedPorts).toEqual(['FIBRE']);
     expect(settings.port).toBe('FIBRE');
     expect(settings.autoNegotiation).toBe(false);
@@ -80,7 +98,10 @@ describe('parseEthtoolSettings details', () => {
 
   it('keeps what a non-root run printed and records the refusals as warnings', () => {
     const settings = parseEthtoolSettings(realCapture('ethtool/igb-settings-nonroot-insights-1.txt'));
-    expect(settings.warnings).toEqual(['Cannot get wake-on-lan settings: Operation not permitted', 'Cannot get link status: Operation not permitted']);
+    expect(settings.warnings).toEqual([
+      'Cannot get wake-on-lan settings: Operation not permitted',
+      'Cannot get link status: Operation not permitted',
+    ]);
     expect(settings.supportedLinkModes).toEqual(['10baseT/Half', '10baseT/Full', '100baseT/Half', '100baseT/Full', '1000baseT/Full']);
     expect(settings.speedMbps).toBe(1000);
   });

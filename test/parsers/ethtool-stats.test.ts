@@ -31,16 +31,36 @@ describe('parseEthtoolStats over every real capture', () => {
 
   // file, counter count, then named counters with their values.
   const table: Array<[string, number, Record<string, number>]> = [
-    ['ethtool/e1000e-S-nodeexporter-1.txt', 16, { 'port.rx_dropped': 12028, rx_missed: 401, tx_packets: 961500, 'duplicate metric': 1, duplicate_metric: 2 }],
+    [
+      'ethtool/e1000e-S-nodeexporter-1.txt',
+      16,
+      { 'port.rx_dropped': 12028, rx_missed: 401, tx_packets: 961500, 'duplicate metric': 1, duplicate_metric: 2 },
+    ],
     ['ethtool/i40e-S-ethq-v2.3.2k-1.txt', 418, { rx_dropped: 179160, 'rx-0.packets': 36938878353, 'port.rx_dropped': 0 }],
     ['ethtool/i40e-S-ethq-1.txt', 202, { rx_packets: 371706048609, 'port.rx_dropped': 0 }],
-    ['ethtool/bnxt_en-S-ethq-1.txt', 499, { '[0]: rx_discards': 11763190, '[3]: rx_discards': 10573381, '[2]: rx_l4_csum_errors': 13872, rx_bits: 4621497487696704 }],
+    [
+      'ethtool/bnxt_en-S-ethq-1.txt',
+      499,
+      { '[0]: rx_discards': 11763190, '[3]: rx_discards': 10573381, '[2]: rx_l4_csum_errors': 13872, rx_bits: 4621497487696704 },
+    ],
     ['ethtool/bnx2x-S-ethq-1.txt', 189, { '[0]: rx_ucast_packets': 194386668, rx_discards: 0 }],
     ['ethtool/bnx2-S-ethq-1.txt', 47, { rx_bytes: 12532335371359, rx_ucast_packets: 19363870912 }],
-    ['ethtool/be2net-S-ethq-1.txt', 222, { rx_dropped_too_short: 5710, rx_tcp_checksum_errs: 93915, 'rxq8: rx_compl_err': 93862, 'rxq0: rx_pkts': 6743082 }],
+    [
+      'ethtool/be2net-S-ethq-1.txt',
+      222,
+      { rx_dropped_too_short: 5710, rx_tcp_checksum_errs: 93915, 'rxq8: rx_compl_err': 93862, 'rxq0: rx_pkts': 6743082 },
+    ],
     ['ethtool/sfc-S-ethq-1.txt', 152, { port_rx_dp_di_dropped_packets: 27, 'rx-0.rx_packets': 232 }],
-    ['ethtool/mlx5_core-S-ethq-1.txt', 751, { rx_packets: 845320277, rx_out_of_buffer: 0, rx_discards_phy: 0, rx_prio0_packets: 845715962 }],
-    ['ethtool/ice-S-ethq-1.txt', 602, { rx_unicast: 12117448, rx_queue_0_packets: 487528, rx_queue_70_packets: 1221711, 'rx_dropped.nic': 0 }],
+    [
+      'ethtool/mlx5_core-S-ethq-1.txt',
+      751,
+      { rx_packets: 845320277, rx_out_of_buffer: 0, rx_discards_phy: 0, rx_prio0_packets: 845715962 },
+    ],
+    [
+      'ethtool/ice-S-ethq-1.txt',
+      602,
+      { rx_unicast: 12117448, rx_queue_0_packets: 487528, rx_queue_70_packets: 1221711, 'rx_dropped.nic': 0 },
+    ],
     ['ethtool/igb-S-4space-insights-1.txt', 82, { rx_packets: 912398, rx_no_buffer_count: 0, rx_missed_errors: 0 }],
     ['ethtool/fsl_dpaa2_eth-S-ethq-1.txt', 73, { '[hw] rx frames': 92343581, '[hw] rx bytes': 48809586696 }],
     ['ethtool/ena-S-ethq-1.txt', 104, { queue_0_tx_cnt: 2005711, interface_up: 1 }],
@@ -140,16 +160,24 @@ describe('classifyEthtoolStats (driver counter meanings)', () => {
   });
 
   it('i40e 2.3.2-k: rx_dropped means a full ring on Intel drivers, a possibly harmless count elsewhere', () => {
-    const intel = classifyEthtoolStats(parsed('ethtool/i40e-S-ethq-v2.3.2k-1.txt'), 'i40e').find((counter) => counter.name === 'rx_dropped');
+    const intel = classifyEthtoolStats(parsed('ethtool/i40e-S-ethq-v2.3.2k-1.txt'), 'i40e').find(
+      (counter) => counter.name === 'rx_dropped',
+    );
     expect(intel).toMatchObject({ value: 179160, category: 'drop', remedy: 'rings' });
     expect(intel?.mayBeBenign).toBeUndefined();
-    const generic = classifyEthtoolStats(parsed('ethtool/i40e-S-ethq-v2.3.2k-1.txt'), null).find((counter) => counter.name === 'rx_dropped');
+    const generic = classifyEthtoolStats(parsed('ethtool/i40e-S-ethq-v2.3.2k-1.txt'), null).find(
+      (counter) => counter.name === 'rx_dropped',
+    );
     expect(generic).toMatchObject({ value: 179160, category: 'drop', mayBeBenign: true });
   });
 
   it('bnxt_en: per-ring rx_discards are summed over the 12 rings', () => {
-    expect(drops('ethtool/bnxt_en-S-ethq-1.txt', 'bnxt_en')).toEqual([{ name: 'rx_discards', value: 123116579, queues: 12, remedy: 'rings' }]);
-    const csum = classifyEthtoolStats(parsed('ethtool/bnxt_en-S-ethq-1.txt'), 'bnxt_en').find((counter) => counter.name === 'rx_l4_csum_errors');
+    expect(drops('ethtool/bnxt_en-S-ethq-1.txt', 'bnxt_en')).toEqual([
+      { name: 'rx_discards', value: 123116579, queues: 12, remedy: 'rings' },
+    ]);
+    const csum = classifyEthtoolStats(parsed('ethtool/bnxt_en-S-ethq-1.txt'), 'bnxt_en').find(
+      (counter) => counter.name === 'rx_l4_csum_errors',
+    );
     expect(csum).toMatchObject({ value: 72085, queues: 12, category: 'error' });
   });
 
@@ -159,7 +187,9 @@ describe('classifyEthtoolStats (driver counter meanings)', () => {
   });
 
   it('sfc: port_rx_dp_di_dropped_packets', () => {
-    expect(drops('ethtool/sfc-S-ethq-1.txt', 'sfc')).toEqual([{ name: 'port_rx_dp_di_dropped_packets', value: 27, queues: 0, remedy: 'rings' }]);
+    expect(drops('ethtool/sfc-S-ethq-1.txt', 'sfc')).toEqual([
+      { name: 'port_rx_dp_di_dropped_packets', value: 27, queues: 0, remedy: 'rings' },
+    ]);
   });
 
   it('be2net: malformed frames and checksum errors are errors, not drops', () => {
@@ -168,7 +198,11 @@ describe('classifyEthtoolStats (driver counter meanings)', () => {
     expect(classified.find((counter) => counter.name === 'rx_dropped_too_short')).toMatchObject({ value: 5710, category: 'error' });
     expect(classified.find((counter) => counter.name === 'rx_tcp_checksum_errs')).toMatchObject({ value: 93915, category: 'error' });
     expect(classified.find((counter) => counter.name === 'rx_compl_err')).toMatchObject({ value: 93862, queues: 9, category: 'error' });
-    expect(classified.find((counter) => counter.name === 'rx_drops_no_pbuf')).toMatchObject({ value: 0, category: 'drop', remedy: 'host-backpressure' });
+    expect(classified.find((counter) => counter.name === 'rx_drops_no_pbuf')).toMatchObject({
+      value: 0,
+      category: 'drop',
+      remedy: 'host-backpressure',
+    });
     expect(classified.find((counter) => counter.name === 'rx_address_filtered')).toMatchObject({ value: 5164994, category: 'info' });
   });
 
@@ -176,8 +210,14 @@ describe('classifyEthtoolStats (driver counter meanings)', () => {
     const classified = classifyEthtoolStats(parsed('ethtool/mlx5_core-S-ethq-1.txt'), 'mlx5_core');
     expect(classified.find((counter) => counter.name === 'rx_out_of_buffer')).toMatchObject({ category: 'drop', remedy: 'rings' });
     expect(classified.find((counter) => counter.name === 'rx_out_of_buffer')?.meaning).toContain('no receive buffer');
-    expect(classified.find((counter) => counter.name === 'rx_discards_phy')).toMatchObject({ category: 'drop', remedy: 'host-backpressure' });
-    expect(classified.find((counter) => counter.name === 'rx_crc_errors_phy')).toMatchObject({ category: 'physical-error', remedy: 'physical' });
+    expect(classified.find((counter) => counter.name === 'rx_discards_phy')).toMatchObject({
+      category: 'drop',
+      remedy: 'host-backpressure',
+    });
+    expect(classified.find((counter) => counter.name === 'rx_crc_errors_phy')).toMatchObject({
+      category: 'physical-error',
+      remedy: 'physical',
+    });
     expect(classified.find((counter) => counter.name === 'rx_symbol_err_phy')).toMatchObject({ category: 'physical-error' });
     expect(classified.filter((counter) => counter.value > 0 && counter.category !== 'info')).toEqual([]);
   });
@@ -197,21 +237,72 @@ describe('classifyEthtoolStats (driver counter meanings)', () => {
   });
 
   it('knows nothing of counters it has no rule for', () => {
-    expect(classifyEthtoolStats(parsed('ethtool/fsl_dpaa2_eth-S-ethq-1.txt'), 'fsl_dpaa2_eth').filter((counter) => counter.category === 'drop')).toEqual([]);
+    expect(
+      classifyEthtoolStats(parsed('ethtool/fsl_dpaa2_eth-S-ethq-1.txt'), 'fsl_dpaa2_eth').filter((counter) => counter.category === 'drop'),
+    ).toEqual([]);
   });
 });
 
 describe('rxQueuePackets', () => {
   it.each<[string, number, Array<[number, number]>]>([
-    ['ethtool/igb-S-4space-insights-1.txt', 4, [[0, 912398], [1, 0]]],
-    ['ethtool/virtio_net-S-ethq-1.txt', 2, [[0, 10282181], [1, 10401806]]],
-    ['ethtool/vmxnet3-S-ethq-1.txt', 2, [[0, 40863], [1, 143523]]],
-    ['ethtool/bnx2x-S-ethq-1.txt', 8, [[0, 194386668], [5, 253934780]]],
-    ['ethtool/ice-S-ethq-1.txt', 128, [[0, 487528], [70, 1221711]]],
+    [
+      'ethtool/igb-S-4space-insights-1.txt',
+      4,
+      [
+        [0, 912398],
+        [1, 0],
+      ],
+    ],
+    [
+      'ethtool/virtio_net-S-ethq-1.txt',
+      2,
+      [
+        [0, 10282181],
+        [1, 10401806],
+      ],
+    ],
+    [
+      'ethtool/vmxnet3-S-ethq-1.txt',
+      2,
+      [
+        [0, 40863],
+        [1, 143523],
+      ],
+    ],
+    [
+      'ethtool/bnx2x-S-ethq-1.txt',
+      8,
+      [
+        [0, 194386668],
+        [5, 253934780],
+      ],
+    ],
+    [
+      'ethtool/ice-S-ethq-1.txt',
+      128,
+      [
+        [0, 487528],
+        [70, 1221711],
+      ],
+    ],
     ['ethtool/i40e-S-ethq-v2.3.2k-1.txt', 64, [[0, 36938878353]]],
-    ['ethtool/sfc-S-ethq-1.txt', 12, [[0, 232], [11, 60]]],
+    [
+      'ethtool/sfc-S-ethq-1.txt',
+      12,
+      [
+        [0, 232],
+        [11, 60],
+      ],
+    ],
     ['ethtool/ena-S-ethq-1.txt', 4, []],
-    ['ethtool/be2net-S-ethq-1.txt', 9, [[0, 6743082], [8, 11437669]]],
+    [
+      'ethtool/be2net-S-ethq-1.txt',
+      9,
+      [
+        [0, 6743082],
+        [8, 11437669],
+      ],
+    ],
     ['ethtool/bnxt_en-S-ethq-1.txt', 12, []],
     ['ethtool/mlx5_core-S-ethq-1.txt', 16, []],
     ['ethtool/r8169-S-ethq-1.txt', 0, []],
@@ -225,7 +316,15 @@ describe('rxQueuePackets', () => {
 
 describe('classifyNetStatistics (sysfs)', () => {
   it('maps the kernel counters to categories', () => {
-    const classified = classifyNetStatistics({ rx_packets: 10, rx_missed_errors: 3, rx_dropped: 5, rx_crc_errors: 2, tx_dropped: 1, rx_nohandler: 4, rx_length_errors: 1 });
+    const classified = classifyNetStatistics({
+      rx_packets: 10,
+      rx_missed_errors: 3,
+      rx_dropped: 5,
+      rx_crc_errors: 2,
+      tx_dropped: 1,
+      rx_nohandler: 4,
+      rx_length_errors: 1,
+    });
     expect(classified.map(({ name, value, category, remedy }) => ({ name, value, category, remedy }))).toEqual([
       { name: 'rx_missed_errors', value: 3, category: 'drop', remedy: 'rings' },
       { name: 'rx_dropped', value: 5, category: 'drop', remedy: 'cpu' },

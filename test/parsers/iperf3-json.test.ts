@@ -34,7 +34,9 @@ describe('iperf3 -J parser', () => {
   });
 
   it('keeps the error of a busy server and of a refused connection', () => {
-    expect(parseIperf3Json(realCapture('iperf3/3.12-error-busy-netns-1.json')).error).toBe('the server is busy running a test. try again later');
+    expect(parseIperf3Json(realCapture('iperf3/3.12-error-busy-netns-1.json')).error).toBe(
+      'the server is busy running a test. try again later',
+    );
     expect(parseIperf3Json(realCapture('iperf3/3.12-error-refused-netns-1.json')).error).toMatch(/Connection refused/);
   });
 

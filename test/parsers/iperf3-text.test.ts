@@ -10,7 +10,16 @@ const text = (name: string) => readFileSync(path.join(FIXTURES, 'text', name), '
 describe('parseIperf3Text on real runs (fixtures/text/SOURCES.md)', () => {
   it('reads -P with [SUM] rows: the sum per interval, the streams, the final rates', () => {
     const run = parseIperf3Text(text('iperf3-3.x-P3-client.txt'));
-    expect(run).toMatchObject({ role: 'client', protocol: 'tcp', direction: 'forward', streams: 3, senderBitsPerSecond: 22.3e9, receiverBitsPerSecond: 22.2e9, retransmits: 0, durationSeconds: 10 });
+    expect(run).toMatchObject({
+      role: 'client',
+      protocol: 'tcp',
+      direction: 'forward',
+      streams: 3,
+      senderBitsPerSecond: 22.3e9,
+      receiverBitsPerSecond: 22.2e9,
+      retransmits: 0,
+      durationSeconds: 10,
+    });
     expect(run.intervals).toHaveLength(10);
     expect(run.perStream.map((stream) => stream.id)).toEqual(['5', '7', '9']);
   });
@@ -30,7 +39,14 @@ describe('parseIperf3Text on real runs (fixtures/text/SOURCES.md)', () => {
 
   it('reads --bidir: the client direction (TX-C) and the reverse one (RX-C)', () => {
     const run = parseIperf3Text(text('iperf3-3.12-bidir-loopback.txt'));
-    expect(run).toMatchObject({ direction: 'bidir', streams: 1, senderBitsPerSecond: 8.39e9, receiverBitsPerSecond: 8.36e9, reverseBitsPerSecond: 9.82e9, retransmits: 40 });
+    expect(run).toMatchObject({
+      direction: 'bidir',
+      streams: 1,
+      senderBitsPerSecond: 8.39e9,
+      receiverBitsPerSecond: 8.36e9,
+      reverseBitsPerSecond: 9.82e9,
+      retransmits: 40,
+    });
     expect(run.intervals.map((interval) => interval.bitsPerSecond)).toEqual([9.09e9, 6.82e9, 9.27e9]);
   });
 

@@ -43,7 +43,15 @@ describe('the same header at the top of plain-text test output', () => {
   const files = realCaptures('iperf3', /^3\.6-.*plain.*\.txt$/);
 
   it.each(files)('%s reads as iperf 3.6 without a features line', (file) => {
-    expect(parseIperf3Version(realCapture(file))).toMatchObject({ version: '3.6', major: 3, minor: 6, patch: null, cjson: null, system: 'Linux debian', features: null });
+    expect(parseIperf3Version(realCapture(file))).toMatchObject({
+      version: '3.6',
+      major: 3,
+      minor: 6,
+      patch: null,
+      cjson: null,
+      system: 'Linux debian',
+      features: null,
+    });
   });
 
   it('covers both 3.6 plain captures', () => {
@@ -54,10 +62,14 @@ describe('the same header at the top of plain-text test output', () => {
 describe('version strings of real -J captures (start.version)', () => {
   // Every JSON capture names its iperf3 version; the parser must read each of them.
   const files = realCaptures('iperf3').filter((file) => /"version":\s*"iperf /.test(realCapture(file)));
-  const versions = files.flatMap((file) => [...realCapture(file).matchAll(/"version":\s*"(iperf [^"]+)"/g)].map((match) => [file, match[1]!] as const));
+  const versions = files.flatMap((file) =>
+    [...realCapture(file).matchAll(/"version":\s*"(iperf [^"]+)"/g)].map((match) => [file, match[1]!] as const),
+  );
 
   it('finds the versions of the JSON captures', () => {
-    expect(new Set(versions.map(([, version]) => version))).toEqual(new Set(['iperf 3.0.7', 'iperf 3.1.3', 'iperf 3.1.6', 'iperf 3.12', 'iperf 3.6', 'iperf 3.9']));
+    expect(new Set(versions.map(([, version]) => version))).toEqual(
+      new Set(['iperf 3.0.7', 'iperf 3.1.3', 'iperf 3.1.6', 'iperf 3.12', 'iperf 3.6', 'iperf 3.9']),
+    );
   });
 
   it.each(versions)('%s: %s parses', (_, line) => {
@@ -77,12 +89,24 @@ describe('version strings of real -J captures (start.version)', () => {
 
 describe('other iperf3 -v shapes', () => {
   it.each([
-    ['iperf 3.9 (cJSON 1.7.13)\nLinux host 5.10.0-20-amd64 #1 SMP Debian 5.10.158-2 x86_64\n', { version: '3.9', minor: 9, patch: null, cjson: '1.7.13', features: null }],
-    ['iperf 3.17.1 (cJSON 1.7.15)\nLinux h 6.8.0 #1 SMP x86_64\nOptional features available: CPU affinity setting, IPv6 flow label, POSIX threads\n', { version: '3.17.1', minor: 17, patch: 1, features: ['CPU affinity setting', 'IPv6 flow label', 'POSIX threads'] }],
+    [
+      'iperf 3.9 (cJSON 1.7.13)\nLinux host 5.10.0-20-amd64 #1 SMP Debian 5.10.158-2 x86_64\n',
+      { version: '3.9', minor: 9, patch: null, cjson: '1.7.13', features: null },
+    ],
+    [
+      'iperf 3.17.1 (cJSON 1.7.15)\nLinux h 6.8.0 #1 SMP x86_64\nOptional features available: CPU affinity setting, IPv6 flow label, POSIX threads\n',
+      { version: '3.17.1', minor: 17, patch: 1, features: ['CPU affinity setting', 'IPv6 flow label', 'POSIX threads'] },
+    ],
     ['iperf 3.10.1+ (cJSON 1.7.13)\n', { version: '3.10.1+', minor: 10, patch: 1, suffix: '+', system: null }],
     ['iperf 3.16-rc1\n', { version: '3.16-rc1', minor: 16, patch: null, suffix: '-rc1' }],
-    ['iperf 3.1.3\nOptional features available: CPU affinity setting\n', { version: '3.1.3', system: null, features: ['CPU affinity setting'] }],
-    ['iperf 3.19.1 (cJSON 1.7.15)\r\nLinux h 6.12 x86_64\r\nOptional features available: CPU affinity setting, authentication\r\n', { version: '3.19.1', system: 'Linux h 6.12 x86_64', features: ['CPU affinity setting', 'authentication'] }],
+    [
+      'iperf 3.1.3\nOptional features available: CPU affinity setting\n',
+      { version: '3.1.3', system: null, features: ['CPU affinity setting'] },
+    ],
+    [
+      'iperf 3.19.1 (cJSON 1.7.15)\r\nLinux h 6.12 x86_64\r\nOptional features available: CPU affinity setting, authentication\r\n',
+      { version: '3.19.1', system: 'Linux h 6.12 x86_64', features: ['CPU affinity setting', 'authentication'] },
+    ],
   ])('%j', (text, expected) => {
     expect(parseIperf3Version(text)).toMatchObject({ major: 3, ...expected });
   });

@@ -28,10 +28,22 @@ describe('parseLspci over every real capture', () => {
   });
 
   // Expected values from fixtures/real/SOURCES.md.
-  const table: Array<{ file: string; cap: [number | null, number | null]; sta: [number | null, number | null]; markers?: [string | null, string | null]; address?: string | null }> = [
+  const table: Array<{
+    file: string;
+    cap: [number | null, number | null];
+    sta: [number | null, number | null];
+    markers?: [string | null, string | null];
+    address?: string | null;
+  }> = [
     { file: 'lspci/broadcom-bcm57416-downgraded-1.txt', address: '09:00.0', cap: [8, 8], sta: [8, 4], markers: [null, 'downgraded'] },
     { file: 'lspci/amd-600chipset-dsp-parent-of-bcm57416-1.txt', address: '02:08.0', cap: [16, 4], sta: [8, 4], markers: [null, null] },
-    { file: 'lspci/amd-rome-rootport-empty-strange-1.txt', address: '00:03.1', cap: [16, 4], sta: [2.5, 16], markers: ['downgraded', 'strange'] },
+    {
+      file: 'lspci/amd-rome-rootport-empty-strange-1.txt',
+      address: '00:03.1',
+      cap: [16, 4],
+      sta: [2.5, 16],
+      markers: ['downgraded', 'strange'],
+    },
     { file: 'lspci/fragment-ancientfmt-gpu-x16-at-x8-1.txt', address: '01:00.0', cap: [2.5, 16], sta: [2.5, 8], markers: [null, null] },
     { file: 'lspci/fragment-grep-speed-downgraded-1.txt', address: null, cap: [16, 4], sta: [8, 2], markers: ['downgraded', 'downgraded'] },
     { file: 'lspci/fragment-oldfmt-x8-at-x4-1.txt', address: null, cap: [8, 8], sta: [8, 4], markers: [null, null] },
@@ -53,7 +65,8 @@ describe('parseLspci over every real capture', () => {
   it('reads the BCM57416 block in full: type, LnkCap2/LnkCtl2/LnkSta2, MaxPayload, driver', () => {
     expect(only('lspci/broadcom-bcm57416-downgraded-1.txt')).toEqual({
       address: '09:00.0',
-      description: 'Ethernet controller [0200]: Broadcom Inc. and subsidiaries BCM57416 NetXtreme-E Dual-Media 10G RDMA Ethernet Controller [14e4:16d8] (rev 01)',
+      description:
+        'Ethernet controller [0200]: Broadcom Inc. and subsidiaries BCM57416 NetXtreme-E Dual-Media 10G RDMA Ethernet Controller [14e4:16d8] (rev 01)',
       expressType: 'Endpoint',
       virtualFunction: false,
       capabilitiesAccessDenied: false,
@@ -85,9 +98,24 @@ describe('parseLspci over every real capture', () => {
   });
 
   it('reads MaxPayload / MaxReadReq in the old (3.5) and new wordings', () => {
-    expect(only('lspci/intel-i210-oldfmt-1.txt')).toMatchObject({ maxPayloadSupportedBytes: 512, maxPayloadBytes: 128, maxReadRequestBytes: 512, kernelDriver: 'igb', linkCapability2MaxSpeedGts: null });
-    expect(only('lspci/intel-x550t-ok-sriov-1.txt')).toMatchObject({ maxPayloadSupportedBytes: 512, maxPayloadBytes: 256, maxReadRequestBytes: 512, kernelDriver: 'ixgbe' });
-    expect(only('lspci/intel-c220-rootport-oldfmt-1.txt')).toMatchObject({ maxPayloadSupportedBytes: 128, maxPayloadBytes: 128, maxReadRequestBytes: 128 });
+    expect(only('lspci/intel-i210-oldfmt-1.txt')).toMatchObject({
+      maxPayloadSupportedBytes: 512,
+      maxPayloadBytes: 128,
+      maxReadRequestBytes: 512,
+      kernelDriver: 'igb',
+      linkCapability2MaxSpeedGts: null,
+    });
+    expect(only('lspci/intel-x550t-ok-sriov-1.txt')).toMatchObject({
+      maxPayloadSupportedBytes: 512,
+      maxPayloadBytes: 256,
+      maxReadRequestBytes: 512,
+      kernelDriver: 'ixgbe',
+    });
+    expect(only('lspci/intel-c220-rootport-oldfmt-1.txt')).toMatchObject({
+      maxPayloadSupportedBytes: 128,
+      maxPayloadBytes: 128,
+      maxReadRequestBytes: 128,
+    });
   });
 
   it('marks the X550 VF as a virtual function with an unknown x0 link', () => {
@@ -109,17 +137,30 @@ describe('parseLspci over every real capture', () => {
 
   it('reports no link (not an error) for `lspci -v`, plain `lspci` and `-mmv` listings', () => {
     const mellanox = only('lspci/mellanox-cx3pro-lspci-v-1.txt');
-    expect(mellanox).toMatchObject({ address: '01:00.0', expressType: 'Endpoint', linkStatus: null, linkCapability: null, kernelDriver: 'mlx4_core' });
+    expect(mellanox).toMatchObject({
+      address: '01:00.0',
+      expressType: 'Endpoint',
+      linkStatus: null,
+      linkCapability: null,
+      kernelDriver: 'mlx4_core',
+    });
 
     const plain = parseLspci(realCapture('lspci/plain-ixgbe-82599-2xE5-2640-netutils.txt'));
     expect(plain).toHaveLength(128);
-    expect(findLspciDevice(plain, '0000:81:00.0')).toMatchObject({ description: 'Ethernet controller: Intel Corporation 82599ES 10-Gigabit SFI/SFP+ Network Connection (rev 01)', linkStatus: null });
+    expect(findLspciDevice(plain, '0000:81:00.0')).toMatchObject({
+      description: 'Ethernet controller: Intel Corporation 82599ES 10-Gigabit SFI/SFP+ Network Connection (rev 01)',
+      linkStatus: null,
+    });
     for (const file of LSPCI.filter((name) => name.includes('/plain-'))) {
       expect(parseLspci(realCapture(file)).every((device) => device.address !== null && device.linkStatus === null)).toBe(true);
     }
 
     const machine = parseLspci(realCapture('lspci/jc-ubuntu2010-lspci-nnmmv.txt'));
-    expect(machine[0]).toMatchObject({ address: '00:00.0', description: '440BX/ZX/DX - 82443BX/ZX/DX Host bridge [7190]', linkStatus: null });
+    expect(machine[0]).toMatchObject({
+      address: '00:00.0',
+      description: '440BX/ZX/DX - 82443BX/ZX/DX Host bridge [7190]',
+      linkStatus: null,
+    });
   });
 
   it('finds no PCI Express link on the firecracker virtio NIC', () => {
@@ -135,7 +176,9 @@ describe('parseLspci over every real capture', () => {
 
 describe('parseLspci edge cases', () => {
   it('flags `Capabilities: <access denied>` (lspci run without root)', () => {
-    const [device] = parseLspci('09:00.0 Ethernet controller: Broadcom Inc. BCM57416\n\tSubsystem: ASRock\n\tCapabilities: <access denied>\n\tKernel driver in use: bnxt_en\n');
+    const [device] = parseLspci(
+      '09:00.0 Ethernet controller: Broadcom Inc. BCM57416\n\tSubsystem: ASRock\n\tCapabilities: <access denied>\n\tKernel driver in use: bnxt_en\n',
+    );
     expect(device).toMatchObject({ address: '09:00.0', capabilitiesAccessDenied: true, linkStatus: null, kernelDriver: 'bnxt_en' });
   });
 
@@ -160,7 +203,9 @@ describe('parseLspci edge cases', () => {
   });
 
   it('reads domain-qualified addresses (lspci -D, or a non-zero domain)', () => {
-    const devices = parseLspci('0004:01:00.0 Ethernet controller: Mellanox Technologies MT27800 Family [ConnectX-5]\n\t\tLnkSta:\tSpeed 8GT/s, Width x8\n');
+    const devices = parseLspci(
+      '0004:01:00.0 Ethernet controller: Mellanox Technologies MT27800 Family [ConnectX-5]\n\t\tLnkSta:\tSpeed 8GT/s, Width x8\n',
+    );
     expect(findLspciDevice(devices, '0004:01:00.0')?.linkStatus?.width).toBe(8);
     expect(findLspciDevice(devices, '0000:01:00.0')).toBeUndefined();
   });

@@ -31,7 +31,9 @@ describe('parseNumactlHardware', () => {
   });
 
   it('single node with trailing spaces', () => {
-    expect(parseNumactlHardware(realCapture('numactl/single-node-1.txt'))).toEqual({ nodes: [{ id: 0, cpus: range(0, 7), memoryMb: 7957, distances: [10] }] });
+    expect(parseNumactlHardware(realCapture('numactl/single-node-1.txt'))).toEqual({
+      nodes: [{ id: 0, cpus: range(0, 7), memoryMb: 7957, distances: [10] }],
+    });
   });
 
   it('Threadripper NPS4: memory-less nodes 0 and 3', () => {

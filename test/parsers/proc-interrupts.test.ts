@@ -37,7 +37,15 @@ describe('parseProcInterrupts: concrete values', () => {
     const parsed = parseProcInterrupts(realCapture('local-vm/proc-interrupts-virtio-2cpu.txt'));
     expect(parsed.cpus).toEqual([0, 1]);
     expect(row(parsed, '38')).toEqual({
-      id: '38', irq: 38, counts: [0, 1720], total: 1720, chip: 'PCI-MSIX-0000:00:03.0', hwirq: '1', trigger: 'edge', actions: ['virtio2-input.0'], description: null,
+      id: '38',
+      irq: 38,
+      counts: [0, 1720],
+      total: 1720,
+      chip: 'PCI-MSIX-0000:00:03.0',
+      hwirq: '1',
+      trigger: 'edge',
+      actions: ['virtio2-input.0'],
+      description: null,
     });
     expect(row(parsed, '24')).toMatchObject({ chip: 'IO-APIC', hwirq: '5', trigger: 'edge', actions: ['ACPI:Ged'] });
     expect(row(parsed, 'LOC')).toMatchObject({ irq: null, counts: [755138, 767427], description: 'Local timer interrupts' });
@@ -48,32 +56,60 @@ describe('parseProcInterrupts: concrete values', () => {
   it('KVM guest (procfs): "PCI-MSI 114689-edge" and virtio-blk queues', () => {
     const parsed = parseProcInterrupts(realCapture('interrupts/virtio-vm-procfs-1.txt'));
     expect(parsed.cpus).toEqual([0, 1, 2, 3]);
-    expect(row(parsed, '25')).toMatchObject({ chip: 'PCI-MSI', hwirq: '114689', trigger: 'edge', actions: ['virtio5-req.0'], counts: [1800, 0, 0, 0] });
+    expect(row(parsed, '25')).toMatchObject({
+      chip: 'PCI-MSI',
+      hwirq: '114689',
+      trigger: 'edge',
+      actions: ['virtio5-req.0'],
+      counts: [1800, 0, 0, 0],
+    });
     expect(row(parsed, '36')).toMatchObject({ actions: ['virtio0-input.0'], counts: [0, 335, 37, 0] });
     expect(row(parsed, 'NPI')).toMatchObject({ description: 'Nested posted-interrupt event' });
   });
 
   it('VMware guest: shared IO-APIC line and a single legacy NIC interrupt', () => {
     const parsed = parseProcInterrupts(realCapture('interrupts/vmware-vm-jc-1.txt'));
-    expect(row(parsed, '16')).toMatchObject({ chip: 'IO-APIC', hwirq: '16', trigger: 'fasteoi', actions: ['vmwgfx', 'snd_ens1371'], counts: [3545, 0] });
+    expect(row(parsed, '16')).toMatchObject({
+      chip: 'IO-APIC',
+      hwirq: '16',
+      trigger: 'fasteoi',
+      actions: ['vmwgfx', 'snd_ens1371'],
+      counts: [3545, 0],
+    });
     expect(row(parsed, '19')).toMatchObject({ actions: ['ens33'], counts: [0, 126705] });
   });
 
   it('old combined chip format (CentOS 6): "IO-APIC-fasteoi" split into chip and trigger', () => {
     const parsed = parseProcInterrupts(realCapture('interrupts/kvm-e1000-guest-netutils.txt'));
-    expect(row(parsed, '11')).toMatchObject({ chip: 'IO-APIC', hwirq: null, trigger: 'fasteoi', actions: ['uhci_hcd:usb1', 'eth0', 'eth1'], counts: [976435, 47] });
+    expect(row(parsed, '11')).toMatchObject({
+      chip: 'IO-APIC',
+      hwirq: null,
+      trigger: 'fasteoi',
+      actions: ['uhci_hcd:usb1', 'eth0', 'eth1'],
+      counts: [976435, 47],
+    });
     expect(row(parsed, '25')).toMatchObject({ chip: 'PCI-MSI', trigger: 'edge', actions: ['virtio0-virtqueues'] });
   });
 
   it('mlx5 with mlx5_comp<N>@pci:<BDF> names', () => {
     const parsed = parseProcInterrupts(realCapture('interrupts/mlx5-2port-4cpu-netutils.txt'));
-    expect(row(parsed, '33')).toMatchObject({ chip: 'PCI-MSI', trigger: 'edge', actions: ['mlx5_comp3@pci:0000:01:00.0'], counts: [122736116, 0, 0, 5465612] });
+    expect(row(parsed, '33')).toMatchObject({
+      chip: 'PCI-MSI',
+      trigger: 'edge',
+      actions: ['mlx5_comp3@pci:0000:01:00.0'],
+      counts: [122736116, 0, 0, 5465612],
+    });
     expect(row(parsed, '17')).toMatchObject({ chip: 'IO-APIC', trigger: 'fasteoi', actions: ['eth1'], total: 1087624 });
   });
 
   it('i40e (X710) with IR-PCI-MSI and an unnamed IRQ', () => {
     const parsed = parseProcInterrupts(realCapture('interrupts/x710-e3-1271-netutils.txt'));
-    expect(row(parsed, '33')).toMatchObject({ chip: 'IR-PCI-MSI', trigger: 'edge', actions: ['i40e-eth0-TxRx-0'], counts: [732696843, 759655218, 309380411, 242948054] });
+    expect(row(parsed, '33')).toMatchObject({
+      chip: 'IR-PCI-MSI',
+      trigger: 'edge',
+      actions: ['i40e-eth0-TxRx-0'],
+      counts: [732696843, 759655218, 309380411, 242948054],
+    });
     expect(row(parsed, '32')).toMatchObject({ actions: ['i40e-0000:01:00.0:misc'] });
     expect(row(parsed, '7')).toMatchObject({ chip: 'IR-IO-APIC', trigger: 'edge', actions: [] });
   });
@@ -108,7 +144,13 @@ describe('parseProcInterrupts: concrete values', () => {
     expect(parsed.cpus).toEqual([0, 2, 3]);
     expect(row(parsed, '11')).toMatchObject({ chip: 'GICv3', hwirq: '27', trigger: 'Level', actions: ['arch_timer'] });
     expect(row(parsed, '24')).toMatchObject({ chip: 'IR-PCI-MSI', hwirq: '458752', trigger: 'edge', actions: ['PCIe PME', 'pciehp'] });
-    expect(row(parsed, '99')).toMatchObject({ chip: 'ITS-MSI', hwirq: '524288', trigger: 'Edge', actions: ['eth0-TxRx-0'], counts: [1, 2, 3] });
+    expect(row(parsed, '99')).toMatchObject({
+      chip: 'ITS-MSI',
+      hwirq: '524288',
+      trigger: 'Edge',
+      actions: ['eth0-TxRx-0'],
+      counts: [1, 2, 3],
+    });
     expect(row(parsed, '40')).toMatchObject({ chip: 'xen-pirq', hwirq: null, trigger: 'ioapic-edge', actions: ['acpi'] });
     expect(row(parsed, 'IPI0')).toMatchObject({ counts: [10, 20, 30], description: 'Rescheduling interrupts' });
   });
@@ -125,7 +167,13 @@ describe('parseProcInterrupts: concrete values', () => {
 });
 
 describe('nicInterruptRows', () => {
-  const nic = (name: string, extra: Partial<NicIdentity> = {}): NicIdentity => ({ name, driver: null, pciAddress: null, virtioDevice: null, ...extra });
+  const nic = (name: string, extra: Partial<NicIdentity> = {}): NicIdentity => ({
+    name,
+    driver: null,
+    pciAddress: null,
+    virtioDevice: null,
+    ...extra,
+  });
   const pick = (file: string, identity: NicIdentity, msi: number[] = []) =>
     nicInterruptRows(parseProcInterrupts(realCapture(file)), identity, msi).map((entry) => [entry.row.irq, entry.name, entry.role]);
 
@@ -159,7 +207,13 @@ describe('nicInterruptRows', () => {
         [37, 'i40e-0000:01:00.0:fdir-TxRx-0', 'other'],
       ],
     ],
-    ['single-vector ixgbe: the bare name carries the traffic', 'interrupts/ixgbe-singlequeue-12cpu-netutils.txt', nic('eth2', { driver: 'ixgbe' }), [], [[63, 'eth2', 'queue']]],
+    [
+      'single-vector ixgbe: the bare name carries the traffic',
+      'interrupts/ixgbe-singlequeue-12cpu-netutils.txt',
+      nic('eth2', { driver: 'ixgbe' }),
+      [],
+      [[63, 'eth2', 'queue']],
+    ],
     ['legacy IO-APIC line', 'interrupts/singlequeue-ioapic-8cpu-netutils-1.txt', nic('eth0'), [], [[17, 'eth0', 'queue']]],
     ['shared legacy line', 'interrupts/kvm-e1000-guest-netutils.txt', nic('eth1'), [], [[11, 'eth1', 'queue']]],
     [
@@ -173,8 +227,20 @@ describe('nicInterruptRows', () => {
         [39, 'virtio2-output.0', 'queue'],
       ],
     ],
-    ['mlx4 per-netdev "<if>-N" vectors', 'interrupts/mlx4-cx3pro-2xX5650-netutils.txt', nic('eth2'), [], Array.from({ length: 8 }, (_, i) => [64 + i, `eth2-${i}`, 'queue'])],
-    ['renamed interface: vectors found through msi_irqs', 'interrupts/mlx5-2port-4cpu-netutils.txt', nic('ens9'), [41], [[41, null, 'queue']]],
+    [
+      'mlx4 per-netdev "<if>-N" vectors',
+      'interrupts/mlx4-cx3pro-2xX5650-netutils.txt',
+      nic('eth2'),
+      [],
+      Array.from({ length: 8 }, (_, i) => [64 + i, `eth2-${i}`, 'queue']),
+    ],
+    [
+      'renamed interface: vectors found through msi_irqs',
+      'interrupts/mlx5-2port-4cpu-netutils.txt',
+      nic('ens9'),
+      [41],
+      [[41, null, 'queue']],
+    ],
   ])('%s', (_, file, identity, msi, expected) => {
     expect(pick(file, identity, msi)).toEqual(expected);
   });
@@ -182,7 +248,16 @@ describe('nicInterruptRows', () => {
   it('igb split rx/tx vectors are all queues, the bare-name vector is the link vector', () => {
     const rows = pick('interrupts/igb-2xI350-4cpu-netutils.txt', nic('eth0', { driver: 'igb' }));
     expect(rows[0]).toEqual([127, 'eth0', 'other']);
-    expect(rows.slice(1).map((entry) => entry[1])).toEqual(['eth0-rx-0', 'eth0-rx-1', 'eth0-rx-2', 'eth0-rx-3', 'eth0-tx-0', 'eth0-tx-1', 'eth0-tx-2', 'eth0-tx-3']);
+    expect(rows.slice(1).map((entry) => entry[1])).toEqual([
+      'eth0-rx-0',
+      'eth0-rx-1',
+      'eth0-rx-2',
+      'eth0-rx-3',
+      'eth0-tx-0',
+      'eth0-tx-1',
+      'eth0-tx-2',
+      'eth0-tx-3',
+    ]);
     expect(rows.slice(1).every((entry) => entry[2] === 'queue')).toBe(true);
   });
 

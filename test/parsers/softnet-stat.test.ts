@@ -84,7 +84,10 @@ describe('parseSoftnetStat on bad input', () => {
     ['blank lines only', '\n\n'],
     ['a truncated row', '0030b54a 00000000 00000003\n'],
     ['a row that is not hex', '0030b54a 00000000 00000003 zz 00000000 00000000 00000000 00000000 00000000\n'],
-    ['another file', 'Inter-|   Receive                                                |  Transmit\n face |bytes    packets errs drop fifo frame compressed multicast|bytes\n'],
+    [
+      'another file',
+      'Inter-|   Receive                                                |  Transmit\n face |bytes    packets errs drop fifo frame compressed multicast|bytes\n',
+    ],
   ])('throws ParseError on %s', (_label, text) => {
     expect(() => parseSoftnetStat(text)).toThrow(ParseError);
   });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/engine/facts.js';
-import { SYSCTL_NET_KEYS, parseProcSysValue, parseSysctlAll, parseTcpMem, procSysPath, sysctlNetFrom, type SysctlNet } from '../../src/parsers/sysctl.js';
+import {
+  SYSCTL_NET_KEYS,
+  parseProcSysValue,
+  parseSysctlAll,
+  parseTcpMem,
+  procSysPath,
+  sysctlNetFrom,
+  type SysctlNet,
+} from '../../src/parsers/sysctl.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';
 
 function netFromCapture(file: string): SysctlNet {
@@ -106,7 +114,11 @@ describe('single /proc/sys values', () => {
   });
 
   it('reads tcp_rmem from a /proc/sys file the same way as from sysctl -a', () => {
-    expect(parseTcpMem('net.ipv4.tcp_rmem', parseProcSysValue('4096\t131072\t6291456\n'))).toEqual({ min: 4096, default: 131072, max: 6291456 });
+    expect(parseTcpMem('net.ipv4.tcp_rmem', parseProcSysValue('4096\t131072\t6291456\n'))).toEqual({
+      min: 4096,
+      default: 131072,
+      max: 6291456,
+    });
   });
 
   it('turns keys the kernel does not have into null, not errors', () => {

@@ -24,41 +24,97 @@ describe('parseTcQdisc over every real capture', () => {
   it('reads the tbf rate and its zero drops (tbf-2gbit-root)', () => {
     expect(parseTcQdisc(realCapture('tc/tbf-2gbit-root.txt'))).toEqual([
       {
-        type: 'qdisc', kind: 'tbf', handle: '8016:', root: true, parent: null,
-        rateBitsPerSecond: 2e9, ceilBitsPerSecond: null, maxrateBitsPerSecond: null, bandwidthBitsPerSecond: null,
-        sentBytes: 90, sentPackets: 1, dropped: 0, overlimits: 0, requeues: 0, backlogBytes: 0, backlogPackets: 0,
+        type: 'qdisc',
+        kind: 'tbf',
+        handle: '8016:',
+        root: true,
+        parent: null,
+        rateBitsPerSecond: 2e9,
+        ceilBitsPerSecond: null,
+        maxrateBitsPerSecond: null,
+        bandwidthBitsPerSecond: null,
+        sentBytes: 90,
+        sentPackets: 1,
+        dropped: 0,
+        overlimits: 0,
+        requeues: 0,
+        backlogBytes: 0,
+        backlogPackets: 0,
       },
     ]);
   });
 
   it('reads drops and overlimits of a saturated tbf (tbf-10mbit-drops)', () => {
     const [tbf] = parseTcQdisc(realCapture('tc/tbf-10mbit-drops.txt'));
-    expect(tbf).toMatchObject({ kind: 'tbf', rateBitsPerSecond: 10e6, sentBytes: 49028, sentPackets: 34, dropped: 2966, overlimits: 3045, requeues: 0 });
+    expect(tbf).toMatchObject({
+      kind: 'tbf',
+      rateBitsPerSecond: 10e6,
+      sentBytes: 49028,
+      sentPackets: 34,
+      dropped: 2966,
+      overlimits: 3045,
+      requeues: 0,
+    });
   });
 
   it('reads a default qdisc without a rate (veth noqueue, virtio pfifo_fast)', () => {
-    expect(parseTcQdisc(realCapture('tc/veth-default-noqueue.txt'))).toEqual([expect.objectContaining({ kind: 'noqueue', handle: '0:', root: true, rateBitsPerSecond: null, dropped: 0 })]);
+    expect(parseTcQdisc(realCapture('tc/veth-default-noqueue.txt'))).toEqual([
+      expect.objectContaining({ kind: 'noqueue', handle: '0:', root: true, rateBitsPerSecond: null, dropped: 0 }),
+    ]);
     const [pfifo] = parseTcQdisc(realCapture('tc/vm-eth0-default.txt'));
-    expect(pfifo).toMatchObject({ kind: 'pfifo_fast', root: true, rateBitsPerSecond: null, sentBytes: 1215043, sentPackets: 10201, dropped: 0, requeues: 2 });
+    expect(pfifo).toMatchObject({
+      kind: 'pfifo_fast',
+      root: true,
+      rateBitsPerSecond: null,
+      sentBytes: 1215043,
+      sentPackets: 10201,
+      dropped: 0,
+      requeues: 2,
+    });
   });
 
   it('reads an htb root (no rate on the qdisc line) with a backlog', () => {
     const [htb] = parseTcQdisc(realCapture('tc/htb-5mbit-traffic-qdisc.txt'));
-    expect(htb).toMatchObject({ kind: 'htb', handle: '1:', root: true, rateBitsPerSecond: null, overlimits: 13, backlogBytes: 124012, backlogPackets: 86 });
+    expect(htb).toMatchObject({
+      kind: 'htb',
+      handle: '1:',
+      root: true,
+      rateBitsPerSecond: null,
+      overlimits: 13,
+      backlogBytes: 124012,
+      backlogPackets: 86,
+    });
   });
 
   it('reads child qdiscs with their parent', () => {
-    const text = 'qdisc mq 0: root \n Sent 10 bytes 1 pkt (dropped 0, overlimits 0 requeues 0) \n backlog 0b 0p requeues 0\nqdisc fq 8001: parent :1 limit 10000p flow_limit 100p buckets 1024 maxrate 3Gbit quantum 3028b\n Sent 10 bytes 1 pkt (dropped 2, overlimits 0 requeues 0) \n backlog 1Kb 1p requeues 0\n';
+    const text =
+      'qdisc mq 0: root \n Sent 10 bytes 1 pkt (dropped 0, overlimits 0 requeues 0) \n backlog 0b 0p requeues 0\nqdisc fq 8001: parent :1 limit 10000p flow_limit 100p buckets 1024 maxrate 3Gbit quantum 3028b\n Sent 10 bytes 1 pkt (dropped 2, overlimits 0 requeues 0) \n backlog 1Kb 1p requeues 0\n';
     const [mq, fq] = parseTcQdisc(text);
     expect(mq).toMatchObject({ kind: 'mq', root: true, parent: null });
-    expect(fq).toMatchObject({ kind: 'fq', root: false, parent: ':1', maxrateBitsPerSecond: 3e9, rateBitsPerSecond: null, dropped: 2, backlogBytes: 1024 });
+    expect(fq).toMatchObject({
+      kind: 'fq',
+      root: false,
+      parent: ':1',
+      maxrateBitsPerSecond: 3e9,
+      rateBitsPerSecond: null,
+      dropped: 2,
+      backlogBytes: 1024,
+    });
   });
 });
 
 describe('parseTcClass over every real capture', () => {
   it('reads htb class rate and ceil (htb-500mbit-class)', () => {
     const [cls] = parseTcClass(realCapture('tc/htb-500mbit-class.txt'));
-    expect(cls).toMatchObject({ type: 'class', kind: 'htb', handle: '1:10', root: true, rateBitsPerSecond: 500e6, ceilBitsPerSecond: 1e9, dropped: 0 });
+    expect(cls).toMatchObject({
+      type: 'class',
+      kind: 'htb',
+      handle: '1:10',
+      root: true,
+      rateBitsPerSecond: 500e6,
+      ceilBitsPerSecond: 1e9,
+      dropped: 0,
+    });
   });
 
   it('reads a busy htb class (htb-5mbit-traffic-class)', () => {
@@ -84,7 +140,9 @@ describe('tc rates', () => {
   });
 
   it('reads cake bandwidth, "unlimited" as null', () => {
-    expect(parseTcQdisc('qdisc cake 8002: root refcnt 2 bandwidth 800Mbit diffserv3 triple-isolate\n')[0]!.bandwidthBitsPerSecond).toBe(800e6);
+    expect(parseTcQdisc('qdisc cake 8002: root refcnt 2 bandwidth 800Mbit diffserv3 triple-isolate\n')[0]!.bandwidthBitsPerSecond).toBe(
+      800e6,
+    );
     expect(parseTcQdisc('qdisc cake 8002: root refcnt 2 bandwidth unlimited diffserv3\n')[0]!.bandwidthBitsPerSecond).toBeNull();
   });
 });
@@ -95,7 +153,10 @@ describe('output it cannot understand', () => {
     ['garbage', 'Cannot find device "eth9"\n'],
     ['a truncated header', 'qdisc tbf\n'],
     ['a class in qdisc output', 'class htb 1:10 root prio 0 rate 5Mbit\n'],
-    ['a mangled counter line', 'qdisc tbf 8016: root refcnt 3 rate 2Gbit burst 1048500b lat 10ms\n Sent 90 bytes 1 pkt (dropped x, overlimits 0 requeues 0)\n'],
+    [
+      'a mangled counter line',
+      'qdisc tbf 8016: root refcnt 3 rate 2Gbit burst 1048500b lat 10ms\n Sent 90 bytes 1 pkt (dropped x, overlimits 0 requeues 0)\n',
+    ],
     ['a bad rate', 'qdisc tbf 8016: root refcnt 3 rate fast burst 1048500b lat 10ms\n'],
   ])('%s → ParseError', (_, text) => {
     expect(() => parseTcQdisc(text)).toThrow(ParseError);

@@ -21,7 +21,9 @@ function loadError(text: string, known?: string[]): PolicyLoadError {
 }
 
 describe('example policies', () => {
-  const files = readdirSync(POLICIES).filter((name) => name.endsWith('.yaml')).sort();
+  const files = readdirSync(POLICIES)
+    .filter((name) => name.endsWith('.yaml'))
+    .sort();
 
   it('ships one per link speed', () => {
     expect(files).toEqual(['100g.yaml', '10g.yaml', '25g.yaml', '40g.yaml']);
@@ -31,7 +33,13 @@ describe('example policies', () => {
     const policy = await loadPolicy(path.join(POLICIES, file), checkIds);
     const speed = SPEED_MBPS[policy.name]!;
     expect(speed, 'name is the link speed').toBeDefined();
-    expect(policy).toMatchObject({ ringsAtMax: true, noPcieDowngrade: true, minIperf3: '3.16', governor: 'performance', onUnknown: 'fail' });
+    expect(policy).toMatchObject({
+      ringsAtMax: true,
+      noPcieDowngrade: true,
+      minIperf3: '3.16',
+      governor: 'performance',
+      onUnknown: 'fail',
+    });
     expect(policy.checksMustPass).toContain('pcie-link');
     // The bench minimum must be reachable: below the goodput ceiling at the MTU the policy allows.
     const mtu = typeof policy.mtu === 'number' ? policy.mtu : policy.mtu && 'exact' in policy.mtu ? policy.mtu.exact : policy.mtu!.min;
@@ -44,7 +52,12 @@ describe('example policies', () => {
     expect(text).toMatch(/cause 1\b/);
     expect(text).toMatch(/cause 7\b/);
     // The comments quote CAUSES.md's goodput ceilings for the speed at MTU 1500 and 9000.
-    const ceilings: Record<number, [string, string]> = { 10_000: ['9.41', '9.90'], 25_000: ['23.5', '24.75'], 40_000: ['37.7', '39.6'], 100_000: ['94.1', '99.0'] };
+    const ceilings: Record<number, [string, string]> = {
+      10_000: ['9.41', '9.90'],
+      25_000: ['23.5', '24.75'],
+      40_000: ['37.7', '39.6'],
+      100_000: ['94.1', '99.0'],
+    };
     expect(text).toContain(`${ceilings[speed]![0]} Gb/s at MTU 1500`);
     expect(text).toContain(`${ceilings[speed]![1]} Gb/s at MTU 9000`);
   });
@@ -54,7 +67,10 @@ describe('parsePolicy', () => {
   it('accepts the three MTU forms and defaults onUnknown to fail', () => {
     expect(parsePolicy('name: a\nmtu: 9000\n', 'a.yaml')).toEqual({ name: 'a', mtu: 9000, onUnknown: 'fail' });
     expect(parsePolicy('name: a\nmtu: { min: 9000 }\n', 'a.yaml').mtu).toEqual({ min: 9000 });
-    expect(parsePolicy('name: a\nmtu: { exact: 1500 }\nonUnknown: ignore\n', 'a.yaml')).toMatchObject({ mtu: { exact: 1500 }, onUnknown: 'ignore' });
+    expect(parsePolicy('name: a\nmtu: { exact: 1500 }\nonUnknown: ignore\n', 'a.yaml')).toMatchObject({
+      mtu: { exact: 1500 },
+      onUnknown: 'ignore',
+    });
   });
 
   it.each([

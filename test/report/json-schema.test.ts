@@ -10,10 +10,17 @@ describe('report JSON Schema', () => {
   });
 
   it('names its draft, version and the contract fields', () => {
-    const schema = reportJsonSchema() as { $schema: string; $id: string; required: string[]; properties: Record<string, { const?: string }> };
+    const schema = reportJsonSchema() as {
+      $schema: string;
+      $id: string;
+      required: string[];
+      properties: Record<string, { const?: string }>;
+    };
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe(`urn:nicdoctor:report:${SCHEMA_VERSION}`);
-    expect(schema.required).toEqual(expect.arrayContaining(['schemaVersion', 'tool', 'host', 'interfaces', 'checks', 'summary', 'collectors']));
+    expect(schema.required).toEqual(
+      expect.arrayContaining(['schemaVersion', 'tool', 'host', 'interfaces', 'checks', 'summary', 'collectors']),
+    );
     expect(schema.required).not.toContain('bench');
     expect(schema.properties.schemaVersion?.const).toBe(SCHEMA_VERSION);
   });
@@ -28,7 +35,10 @@ describe('report JSON Schema', () => {
   });
 
   it('validates a report with a peer bench (synthetic measurement through the real aggregation and throughput check)', async () => {
-    const { report } = await scanScenario('ixgbe-10g-pcie-degraded', syntheticBench({ processes: 4, perProcessGbps: 1.75, retransmits: 12 }));
+    const { report } = await scanScenario(
+      'ixgbe-10g-pcie-degraded',
+      syntheticBench({ processes: 4, perProcessGbps: 1.75, retransmits: 12 }),
+    );
     expect(report.bench?.result?.processes).toBe(4);
     expect(report.bench?.findings.length).toBeGreaterThan(0);
     expect(reportJsonSchemaErrors(report)).toEqual([]);
@@ -49,7 +59,9 @@ describe('report JSON Schema', () => {
     expect(reportJsonSchemaErrors(wrongVersion)).not.toEqual([]);
 
     const badEvidence = JSON.parse(JSON.stringify(report)) as Report;
-    badEvidence.checks.find((check) => check.findings.length)!.findings[0]!.evidence.push({ label: 'x', observed: { nested: true } as never });
+    badEvidence.checks
+      .find((check) => check.findings.length)!
+      .findings[0]!.evidence.push({ label: 'x', observed: { nested: true } as never });
     expect(reportJsonSchemaErrors(badEvidence).join('\n')).toMatch(/evidence\/\d+\/observed/);
   });
 });

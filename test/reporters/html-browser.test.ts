@@ -5,7 +5,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/reporters/html.js';
-import { CHROMIUM_PATH, chromiumAvailable, comparePngs, launchChromium, openHtmlFile, pngSize, sampleHtmlReport, type Browser, type LoadedPage } from '../helpers/browser.js';
+import {
+  CHROMIUM_PATH,
+  chromiumAvailable,
+  comparePngs,
+  launchChromium,
+  openHtmlFile,
+  pngSize,
+  sampleHtmlReport,
+  type Browser,
+  type LoadedPage,
+} from '../helpers/browser.js';
 
 /**
  * The HTML report in a real headless browser (Debian's chromium): it loads offline without
@@ -22,7 +32,9 @@ const MAX_DIFF_RATIO = 0.0002;
 
 const available = chromiumAvailable();
 if (!available) {
-  console.warn(`html-browser tests SKIPPED: no chromium at ${CHROMIUM_PATH}. Install it with \`apt-get install chromium\` (or set NICDOCTOR_CHROMIUM).`);
+  console.warn(
+    `html-browser tests SKIPPED: no chromium at ${CHROMIUM_PATH}. Install it with \`apt-get install chromium\` (or set NICDOCTOR_CHROMIUM).`,
+  );
 }
 
 describe.skipIf(!available)('HTML report in headless chromium', () => {
@@ -63,11 +75,16 @@ describe.skipIf(!available)('HTML report in headless chromium', () => {
     expect(await loaded.page.locator('main img, main b').count()).toBe(0);
   });
 
-  it('renders the report\'s sections and check states', async () => {
+  it("renders the report's sections and check states", async () => {
     const page = loaded.page;
     expect(await page.locator('#interfaces tbody tr').count()).toBe(2);
     expect(await page.locator('tr.check').evaluateAll((rows) => rows.map((row) => row.className))).toEqual([
-      'check status-fail', 'check status-fail', 'check status-pass', 'check status-unknown', 'check status-not-applicable', 'check status-error',
+      'check status-fail',
+      'check status-fail',
+      'check status-pass',
+      'check status-unknown',
+      'check status-not-applicable',
+      'check status-error',
     ]);
     expect(await page.locator('#findings article.finding').count()).toBe(2);
     expect(await page.locator('table.bench-ramp tbody tr').count()).toBe(2);
@@ -75,7 +92,11 @@ describe.skipIf(!available)('HTML report in headless chromium', () => {
 
   it('draws the three charts with non-zero size and drawn elements', async () => {
     const page = loaded.page;
-    for (const [id, drawn, minimum] of [['chart-ramp', 'path.series-line, circle.point', 3], ['chart-process-time', 'path.series-line', 2], ['chart-irq-cpus', 'rect.bar', 8]] as const) {
+    for (const [id, drawn, minimum] of [
+      ['chart-ramp', 'path.series-line, circle.point', 3],
+      ['chart-process-time', 'path.series-line', 2],
+      ['chart-irq-cpus', 'rect.bar', 8],
+    ] as const) {
       const chart = page.locator(`svg#${id}`);
       expect(await chart.count(), id).toBe(1);
       const box = await chart.boundingBox();
@@ -87,11 +108,15 @@ describe.skipIf(!available)('HTML report in headless chromium', () => {
       expect((await chart.locator('title').first().textContent())?.length, id).toBeGreaterThan(10);
     }
     // Lines really have length (the browser laid the paths out), and both ceilings are drawn.
-    const lengths = await page.locator('svg#chart-process-time path.series-line').evaluateAll((paths) => paths.map((path) => (path as unknown as { getTotalLength(): number }).getTotalLength()));
+    const lengths = await page
+      .locator('svg#chart-process-time path.series-line')
+      .evaluateAll((paths) => paths.map((path) => (path as unknown as { getTotalLength(): number }).getTotalLength()));
     for (const length of lengths) expect(length).toBeGreaterThan(100);
     expect(await page.locator('svg#chart-ramp .ref-ceiling line, svg#chart-ramp .ref-pcie line').count()).toBe(2);
     // The busiest CPU's bar is the tallest one on screen.
-    const heights = await page.locator('svg#chart-irq-cpus rect.bar').evaluateAll((bars) => bars.map((bar) => bar.getBoundingClientRect().height));
+    const heights = await page
+      .locator('svg#chart-irq-cpus rect.bar')
+      .evaluateAll((bars) => bars.map((bar) => bar.getBoundingClientRect().height));
     expect(heights.indexOf(Math.max(...heights))).toBe(0);
   });
 
@@ -123,7 +148,9 @@ describe.skipIf(!available)('HTML report in headless chromium', () => {
     if (!comparison.sameSize || comparison.ratio > MAX_DIFF_RATIO) {
       const actual = BASELINE.replace(/\.png$/, '.actual.png');
       writeFileSync(actual, png);
-      expect.fail(`charts differ from ${BASELINE}: ${comparison.sameSize ? `${comparison.differentPixels} pixels (${(comparison.ratio * 100).toFixed(2)}%)` : `size ${size!.width}x${size!.height} vs baseline`}; this run's picture is ${actual} (NICDOCTOR_UPDATE_SCREENSHOTS=1 accepts it)`);
+      expect.fail(
+        `charts differ from ${BASELINE}: ${comparison.sameSize ? `${comparison.differentPixels} pixels (${(comparison.ratio * 100).toFixed(2)}%)` : `size ${size!.width}x${size!.height} vs baseline`}; this run's picture is ${actual} (NICDOCTOR_UPDATE_SCREENSHOTS=1 accepts it)`,
+      );
     }
     expect(comparison.ratio).toBeLessThanOrEqual(MAX_DIFF_RATIO);
   });
@@ -131,7 +158,9 @@ describe.skipIf(!available)('HTML report in headless chromium', () => {
   it('the comparison notices a small change', async () => {
     // Guards the guard: hiding only the pinned-CPU strips under the IRQ chart (two 3-px bars) must fail it.
     const before = await loaded.page.locator('#bench-charts').screenshot();
-    await loaded.page.locator('#chart-irq-cpus rect.bar-mark').evaluateAll((marks) => marks.forEach((mark) => mark.setAttribute('visibility', 'hidden')));
+    await loaded.page
+      .locator('#chart-irq-cpus rect.bar-mark')
+      .evaluateAll((marks) => marks.forEach((mark) => mark.setAttribute('visibility', 'hidden')));
     const after = await loaded.page.locator('#bench-charts').screenshot();
     const comparison = await comparePngs(browser.context, after, before);
     expect(comparison.sameSize).toBe(true);

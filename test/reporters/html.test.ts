@@ -29,17 +29,23 @@ describe('renderHtml', () => {
     expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
   });
 
-  it('carries the Markdown report\'s content: host, interfaces, checks with states, findings, evidence, fixes', () => {
+  it("carries the Markdown report's content: host, interfaces, checks with states, findings, evidence, fixes", () => {
     expect(html).toContain('Debian GNU/Linux 12, kernel 6.1.0-22-amd64, Intel Xeon Silver 4108, 8 CPUs');
     expect(html).toContain('1 passed, 2 failed, 1 unknown, 1 not applicable, 1 errors — findings: 1 critical, 1 warning, 0 info');
-    expect(html).toContain('<td><code>enp65s0f0</code></td><td>physical</td><td>ixgbe</td><td><code>0000:41:00.0</code></td><td>10000 Mb/s</td><td>1500</td><td>up</td><td>1</td>');
+    expect(html).toContain(
+      '<td><code>enp65s0f0</code></td><td>physical</td><td>ixgbe</td><td><code>0000:41:00.0</code></td><td>10000 Mb/s</td><td>1500</td><td>up</td><td>1</td>',
+    );
     const states = all(html, /<tr class="check status-([a-z-]+)" data-check="[^"]+">/g);
     expect(states).toEqual(['fail', 'fail', 'pass', 'unknown', 'not-applicable', 'error']);
-    expect(html).toContain('<tr class="check status-unknown" data-check="irq-affinity"><td><span class="badge">unknown</span></td><td>IRQ affinity <code>irq-affinity</code></td><td>cannot read /proc/irq <span class="hint">— run as root</span></td></tr>');
+    expect(html).toContain(
+      '<tr class="check status-unknown" data-check="irq-affinity"><td><span class="badge">unknown</span></td><td>IRQ affinity <code>irq-affinity</code></td><td>cannot read /proc/irq <span class="hint">— run as root</span></td></tr>',
+    );
     expect(html).toContain('<td><span class="badge">n/a</span></td><td>NUMA <code>numa-locality</code></td><td>single NUMA node</td>');
     expect(html).toContain('<article class="finding severity-warning" data-symptom="rx-rings/rings-below-max">');
     expect(html).toContain('<p class="fix"><strong>Fix:</strong> <code>ethtool -G enp65s0f0 rx 4096 tx 4096</code></p>');
-    expect(html).toContain('<td>usable PCIe bandwidth</td><td>7.88 Gb/s</td><td>10 Gb/s</td><td><code>lspci -vv -s 0000:41:00.0</code></td>');
+    expect(html).toContain(
+      '<td>usable PCIe bandwidth</td><td>7.88 Gb/s</td><td>10 Gb/s</td><td><code>lspci -vv -s 0000:41:00.0</code></td>',
+    );
     expect(html).toContain('<code>/sys/bus/pci/devices/0000:41:00.0/current_link_width</code>');
   });
 
@@ -101,7 +107,9 @@ describe('renderHtml', () => {
     const chart = svg(html, 'chart-irq-cpus')!;
     expect(chart).not.toBeNull();
     expect(all(chart, /<rect class="bar[^"]*" data-label="(\d+)"/g)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
-    expect(all(chart, /<rect class="bar[^"]*" data-label="\d+" data-value="(\d+)"/g).map(Number)).toEqual([120500, 12, 98210, 0, 4, 0, 61000, 3]);
+    expect(all(chart, /<rect class="bar[^"]*" data-label="\d+" data-value="(\d+)"/g).map(Number)).toEqual([
+      120500, 12, 98210, 0, 4, 0, 61000, 3,
+    ]);
     expect(all(chart, /<rect class="(bar bar-marked)" data-label="(?:2|3)"/g)).toHaveLength(2);
     const fills = all(chart, /<rect class="bar[^"]*"[^>]* fill="(rgb\([^"]+\))"/g);
     expect(fills[0]).toBe('rgb(165,15,21)'); // the busiest CPU is the darkest
@@ -123,7 +131,12 @@ describe('renderHtml', () => {
     const partial = reportSchema.parse({
       ...report,
       bench: {
-        ...bench, ceilingBitsPerSecond: null, pcieBitsPerSecond: null, result: null, complete: false, error: 'interrupted',
+        ...bench,
+        ceilingBitsPerSecond: null,
+        pcieBitsPerSecond: null,
+        result: null,
+        complete: false,
+        error: 'interrupted',
         steps: bench.steps.map((step) => ({ ...step, perProcess: step.perProcess.map((process) => ({ ...process, intervals: [] })) })),
         counters: { ...bench.counters, interruptsPerCpu: [] },
       },
@@ -141,7 +154,7 @@ describe('renderHtml', () => {
     expect(out).toContain('<li>INCOMPLETE: interrupted (partial results above)</li>');
   });
 
-  it('falls back to the last step\'s processes when the bench has no result', () => {
+  it("falls back to the last step's processes when the bench has no result", () => {
     const report = sampleHtmlReport();
     const out = renderHtml(reportSchema.parse({ ...report, bench: { ...report.bench!, result: null } }));
     expect(all(svg(out, 'chart-process-time')!, /<path class="series-line" d="([^"]+)"/g)).toHaveLength(2);

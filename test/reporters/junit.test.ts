@@ -8,7 +8,14 @@ import { FIXTURES } from '../helpers/fixtures.js';
 import { scanScenario, scenarioNames, syntheticBench } from '../helpers/scenario-reports.js';
 
 type Node = Record<string, unknown>;
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name), parseAttributeValue: false, trimValues: false, htmlEntities: true });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
+  parseAttributeValue: false,
+  trimValues: false,
+  htmlEntities: true,
+});
 
 /** Well-formed (fast-xml-parser's validator), then parsed back. */
 function parse(xml: string): { testsuites: Node & { testsuite: Array<Node & { testcase: Node[] }> } } {
@@ -16,7 +23,8 @@ function parse(xml: string): { testsuites: Node & { testsuite: Array<Node & { te
   return parser.parse(xml) as never;
 }
 
-const text = (node: unknown): string => (typeof node === 'string' ? node : String((node as Node)['#text'] as string | number | undefined ?? ''));
+const text = (node: unknown): string =>
+  typeof node === 'string' ? node : String(((node as Node)['#text'] as string | number | undefined) ?? '');
 
 describe('renderJunit', () => {
   it.each(scenarioNames)('scenario %s: well-formed, one case per check and subject, outcome per status', async (name) => {
@@ -26,7 +34,9 @@ describe('renderJunit', () => {
     expect(doc.testsuites.testsuite).toHaveLength(1);
     const suite = doc.testsuites.testsuite[0]!;
     const cases = suite.testcase;
-    const expected = report.checks.flatMap((check) => (check.subjects.length ? check.subjects.map((subject) => ({ check, status: subject.status })) : [{ check, status: check.status }]));
+    const expected = report.checks.flatMap((check) =>
+      check.subjects.length ? check.subjects.map((subject) => ({ check, status: subject.status })) : [{ check, status: check.status }],
+    );
     expect(cases).toHaveLength(expected.length);
     expected.forEach(({ check, status }, index) => {
       const testcase = cases[index]!;
@@ -42,7 +52,7 @@ describe('renderJunit', () => {
     expect(doc.testsuites['@tests']).toBe(String(cases.length));
   });
 
-  it('a failure carries the findings\' messages, evidence with sources, and the fix', async () => {
+  it("a failure carries the findings' messages, evidence with sources, and the fix", async () => {
     const { report } = await scanScenario('ixgbe-10g-pcie-degraded');
     const doc = parse(renderJunit(report));
     const testcase = doc.testsuites.testsuite[0]!.testcase.find((candidate) => candidate['@name'] === 'pcie-link [eth2]')!;
@@ -57,7 +67,10 @@ describe('renderJunit', () => {
   });
 
   it('adds a policy suite: one case per item; unknown items fail when the policy counts them, else are skipped', async () => {
-    const { report } = await scanScenario('ixgbe-10g-pcie-degraded', syntheticBench({ processes: 4, perProcessGbps: 1.75, interface: 'eth2' }));
+    const { report } = await scanScenario(
+      'ixgbe-10g-pcie-degraded',
+      syntheticBench({ processes: 4, perProcessGbps: 1.75, interface: 'eth2' }),
+    );
     const policy = await loadPolicy(`${FIXTURES}/../policies/10g.yaml`);
     const result = evaluatePolicy(policy, report);
     const doc = parse(renderJunit(report, result));
@@ -69,7 +82,8 @@ describe('renderJunit', () => {
     expect((bench.failure as Node)['@message']).toMatch(/observed 7, expected >= 9 Gb\/s/);
     const unknownIds = result.items.filter((item) => item.status === 'unknown').map((item) => item.id);
     expect(unknownIds.length).toBeGreaterThan(0);
-    for (const id of unknownIds) expect((suite.testcase.find((testcase) => testcase['@name'] === id)!.failure as Node)['@type']).toBe('unknown');
+    for (const id of unknownIds)
+      expect((suite.testcase.find((testcase) => testcase['@name'] === id)!.failure as Node)['@type']).toBe('unknown');
     expect(suite['@failures']).toBe(String(result.counts.fail + result.counts.unknown));
 
     const lenient = evaluatePolicy({ ...policy, onUnknown: 'ignore' }, report);
@@ -91,7 +105,16 @@ describe('renderJunit', () => {
     check.findings[0]!.fix = `echo "${nasty}"`;
     check.title = nasty;
     hostile.host.hostname = 'host<&>"';
-    hostile.checks.push({ id: 'broken', title: 'Broken', status: 'error', reason: 'the check broke: <boom>', durationMs: 1, subjects: [], findings: [], error: { message: '<boom> & "bang"', stack: 'Error: <boom>\n    at x (y.ts:1:1)' } });
+    hostile.checks.push({
+      id: 'broken',
+      title: 'Broken',
+      status: 'error',
+      reason: 'the check broke: <boom>',
+      durationMs: 1,
+      subjects: [],
+      findings: [],
+      error: { message: '<boom> & "bang"', stack: 'Error: <boom>\n    at x (y.ts:1:1)' },
+    });
     const xml = renderJunit(hostile, evaluatePolicy(parsePolicy('name: "p<&>"\nmtu: 1500\n', 'p.yaml'), hostile));
     expect(xml).not.toContain('\u0001');
     const doc = parse(xml);

@@ -47,13 +47,32 @@ async function scrape(port: number): Promise<string> {
   }
 }
 
-describe('the prometheus format through Debian\'s node_exporter textfile collector', () => {
+describe("the prometheus format through Debian's node_exporter textfile collector", () => {
   it('is scraped without a textfile error and its samples come out', async () => {
-    const [file, ...args] = cliArgv(CLI, ['analyze', path.join(FIXTURES, 'hosts', 'ixgbe-10g-pcie-degraded'), '--format', 'prometheus', '--output', path.join(work, 'nicdoctor.prom')]);
-    const written = await promisify(execFile)(file!, args, { env: { ...process.env, PATH: cliPath(process.env.PATH ?? '') }, timeout: 60_000 }).catch((error: { code: number }) => error);
+    const [file, ...args] = cliArgv(CLI, [
+      'analyze',
+      path.join(FIXTURES, 'hosts', 'ixgbe-10g-pcie-degraded'),
+      '--format',
+      'prometheus',
+      '--output',
+      path.join(work, 'nicdoctor.prom'),
+    ]);
+    const written = await promisify(execFile)(file!, args, {
+      env: { ...process.env, PATH: cliPath(process.env.PATH ?? '') },
+      timeout: 60_000,
+    }).catch((error: { code: number }) => error);
     expect((written as { code?: number }).code ?? 0).toBe(1); // the fixture's PCIe downgrade is critical
     const port = await freePort();
-    exporter = spawn(EXPORTER, ['--collector.disable-defaults', '--collector.textfile', `--collector.textfile.directory=${work}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
+    exporter = spawn(
+      EXPORTER,
+      [
+        '--collector.disable-defaults',
+        '--collector.textfile',
+        `--collector.textfile.directory=${work}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { stdio: 'ignore' },
+    );
     const metrics = await scrape(port);
     expect(metrics).toMatch(/^node_textfile_scrape_error 0$/m);
     expect(metrics).toContain('nicdoctor_check_status{check="pcie-link",status="fail",subject="eth2"} 1');

@@ -72,7 +72,10 @@ function parseExposition(text: string): { samples: Sample[]; types: Map<string, 
         labels[key] = raw.replace(/\\(["\\n])/g, (_, char: string) => (char === 'n' ? '\n' : char));
       }
     }
-    const id = `${name}{${Object.keys(labels).sort().map((key) => `${key}=${JSON.stringify(labels[key])}`).join(',')}}`;
+    const id = `${name}{${Object.keys(labels)
+      .sort()
+      .map((key) => `${key}=${JSON.stringify(labels[key])}`)
+      .join(',')}}`;
     expect(series.has(id), `${where}: duplicate series`).toBe(false);
     series.add(id);
     samples.push({ name, labels, value: Number(valueText.replace(/^\+Inf$/, 'Infinity').replace(/^-Inf$/, '-Infinity')) });
@@ -96,7 +99,9 @@ describe('renderPrometheus', () => {
         expect(states.filter((sample) => sample.value === 1).map((sample) => sample.labels.status)).toEqual([subject.status]);
       }
       for (const severity of ['critical', 'warning', 'info'] as const) {
-        expect(pick(samples, 'nicdoctor_findings', { check: check.id, severity })[0]?.value).toBe(check.findings.filter((finding) => finding.severity === severity).length);
+        expect(pick(samples, 'nicdoctor_findings', { check: check.id, severity })[0]?.value).toBe(
+          check.findings.filter((finding) => finding.severity === severity).length,
+        );
       }
     }
     for (const iface of report.interfaces) {
@@ -117,7 +122,10 @@ describe('renderPrometheus', () => {
   });
 
   it('bench and policy metrics', async () => {
-    const { report } = await scanScenario('ixgbe-10g-pcie-degraded', syntheticBench({ processes: 4, perProcessGbps: 1.75, retransmits: 12, interface: 'eth2' }));
+    const { report } = await scanScenario(
+      'ixgbe-10g-pcie-degraded',
+      syntheticBench({ processes: 4, perProcessGbps: 1.75, retransmits: 12, interface: 'eth2' }),
+    );
     const result = evaluatePolicy(await loadPolicy(`${FIXTURES}/../policies/10g.yaml`), report);
     const { samples } = parseExposition(renderPrometheus(report, result));
     const benchLabels = { mode: 'peer', peer: '192.0.2.7', direction: 'forward', protocol: 'tcp', interface: 'eth2' };

@@ -55,7 +55,10 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'rss-queues-below-max': { fires: { findings: [x.queuesBelowMax] }, quiet: { findings: [x.queuesBelowMax, x.singleQueue] } },
   'cpu-governor': { fires: { findings: [x.governor] }, quiet: { findings: [x.freqBelowMax] } },
   'cpu-frequency-capped': { fires: { findings: [x.freqCapped] }, quiet: { findings: [x.governor] } },
-  'smt-oversubscribed': { fires: { findings: [x.smt], bench: { processes: 12 }, physicalCores: 8 }, quiet: { findings: [x.smt], bench: { processes: 4 }, physicalCores: 8 } },
+  'smt-oversubscribed': {
+    fires: { findings: [x.smt], bench: { processes: 12 }, physicalCores: 8 },
+    quiet: { findings: [x.smt], bench: { processes: 4 }, physicalCores: 8 },
+  },
   'smt-active': { fires: { findings: [x.smt] }, quiet: { findings: [x.smt], bench: { processes: 12 }, physicalCores: 8 } },
   'rx-queue-imbalance': { fires: { findings: [x.queueImbalance] }, quiet: { findings: [x.queuesBelowMax] } },
   'udp-socket-buffer-drops': { fires: { findings: [x.udpBufferErrors] }, quiet: { findings: [x.listenDrops] } },
@@ -68,23 +71,43 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'mtu-standard-fast-link': { fires: { findings: [x.standardMtu] }, quiet: { findings: [x.mtuBelowStandard] } },
   'mtu-below-standard': { fires: { findings: [x.mtuBelowStandard] }, quiet: { findings: [x.standardMtu] } },
   'mtu-mismatch': { fires: { findings: [x.bondMismatch] }, quiet: { findings: [x.standardMtu] } },
-  'unpaced-streams-retransmits': { fires: { findings: [x.retransmits, x.qdiscNotFq], bench: {} }, quiet: { findings: [x.retransmits, x.qdiscNotFq, x.nicDrops], bench: {} } },
+  'unpaced-streams-retransmits': {
+    fires: { findings: [x.retransmits, x.qdiscNotFq], bench: {} },
+    quiet: { findings: [x.retransmits, x.qdiscNotFq, x.nicDrops], bench: {} },
+  },
   'retransmits-path-loss': { fires: { findings: [x.retransmits], bench: {} }, quiet: { findings: [x.retransmits, x.pauseOff], bench: {} } },
   'link-speed-nominal': { fires: { findings: [x.exceedsLinkSpeed], bench: {} }, quiet: { findings: [x.atCeiling], bench: {} } },
   'not-the-network': { fires: { findings: [x.atCeiling], bench: {} }, quiet: { findings: [x.below(8.9)], bench: {} } },
-  'chronic-6-7-on-10g': { fires: { findings: [x.below(6.5)], bench: { resultGbps: 6.5 } }, quiet: { findings: [x.below(6.5), x.offloadOff()], bench: { resultGbps: 6.5 } } },
-  'plateau-near-3-5-on-10g': { fires: { findings: [x.below(3.5)], bench: { resultGbps: 3.5 } }, quiet: { findings: [x.below(3.5), x.pcieBelow], bench: { resultGbps: 3.5 } } },
+  'chronic-6-7-on-10g': {
+    fires: { findings: [x.below(6.5)], bench: { resultGbps: 6.5 } },
+    quiet: { findings: [x.below(6.5), x.offloadOff()], bench: { resultGbps: 6.5 } },
+  },
+  'plateau-near-3-5-on-10g': {
+    fires: { findings: [x.below(3.5)], bench: { resultGbps: 3.5 } },
+    quiet: { findings: [x.below(3.5), x.pcieBelow], bench: { resultGbps: 3.5 } },
+  },
   'fast-link-plateau': {
     fires: { findings: [x.below(28, { linkGbps: 40, ceilingGbps: 37.7, percent: 74 })], bench: { resultGbps: 28, linkMbps: 40_000 } },
-    quiet: { findings: [x.below(28, { linkGbps: 40, ceilingGbps: 37.7, percent: 74 }), x.pcieBound(28, 31.5)], bench: { resultGbps: 28, linkMbps: 40_000 } },
+    quiet: {
+      findings: [x.below(28, { linkGbps: 40, ceilingGbps: 37.7, percent: 74 }), x.pcieBound(28, 31.5)],
+      bench: { resultGbps: 28, linkMbps: 40_000 },
+    },
   },
-  'multi-process-sum-below': { fires: { findings: [x.below(8.1)], bench: { resultGbps: 8.1, processes: 4 } }, quiet: { findings: [x.below(8.1)], bench: { resultGbps: 8.1, processes: 1 } } },
+  'multi-process-sum-below': {
+    fires: { findings: [x.below(8.1)], bench: { resultGbps: 8.1, processes: 4 } },
+    quiet: { findings: [x.below(8.1)], bench: { resultGbps: 8.1, processes: 1 } },
+  },
   'results-fluctuate': { fires: { findings: [x.unstable], bench: {} }, quiet: { findings: [x.collapse], bench: {} } },
   'bidir-asymmetry': { fires: { findings: [x.bidir], bench: {} }, quiet: { findings: [x.unstable], bench: {} } },
 };
 
 function diagnosesOf(input: Case) {
-  return run({ findings: input.findings, ...(input.facts ? { facts: input.facts } : {}), ...(input.bench ? { bench: bench(input.bench) } : {}), ...(input.physicalCores ? { physicalCores: input.physicalCores } : {}) });
+  return run({
+    findings: input.findings,
+    ...(input.facts ? { facts: input.facts } : {}),
+    ...(input.bench ? { bench: bench(input.bench) } : {}),
+    ...(input.physicalCores ? { physicalCores: input.physicalCores } : {}),
+  });
 }
 
 describe('the catalogue: every rule fires on its evidence and not on a near miss', () => {
@@ -108,7 +131,10 @@ describe('the catalogue: every rule fires on its evidence and not on a near miss
       for (const line of diagnosis.ruledOut) expect(line).not.toMatch(/\{[A-Za-z][\w./-]*\}/);
       expect(diagnosis.evidence.length).toBeGreaterThan(0);
     }
-    expect(diagnosesOf(cases.quiet).map((diagnosis) => diagnosis.ruleId), `${id} should not fire`).not.toContain(id);
+    expect(
+      diagnosesOf(cases.quiet).map((diagnosis) => diagnosis.ruleId),
+      `${id} should not fire`,
+    ).not.toContain(id);
   });
 });
 
@@ -119,9 +145,18 @@ describe('conformance: rules reference what the checks and collectors declare', 
 
   it.each(catalogue.map((rule) => [rule.id, rule] as const))('%s uses declared symptoms, facts and checks', (_, rule) => {
     const refs = { symptoms: new Set<string>(), facts: new Set<string>(), checks: new Set<string>() };
-    for (const condition of [rule.when, rule.unless, rule.confirmedBy, ...(rule.ruledOut ?? []).map((entry) => entry.when), ...rule.fixes.map((fix) => fix.when)]) references(condition, refs);
-    for (const symptom of refs.symptoms) expect(declared, `${rule.file}: rule ${rule.id} uses ${symptom}, which no check declares`).toContain(symptom);
-    for (const fact of refs.facts) expect(factIds, `${rule.file}: rule ${rule.id} reads fact ${fact}, which no collector provides`).toContain(fact);
+    for (const condition of [
+      rule.when,
+      rule.unless,
+      rule.confirmedBy,
+      ...(rule.ruledOut ?? []).map((entry) => entry.when),
+      ...rule.fixes.map((fix) => fix.when),
+    ])
+      references(condition, refs);
+    for (const symptom of refs.symptoms)
+      expect(declared, `${rule.file}: rule ${rule.id} uses ${symptom}, which no check declares`).toContain(symptom);
+    for (const fact of refs.facts)
+      expect(factIds, `${rule.file}: rule ${rule.id} reads fact ${fact}, which no collector provides`).toContain(fact);
     for (const check of refs.checks) expect(checkIds, `${rule.file}: rule ${rule.id} names check ${check}`).toContain(check);
   });
 
@@ -138,6 +173,7 @@ describe('conformance: rules reference what the checks and collectors declare', 
       for (const symptom of refs.symptoms) used.add(symptom);
     }
     const throughput = checks.find((check) => check.id === 'throughput')!;
-    for (const symptom of Object.keys(throughput.symptoms)) expect(used, `no rule fires on throughput/${symptom}`).toContain(`throughput/${symptom}`);
+    for (const symptom of Object.keys(throughput.symptoms))
+      expect(used, `no rule fires on throughput/${symptom}`).toContain(`throughput/${symptom}`);
   });
 });

@@ -80,16 +80,25 @@ describe('conditions', () => {
     ['a built-in var', { var: 'subject', op: 'eq', value: IF }, true],
     [
       'a ref to a value bound earlier in an all, scaled',
-      { all: [{ symptom: 'pcie-link/pcie-bandwidth-below-port' }, { symptom: 'throughput/below-link-ceiling', data: 'resultGbps', op: 'lte', value: { ref: 'ceilingGbps', times: 1.1 } }] },
+      {
+        all: [
+          { symptom: 'pcie-link/pcie-bandwidth-below-port' },
+          { symptom: 'throughput/below-link-ceiling', data: 'resultGbps', op: 'lte', value: { ref: 'ceilingGbps', times: 1.1 } },
+        ],
+      },
       true,
     ],
-    ['a ref with no value does not hold', { symptom: 'throughput/below-link-ceiling', data: 'resultGbps', op: 'lte', value: { ref: 'nothing' } }, false],
+    [
+      'a ref with no value does not hold',
+      { symptom: 'throughput/below-link-ceiling', data: 'resultGbps', op: 'lte', value: { ref: 'nothing' } },
+      false,
+    ],
   ])('%s', (_, condition, holds) => {
     const match = evaluate(condition, context([pcie, pcieOther, bound, below], { 'pcie.link': { link: { width: 1 } } }), { subject: IF });
     expect(match !== null).toBe(holds);
   });
 
-  it('binds a subject: another interface\'s finding does not match, unless subject: any', () => {
+  it("binds a subject: another interface's finding does not match, unless subject: any", () => {
     const ctx = context([pcieOther]);
     expect(evaluate({ symptom: 'pcie-link/pcie-bandwidth-below-port' }, ctx, {})).toBeNull();
     expect(evaluate({ symptom: 'pcie-link/pcie-bandwidth-below-port', subject: 'any' }, ctx, {})).not.toBeNull();
@@ -98,17 +107,34 @@ describe('conditions', () => {
   });
 
   it('an interface fact has no value for the host', () => {
-    expect(evaluate({ fact: 'pcie.link', path: 'link.width', op: 'exists' }, context([], { 'pcie.link': { link: { width: 8 } } }, 'host'), {})).toBeNull();
+    expect(
+      evaluate({ fact: 'pcie.link', path: 'link.width', op: 'exists' }, context([], { 'pcie.link': { link: { width: 8 } } }, 'host'), {}),
+    ).toBeNull();
   });
 
   it('collects evidence and bindings from every branch that holds, plain and qualified', () => {
-    const match = evaluate({ any: [{ symptom: 'pcie-link/pcie-bandwidth-below-port' }, { symptom: 'throughput/pcie-bound' }, { fact: 'pcie.link', path: 'link.width', op: 'exists', as: 'width' }] }, context([pcie, bound], { 'pcie.link': { link: { width: 1 } } }), {})!;
+    const match = evaluate(
+      {
+        any: [
+          { symptom: 'pcie-link/pcie-bandwidth-below-port' },
+          { symptom: 'throughput/pcie-bound' },
+          { fact: 'pcie.link', path: 'link.width', op: 'exists', as: 'width' },
+        ],
+      },
+      context([pcie, bound], { 'pcie.link': { link: { width: 1 } } }),
+      {},
+    )!;
     expect(match.evidence).toEqual([
       { check: 'pcie-link', symptom: 'pcie-bandwidth-below-port', subject: IF },
       { check: 'throughput', symptom: 'pcie-bound', subject: 'host' },
       { fact: 'pcie.link', path: 'link.width', value: 1 },
     ]);
     expect(match.interfaceSpecific).toBe(true);
-    expect(match.bindings).toMatchObject({ ceilingGbps: 3.56, 'pcie-link/pcie-bandwidth-below-port.ceilingGbps': 3.56, resultGbps: 3.2, width: 1 });
+    expect(match.bindings).toMatchObject({
+      ceilingGbps: 3.56,
+      'pcie-link/pcie-bandwidth-below-port.ceilingGbps': 3.56,
+      resultGbps: 3.2,
+      width: 1,
+    });
   });
 });

@@ -3,11 +3,24 @@ import type { SymptomIdOf, SymptomInput, SymptomMeta } from '../../src/engine/ch
 import { diagnose, type Diagnosis, type FactLookup } from '../../src/rules/engine.js';
 import { loadRules } from '../../src/rules/loader.js';
 import type { Rule } from '../../src/rules/schema.js';
-import { reportSchema, type Bench, type CheckStatus, type Finding, type InterfaceSummary, type Report, type Scalar, type Severity } from '../../src/report/schema.js';
+import {
+  reportSchema,
+  type Bench,
+  type CheckStatus,
+  type Finding,
+  type InterfaceSummary,
+  type Report,
+  type Scalar,
+  type Severity,
+} from '../../src/report/schema.js';
 
 export const catalogue = loadRules();
 
-const severities = new Map<string, Severity>(checks.flatMap((check) => Object.entries(check.symptoms).map(([id, meta]) => [`${check.id}/${id}`, (meta as { severity: Severity }).severity] as const)));
+const severities = new Map<string, Severity>(
+  checks.flatMap((check) =>
+    Object.entries(check.symptoms).map(([id, meta]) => [`${check.id}/${id}`, (meta as { severity: Severity }).severity] as const),
+  ),
+);
 
 /** A finding as the check would report it: severity from the check's symptom table. */
 export function finding(symptom: string, subject: string, data: Record<string, Scalar> = {}, severity?: Severity): Finding {
@@ -29,7 +42,11 @@ export type FindingData<S extends SymptomId> = S extends `${infer C}/${infer N}`
     : never
   : never;
 
-const metas = new Map<string, SymptomMeta>(checks.flatMap((check) => Object.entries(check.symptoms as Record<string, SymptomMeta>).map(([id, meta]) => [`${check.id}/${id}`, meta] as const)));
+const metas = new Map<string, SymptomMeta>(
+  checks.flatMap((check) =>
+    Object.entries(check.symptoms as Record<string, SymptomMeta>).map(([id, meta]) => [`${check.id}/${id}`, meta] as const),
+  ),
+);
 
 /**
  * A finding whose data is typed and validated by the symptom's real schema, as the check would
@@ -39,15 +56,32 @@ export function typedFinding<S extends SymptomId>(symptom: S, subject: string, d
   const meta = metas.get(symptom);
   if (!meta?.data) return finding(symptom, subject, data, severity);
   const parsed = meta.data.safeParse(data);
-  if (!parsed.success) throw new Error(`fixture ${symptom}: the data does not match the check's schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
-  const kept = Object.fromEntries(Object.entries(parsed.data as Record<string, Scalar | undefined>).filter(([, value]) => value !== undefined)) as Record<string, Scalar>;
+  if (!parsed.success)
+    throw new Error(
+      `fixture ${symptom}: the data does not match the check's schema: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    );
+  const kept = Object.fromEntries(
+    Object.entries(parsed.data as Record<string, Scalar | undefined>).filter(([, value]) => value !== undefined),
+  ) as Record<string, Scalar>;
   return finding(symptom, subject, kept, severity);
 }
 
 export const IF = 'enp65s0f0';
 
 export function nic(name = IF, extra: Partial<InterfaceSummary> = {}): InterfaceSummary {
-  return { name, kind: 'physical', driver: 'ixgbe', pciAddress: '0000:41:00.0', speedMbps: 10_000, duplex: 'full', mtu: 1500, operstate: 'up', numaNode: 0, master: null, ...extra };
+  return {
+    name,
+    kind: 'physical',
+    driver: 'ixgbe',
+    pciAddress: '0000:41:00.0',
+    speedMbps: 10_000,
+    duplex: 'full',
+    mtu: 1500,
+    operstate: 'up',
+    numaNode: 0,
+    master: null,
+    ...extra,
+  };
 }
 
 export interface BenchInput {
@@ -64,16 +98,42 @@ export interface BenchInput {
 export function bench(input: BenchInput = {}, findings: Finding[] = []): Bench {
   const bps = (input.resultGbps ?? 9.4) * 1e9;
   return {
-    mode: 'peer', peer: '192.0.2.7', direction: 'forward', protocol: 'tcp',
+    mode: 'peer',
+    peer: '192.0.2.7',
+    direction: 'forward',
+    protocol: 'tcp',
     iperf3: { client: input.client === undefined ? '3.16' : input.client, server: input.server === undefined ? '3.16' : input.server },
-    interface: IF, linkSpeedMbps: input.linkMbps ?? 10_000, mtu: 1500, ceilingBitsPerSecond: 9.41e9,
+    interface: IF,
+    linkSpeedMbps: input.linkMbps ?? 10_000,
+    mtu: 1500,
+    ceilingBitsPerSecond: 9.41e9,
     pcieBitsPerSecond: input.pcieGbps === undefined || input.pcieGbps === null ? null : input.pcieGbps * 1e9,
-    ports: [5101], cpus: [0],
+    ports: [5101],
+    cpus: [0],
     steps: [],
     stopReason: 'plateau',
-    result: { bitsPerSecond: bps, senderBitsPerSecond: bps, reverseBitsPerSecond: null, retransmits: 0, durationSeconds: 10, processes: input.processes ?? 1, streamsPerProcess: 1, intervals: [], perProcess: [] },
-    counters: { softnetDropped: input.softnetDropped ?? null, softnetTimeSqueeze: input.softnetTimeSqueeze ?? null, nicDrops: {}, interruptsPerCpu: [] },
-    findings, complete: true, error: null, cpuSeconds: { nicdoctor: 0.1, iperf3: 1 }, durationMs: 10_000,
+    result: {
+      bitsPerSecond: bps,
+      senderBitsPerSecond: bps,
+      reverseBitsPerSecond: null,
+      retransmits: 0,
+      durationSeconds: 10,
+      processes: input.processes ?? 1,
+      streamsPerProcess: 1,
+      intervals: [],
+      perProcess: [],
+    },
+    counters: {
+      softnetDropped: input.softnetDropped ?? null,
+      softnetTimeSqueeze: input.softnetTimeSqueeze ?? null,
+      nicDrops: {},
+      interruptsPerCpu: [],
+    },
+    findings,
+    complete: true,
+    error: null,
+    cpuSeconds: { nicdoctor: 0.1, iperf3: 1 },
+    durationMs: 10_000,
   };
 }
 
@@ -98,14 +158,27 @@ export function report(input: ScenarioInput = {}): Report {
     generatedAt: '2026-11-29T12:00:00.000Z',
     source: { mode: 'snapshot' },
     profile: input.profile ?? 'throughput',
-    host: { hostname: 'db-7', kernel: '6.1.0', os: 'Debian 12', arch: 'x64', cpuModel: 'Xeon', logicalCpus: 16, physicalCores: input.physicalCores ?? 8, virtualization: null, root: true },
+    host: {
+      hostname: 'db-7',
+      kernel: '6.1.0',
+      os: 'Debian 12',
+      arch: 'x64',
+      cpuModel: 'Xeon',
+      logicalCpus: 16,
+      physicalCores: input.physicalCores ?? 8,
+      virtualization: null,
+      root: true,
+    },
     interfaces,
     checks: [...ids].map((id) => {
       const own = findings.filter((item) => item.check === id);
       const statuses = input.statuses?.[id] ?? {};
       const subjects = new Set([...own.map((item) => item.subject), ...Object.keys(statuses)]);
       return {
-        id, title: id, status: own.length ? 'fail' : 'pass', durationMs: 1,
+        id,
+        title: id,
+        status: own.length ? 'fail' : 'pass',
+        durationMs: 1,
         subjects: [...subjects].map((subject) => ({ subject, status: statuses[subject] ?? 'fail' })),
         findings: own,
       };

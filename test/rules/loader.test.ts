@@ -52,7 +52,11 @@ describe('rule loader', () => {
     ['a cause out of range', GOOD.replace('cause: 1', 'cause: 21'), 'rules[0].cause'],
     ['a missing title', GOOD.replace('    title: A good rule\n', ''), 'rules[0].title'],
     ['an unknown confidence', GOOD.replace('confidence: high', 'confidence: certain'), 'rules[0].confidence'],
-    ['an unknown op', GOOD.replace('      symptom: pcie-link/pcie-bandwidth-below-port', '      fact: pcie.link\n      path: link.width\n      op: bigger'), 'rules[0].when.op'],
+    [
+      'an unknown op',
+      GOOD.replace('      symptom: pcie-link/pcie-bandwidth-below-port', '      fact: pcie.link\n      path: link.width\n      op: bigger'),
+      'rules[0].when.op',
+    ],
     ['a malformed symptom id', GOOD.replace('pcie-link/pcie-bandwidth-below-port', 'pcie-bandwidth-below-port'), 'rules[0].when.symptom'],
     ['a fix without disruptive', GOOD.replace('fixes: []', 'fixes:\n      - text: do it'), 'rules[0].fixes[0].disruptive'],
     ['an unknown field (typo)', GOOD.replace('confidence: high', 'confidence: high\n    referenses: []'), 'rules[0]'],
@@ -65,7 +69,10 @@ describe('rule loader', () => {
   });
 
   it('names a nested condition field inside all/any', () => {
-    const text = GOOD.replace('      symptom: pcie-link/pcie-bandwidth-below-port', '      all:\n        - symptom: throughput/pcie-bound\n        - fact: pcie.link\n          path: link.width\n          op: around');
+    const text = GOOD.replace(
+      '      symptom: pcie-link/pcie-bandwidth-below-port',
+      '      all:\n        - symptom: throughput/pcie-bound\n        - fact: pcie.link\n          path: link.width\n          op: around',
+    );
     const error = errorOf(text);
     expect(error.field).toBe('rules[0].when.all[1].op');
   });

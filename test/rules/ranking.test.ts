@@ -10,7 +10,13 @@ describe('ranking and confirmation', () => {
       bench: bench({ resultGbps: 3.13, pcieGbps: 3.56 }),
     });
     const first = diagnoses[0]!;
-    expect(first).toMatchObject({ ruleId: 'pcie-bandwidth-below-port', cause: 1, subject: 'enp65s0f0', mode: 'confirmed', confidence: 'high' });
+    expect(first).toMatchObject({
+      ruleId: 'pcie-bandwidth-below-port',
+      cause: 1,
+      subject: 'enp65s0f0',
+      mode: 'confirmed',
+      confidence: 'high',
+    });
     expect(first.evidence).toEqual(
       expect.arrayContaining([
         { check: 'pcie-link', symptom: 'pcie-bandwidth-below-port', subject: 'enp65s0f0' },
@@ -43,13 +49,15 @@ describe('ranking and confirmation', () => {
     expect(pcie.score).toBeLessThan(staticScore);
   });
 
-  it('with a bench that reached the link\'s ceiling, a predicted lower ceiling is refuted and leaves the ranking', () => {
+  it("with a bench that reached the link's ceiling, a predicted lower ceiling is refuted and leaves the ranking", () => {
     const atLine = run({ findings: [x.pcieBelow, x.atCeiling], bench: bench({ resultGbps: 9.38 }) });
     const { diagnoses, refuted } = partitionDiagnoses(atLine);
     expect(diagnoses.map((item) => item.ruleId)).not.toContain('pcie-bandwidth-below-port');
     const pcie = refuted.find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
     expect(pcie.mode).toBe('refuted');
-    expect(pcie.verdict).toBe('Refuted by the measurement: the bench reached the link\'s goodput ceiling, not the ≈ 3.56 Gb/s this cause predicts.');
+    expect(pcie.verdict).toBe(
+      "Refuted by the measurement: the bench reached the link's goodput ceiling, not the ≈ 3.56 Gb/s this cause predicts.",
+    );
   });
 
   it('a measured single-core limit outranks static configuration hints', () => {
@@ -66,12 +74,20 @@ describe('ranking and confirmation', () => {
   it('interface diagnoses are per interface', () => {
     const other = { ...x.pcieBelow, subject: 'eth1' };
     const diagnoses = run({ findings: [x.pcieBelow, other], interfaces: [x.nicFor('enp65s0f0'), x.nicFor('eth1')] });
-    expect(diagnoses.filter((item) => item.ruleId === 'pcie-bandwidth-below-port').map((item) => item.subject).sort()).toEqual(['enp65s0f0', 'eth1']);
+    expect(
+      diagnoses
+        .filter((item) => item.ruleId === 'pcie-bandwidth-below-port')
+        .map((item) => item.subject)
+        .sort(),
+    ).toEqual(['enp65s0f0', 'eth1']);
   });
 });
 
 describe('tiers: measured > confirmed > static, informational last', () => {
-  const plateau = { findings: [x.below(1.9), x.singleThreaded, x.standardMtu, x.tcpRmem], bench: bench({ resultGbps: 1.9, processes: 2, server: '3.12' }) };
+  const plateau = {
+    findings: [x.below(1.9), x.singleThreaded, x.standardMtu, x.tcpRmem],
+    bench: bench({ resultGbps: 1.9, processes: 2, server: '3.12' }),
+  };
 
   it('a generic plateau confirms no static hint: single-threaded peer, MTU and socket buffers stay not confirmed', () => {
     const diagnoses = run(plateau);
@@ -91,7 +107,10 @@ describe('tiers: measured > confirmed > static, informational last', () => {
 
   it('a rule triggered by a measured symptom outranks a stronger static rule merely confirmed by it', () => {
     // pcie-bandwidth-below-port is critical and high-confidence, yet the bench-triggered rule wins.
-    const diagnoses = run({ findings: [x.pcieBelow, x.pcieBound(3.13, 3.56), x.singleCore], bench: bench({ resultGbps: 3.13, pcieGbps: 3.56 }) });
+    const diagnoses = run({
+      findings: [x.pcieBelow, x.pcieBound(3.13, 3.56), x.singleCore],
+      bench: bench({ resultGbps: 3.13, pcieGbps: 3.56 }),
+    });
     const measured = diagnoses.find((item) => item.ruleId === 'tool-single-core-bound')!;
     const confirmed = diagnoses.find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
     expect(confirmed.mode).toBe('confirmed');
@@ -99,7 +118,9 @@ describe('tiers: measured > confirmed > static, informational last', () => {
   });
 
   it('confirming evidence is listed but does not count as another source', () => {
-    const withBench = run({ findings: [x.pcieBelow, x.pcieBound(3.13, 3.56)], bench: bench({ resultGbps: 3.13, pcieGbps: 3.56 }) }).find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
+    const withBench = run({ findings: [x.pcieBelow, x.pcieBound(3.13, 3.56)], bench: bench({ resultGbps: 3.13, pcieGbps: 3.56 }) }).find(
+      (item) => item.ruleId === 'pcie-bandwidth-below-port',
+    )!;
     const alone = run({ findings: [x.pcieBelow] })[0]!;
     expect(withBench.evidence).toContainEqual({ check: 'throughput', symptom: 'pcie-bound', subject: 'host' });
     // Only the tier bonus separates them: same trigger, same severity, same number of sources.
@@ -116,14 +137,22 @@ describe('tiers: measured > confirmed > static, informational last', () => {
     const rss = diagnoses.find((item) => item.ruleId === 'rss-single-queue')!;
     expect(rss.mode).toBe('refuted');
     // Informational causes sort last, and from info findings they are notes, never ranked diagnoses.
-    expect(diagnoses.slice(-2).map((item) => item.cause).sort()).toEqual([18, 19]);
+    expect(
+      diagnoses
+        .slice(-2)
+        .map((item) => item.cause)
+        .sort(),
+    ).toEqual([18, 19]);
     const { diagnoses: ranked, notes } = partitionDiagnoses(diagnoses);
     expect(ranked.map((item) => item.cause)).not.toContain(19);
     expect(notes.map((item) => item.cause).sort()).toEqual([18, 19]);
   });
 
-  it('a measured plateau while offloads are off is the offloads\' doing: offloads-off ranks first, not the tool', () => {
-    const diagnoses = run({ findings: [x.offloadOff(), x.singleCore, x.below(8.1), x.singleThreaded], bench: bench({ resultGbps: 8.1, processes: 2 }) });
+  it("a measured plateau while offloads are off is the offloads' doing: offloads-off ranks first, not the tool", () => {
+    const diagnoses = run({
+      findings: [x.offloadOff(), x.singleCore, x.below(8.1), x.singleThreaded],
+      bench: bench({ resultGbps: 8.1, processes: 2 }),
+    });
     expect(diagnoses[0]).toMatchObject({ ruleId: 'offloads-off', mode: 'confirmed' });
     expect(diagnoses.map((item) => item.ruleId)).not.toContain('tool-single-core-bound');
   });
@@ -132,7 +161,11 @@ describe('tiers: measured > confirmed > static, informational last', () => {
     const diagnoses = run({ findings: [x.atCeiling, x.unstable, x.singleQueue], bench: bench({ resultGbps: 9.38 }) });
     expect(diagnoses.map((item) => item.ruleId)).not.toContain('results-fluctuate');
     expect(diagnoses.find((item) => item.ruleId === 'rss-single-queue')).toMatchObject({ cause: 6, mode: 'refuted' });
-    expect(partitionDiagnoses(diagnoses).diagnoses.map((item) => item.cause).filter((cause) => cause !== 18)).toEqual([]);
+    expect(
+      partitionDiagnoses(diagnoses)
+        .diagnoses.map((item) => item.cause)
+        .filter((cause) => cause !== 18),
+    ).toEqual([]);
   });
 
   it('a CPU-bound single process ranks first when the processes together reach line rate; the one-queue prediction is refuted', () => {
@@ -161,12 +194,18 @@ describe('tiers: measured > confirmed > static, informational last', () => {
 
 describe('an egress shaper (qdisc check)', () => {
   it('a plateau at the shaped rate confirms the shaper, which then ranks first; the generic plateau rules stay quiet', () => {
-    const diagnoses = run({ findings: [x.egressShaped(2), x.below(1.88), x.standardMtu], bench: bench({ resultGbps: 1.88, processes: 2 }) });
+    const diagnoses = run({
+      findings: [x.egressShaped(2), x.below(1.88), x.standardMtu],
+      bench: bench({ resultGbps: 1.88, processes: 2 }),
+    });
     expect(diagnoses[0]).toMatchObject({ ruleId: 'egress-shaped-below-link', cause: 16, mode: 'confirmed', subject: IF });
     expect(diagnoses[0]!.evidence).toContainEqual({ check: 'throughput', symptom: 'below-link-ceiling', subject: 'host' });
     expect(diagnoses[0]!.explanation).toContain('limits egress to 2 Gb/s, 20 % of its 10 Gb/s link');
     expect(diagnoses[0]!.explanation).toContain('The bench measured 1.88 Gb/s');
-    expect(diagnoses[0]!.fixes[0]).toMatchObject({ commands: [`tc -s qdisc show dev ${IF}`, `tc qdisc del dev ${IF} root`], disruptive: true });
+    expect(diagnoses[0]!.fixes[0]).toMatchObject({
+      commands: [`tc -s qdisc show dev ${IF}`, `tc qdisc del dev ${IF} root`],
+      disruptive: true,
+    });
     expect(diagnoses.map((item) => item.ruleId)).not.toContain('multi-process-sum-below');
   });
 
@@ -181,8 +220,11 @@ describe('an egress shaper (qdisc check)', () => {
     expect(shaper).toMatchObject({ ruleId: 'egress-shaped-below-link', mode: 'static', limit: '≈ 2 Gb/s' });
   });
 
-  it('retransmits caused by the shaper dropping are the shaper\'s, not a path-loss diagnosis', () => {
-    const diagnoses = run({ findings: [x.egressShaped(2), x.qdiscDrops, x.retransmits, x.below(1.9)], bench: bench({ resultGbps: 1.9, processes: 2 }) });
+  it("retransmits caused by the shaper dropping are the shaper's, not a path-loss diagnosis", () => {
+    const diagnoses = run({
+      findings: [x.egressShaped(2), x.qdiscDrops, x.retransmits, x.below(1.9)],
+      bench: bench({ resultGbps: 1.9, processes: 2 }),
+    });
     expect(diagnoses.map((item) => item.ruleId)).not.toContain('retransmits-path-loss');
     expect(diagnoses.map((item) => item.ruleId)).not.toContain('unpaced-streams-retransmits');
     expect(diagnoses[0]!.ruleId).toBe('egress-shaped-below-link');
@@ -206,7 +248,9 @@ describe('the symptom → cause index of CAUSES.md', () => {
   it('one core at 100 %, others idle: 2, 3, 5, 6', () => {
     const measured = { bench: bench({ resultGbps: 4.1 }) };
     expect(run({ findings: [x.singleCore], ...measured })[0]!.cause).toBe(2);
-    expect(run({ findings: [x.singleCore], facts: { 'iperf3.version': { version: '3.17' } }, ...measured }).map((item) => item.cause)).toContain(3);
+    expect(
+      run({ findings: [x.singleCore], facts: { 'iperf3.version': { version: '3.17' } }, ...measured }).map((item) => item.cause),
+    ).toContain(3);
     const irq = run({ findings: [x.singleCore, x.irqsOneCpu], ...measured }).find((item) => item.cause === 5)!;
     expect(irq.mode).toBe('confirmed');
     // One iperf3 process at its CPU limit while more processes go faster is the tool, not the queues:
@@ -216,27 +260,41 @@ describe('the symptom → cause index of CAUSES.md', () => {
   });
 
   it('chronic 6–7 Gb/s on 10GbE: 2, 1, 6, 9, 11, 18', () => {
-    const checklist = run({ findings: [x.below(6.5)], bench: bench({ resultGbps: 6.5 }) }).find((item) => item.ruleId === 'chronic-6-7-on-10g')!;
+    const checklist = run({ findings: [x.below(6.5)], bench: bench({ resultGbps: 6.5 }) }).find(
+      (item) => item.ruleId === 'chronic-6-7-on-10g',
+    )!;
     expect([checklist.cause, ...checklist.relatedCauses].sort((a, b) => a - b)).toEqual([1, 2, 6, 9, 11, 18]);
     expect(run({ findings: [x.below(6.5), x.offloadOff()], bench: bench({ resultGbps: 6.5 }) })[0]!.cause).toBe(9);
     expect(run({ findings: [x.atCeiling], bench: bench({ resultGbps: 9.38 }) }).map((item) => item.cause)).toEqual([18]);
   });
 
   it('40G ~28 Gb/s: 1, 4, 2', () => {
-    const diagnoses = run({ findings: [x.below(28, { linkGbps: 40, ceilingGbps: 37.7, percent: 74 })], bench: bench({ resultGbps: 28, linkMbps: 40_000, processes: 4 }) });
+    const diagnoses = run({
+      findings: [x.below(28, { linkGbps: 40, ceilingGbps: 37.7, percent: 74 })],
+      bench: bench({ resultGbps: 28, linkMbps: 40_000, processes: 4 }),
+    });
     const plateau = diagnoses.find((item) => item.ruleId === 'fast-link-plateau')!;
     expect([plateau.cause, ...plateau.relatedCauses]).toEqual([1, 4, 2]);
   });
 
   it('multi-process sum below expectation: 4, 13, 12', () => {
-    const sum = run({ findings: [x.below(8.1)], bench: bench({ resultGbps: 8.1, processes: 4 }) }).find((item) => item.ruleId === 'multi-process-sum-below')!;
+    const sum = run({ findings: [x.below(8.1)], bench: bench({ resultGbps: 8.1, processes: 4 }) }).find(
+      (item) => item.ruleId === 'multi-process-sum-below',
+    )!;
     expect([sum.cause, ...sum.relatedCauses]).toEqual([4, 13, 12]);
-    expect(run({ findings: [x.below(8.1), x.smt], bench: bench({ resultGbps: 8.1, processes: 12 }), physicalCores: 8 }).map((item) => item.ruleId)).toContain('smt-oversubscribed');
+    expect(
+      run({ findings: [x.below(8.1), x.smt], bench: bench({ resultGbps: 8.1, processes: 12 }), physicalCores: 8 }).map(
+        (item) => item.ruleId,
+      ),
+    ).toContain('smt-oversubscribed');
   });
 
   it('retransmits: 7, 15, 17, 11, 16, 14 (each confirmed by the measured loss)', () => {
     const measured = { bench: bench({}) };
-    const confirmedCauses = (findings: x.Finding[]) => run({ findings: [x.retransmits, ...findings], ...measured }).filter((item) => item.mode === 'confirmed').map((item) => item.cause);
+    const confirmedCauses = (findings: x.Finding[]) =>
+      run({ findings: [x.retransmits, ...findings], ...measured })
+        .filter((item) => item.mode === 'confirmed')
+        .map((item) => item.cause);
     expect(confirmedCauses([x.rxRingBelow, x.nicDrops])).toContain(7);
     expect(confirmedCauses([x.backlogDrops])).toContain(15);
     expect(confirmedCauses([x.qdiscNotFq])).toContain(17);

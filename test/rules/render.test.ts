@@ -6,13 +6,22 @@ import * as x from './fixtures.js';
 
 describe('templates', () => {
   it('fills placeholders with real values, numbers rounded for reading', () => {
-    expect(render('ethtool -G {subject} rx {rxMax} tx {txMax}', { subject: 'enp65s0f0', rxMax: 8192, txMax: 8192 })).toEqual({ ok: true, text: 'ethtool -G enp65s0f0 rx 8192 tx 8192' });
+    expect(render('ethtool -G {subject} rx {rxMax} tx {txMax}', { subject: 'enp65s0f0', rxMax: 8192, txMax: 8192 })).toEqual({
+      ok: true,
+      text: 'ethtool -G enp65s0f0 rx 8192 tx 8192',
+    });
     expect(render('≈ {gbps} Gb/s', { gbps: 3.5599999 })).toEqual({ ok: true, text: '≈ 3.56 Gb/s' });
-    expect(placeholders('{a} and {pcie-link/pcie-bandwidth-below-port.ceilingGbps}')).toEqual(['a', 'pcie-link/pcie-bandwidth-below-port.ceilingGbps']);
+    expect(placeholders('{a} and {pcie-link/pcie-bandwidth-below-port.ceilingGbps}')).toEqual([
+      'a',
+      'pcie-link/pcie-bandwidth-below-port.ceilingGbps',
+    ]);
   });
 
   it('refuses to fill half a template', () => {
-    expect(render('ethtool -G {subject} rx {rxMax} tx {txMax}', { subject: 'enp65s0f0', rxMax: 4096, txMax: null })).toEqual({ ok: false, missing: ['txMax'] });
+    expect(render('ethtool -G {subject} rx {rxMax} tx {txMax}', { subject: 'enp65s0f0', rxMax: 4096, txMax: null })).toEqual({
+      ok: false,
+      missing: ['txMax'],
+    });
     expect(render('{a} {a}', {})).toEqual({ ok: false, missing: ['a'] });
   });
 });
@@ -126,7 +135,14 @@ describe('rendering diagnoses', () => {
       'demo.yaml',
     );
     const [diagnosis] = run({ findings: [x.rxRingBelow], rules: [rule!] });
-    expect(diagnosis!.fixes).toEqual([{ text: 'Raise enp65s0f0', commands: ['ethtool -G enp65s0f0 rx 8192'], operations: [{ kind: 'ethtool-rings', iface: IF, rx: 8192 }], disruptive: true }]);
+    expect(diagnosis!.fixes).toEqual([
+      {
+        text: 'Raise enp65s0f0',
+        commands: ['ethtool -G enp65s0f0 rx 8192'],
+        operations: [{ kind: 'ethtool-rings', iface: IF, rx: 8192 }],
+        disruptive: true,
+      },
+    ]);
     expect(diagnosis!.notes).toEqual(['fix "Set {nothing}" left out: no value for nothing']);
   });
 
@@ -140,7 +156,11 @@ describe('rendering diagnoses', () => {
     expect(tool.subject).toBe('host');
     expect(tool.ruledOut).toEqual(['PCIe 8 GT/s x8 on enp65s0f0 carries its 10 Gb/s port (pcie-link passed): not the limit']);
 
-    const pcie = run({ findings: [x.pcieBelow], facts: { 'iperf3.version': { version: '3.16' } }, statuses: { 'link-speed': { [IF]: 'pass' } } }).find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
+    const pcie = run({
+      findings: [x.pcieBelow],
+      facts: { 'iperf3.version': { version: '3.16' } },
+      statuses: { 'link-speed': { [IF]: 'pass' } },
+    }).find((item) => item.ruleId === 'pcie-bandwidth-below-port')!;
     expect(pcie.ruledOut).toEqual([
       'iperf3 3.16 here runs each stream in its own thread: the tool is not single-threaded',
       'enp65s0f0 negotiated its best link mode (link-speed passed): the Ethernet link is not the limit',

@@ -11,6 +11,7 @@ describe('rules/rule.schema.json', () => {
 
   it('describes rules, conditions and the op vocabulary for editors', () => {
     const text = JSON.stringify(ruleJsonSchema());
-    for (const word of ['"Rule"', '"Condition"', '"confidence"', '"ruledOut"', '"matches"', '"absent"', '"disruptive"']) expect(text).toContain(word);
+    for (const word of ['"Rule"', '"Condition"', '"confidence"', '"ruledOut"', '"matches"', '"absent"', '"disruptive"'])
+      expect(text).toContain(word);
   });
 });

@@ -24,7 +24,11 @@ const expectationSchema = z.object({
 });
 
 const HOSTS = path.join(FIXTURES, 'hosts');
-const scenarios = existsSync(HOSTS) ? readdirSync(HOSTS).filter((name) => existsSync(path.join(HOSTS, name, 'expected.json'))).sort() : [];
+const scenarios = existsSync(HOSTS)
+  ? readdirSync(HOSTS)
+      .filter((name) => existsSync(path.join(HOSTS, name, 'expected.json')))
+      .sort()
+  : [];
 
 describe('host scenarios (recorded snapshots through the whole pipeline)', () => {
   it('has at least four scenarios', () => {
@@ -35,9 +39,17 @@ describe('host scenarios (recorded snapshots through the whole pipeline)', () =>
     const dir = path.join(HOSTS, name);
     const expected = expectationSchema.parse(JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')));
     const io = await SnapshotHostIO.open(dir);
-    const { report } = await scan({ io, checks, log: silentLogger(), sourcePath: dir, ...(expected.profile ? { profile: expected.profile } : {}) });
+    const { report } = await scan({
+      io,
+      checks,
+      log: silentLogger(),
+      sourcePath: dir,
+      ...(expected.profile ? { profile: expected.profile } : {}),
+    });
 
-    const broken = report.checks.filter((check) => check.status === 'error').map((check) => `${check.id}: ${check.error?.message ?? check.reason}`);
+    const broken = report.checks
+      .filter((check) => check.status === 'error')
+      .map((check) => `${check.id}: ${check.error?.message ?? check.reason}`);
     expect(broken, 'no check may break on a real capture').toEqual([]);
     const findings = report.checks.flatMap((check) => check.findings);
     for (const want of expected.findings) {
@@ -49,10 +61,16 @@ describe('host scenarios (recorded snapshots through the whole pipeline)', () =>
     }
     const ranked = report.diagnoses.slice(0, expected.topDiagnoses.length).map(({ ruleId, subject }) => ({ ruleId, subject }));
     expect(ranked, 'leading diagnoses').toEqual(expected.topDiagnoses);
-    for (const note of expected.notes) expect(report.notes.map(({ ruleId, subject }) => ({ ruleId, subject })), 'notes').toContainEqual(note);
+    for (const note of expected.notes)
+      expect(
+        report.notes.map(({ ruleId, subject }) => ({ ruleId, subject })),
+        'notes',
+      ).toContainEqual(note);
     if (expected.verdict) expect(report.verdict?.status).toBe(expected.verdict);
     for (const unwanted of expected.absent) {
-      expect(findings.filter((finding) => Object.entries(unwanted).every(([key, value]) => (finding as Record<string, unknown>)[key] === value))).toEqual([]);
+      expect(
+        findings.filter((finding) => Object.entries(unwanted).every(([key, value]) => (finding as Record<string, unknown>)[key] === value)),
+      ).toEqual([]);
     }
   });
 });

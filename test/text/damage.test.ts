@@ -21,7 +21,11 @@ const shape = (segments: readonly Segment[]) => segments.map((part) => `${part.k
 
 async function symptoms(text: string): Promise<string[]> {
   const outcomes = await analyzeText(text, { checks, log: silentLogger() });
-  return outcomes.flatMap((outcome) => outcome.report.checks.flatMap((check) => check.findings.map((finding) => `${finding.check}/${finding.symptom}@${finding.subject}`))).sort();
+  return outcomes
+    .flatMap((outcome) =>
+      outcome.report.checks.flatMap((check) => check.findings.map((finding) => `${finding.check}/${finding.symptom}@${finding.subject}`)),
+    )
+    .sort();
 }
 
 /** Wraps every line longer than `width` at the last space before it, as mail clients do. */
@@ -45,12 +49,16 @@ function wrap(text: string, width: number): string {
 
 describe('segmenting damaged texts', () => {
   it('email quoting (> and > >) and CRLF', async () => {
-    const damaged = ICE.split('\n').map((line) => `> ${line}`).join('\r\n');
+    const damaged = ICE.split('\n')
+      .map((line) => `> ${line}`)
+      .join('\r\n');
     const result = segment(damaged);
     expect(shape(result.segments)).toEqual(shape(segment(ICE).segments));
     expect(result.repairs).toEqual(expect.arrayContaining(['CRLF line ends', 'email quoting (> )']));
     expect(await symptoms(damaged)).toEqual(await symptoms(ICE));
-    const twice = `On Monday, the customer wrote:\n${ICE.split('\n').map((line) => `> > ${line}`).join('\n')}`;
+    const twice = `On Monday, the customer wrote:\n${ICE.split('\n')
+      .map((line) => `> > ${line}`)
+      .join('\n')}`;
     expect(shape(segment(twice).segments)).toEqual(shape(segment(ICE).segments));
   });
 
@@ -72,7 +80,9 @@ describe('segmenting damaged texts', () => {
     const [original] = await analyzeText(NETUTILS, { checks, log: silentLogger() });
     const [wrapped] = await analyzeText(damaged, { checks, log: silentLogger() });
     // The interrupts parsed the same: the IRQ rows were joined back, none lost.
-    expect(wrapped!.store.runs.find((run) => run.fact === 'proc.interrupts')?.ok).toBe(original!.store.runs.find((run) => run.fact === 'proc.interrupts')?.ok);
+    expect(wrapped!.store.runs.find((run) => run.fact === 'proc.interrupts')?.ok).toBe(
+      original!.store.runs.find((run) => run.fact === 'proc.interrupts')?.ok,
+    );
     const iperf = wrap(IPERF3, 72);
     expect(iperf).not.toBe(IPERF3);
     expect(segment(iperf).segments.map((part) => part.kind)).toContain('iperf3-text');
@@ -80,7 +90,24 @@ describe('segmenting damaged texts', () => {
   });
 
   it('| grep and | more fragments: partial outputs marked filtered, pager prompts dropped', async () => {
-    const text = ['$ ethtool -i em1', 'driver: ice', 'bus-info: 0000:17:00.0', '$ ethtool -S em1 | grep -i drop', '     rx_dropped: 12', '     tx_dropped: 0', '$ ethtool -g em1 | more', 'Ring parameters for em1:', 'Pre-set maximums:', 'RX:\t\t8160', '--More--', 'TX:\t\t8160', 'Current hardware settings:', 'RX:\t\t512', 'TX:\t\t512', ''].join('\n');
+    const text = [
+      '$ ethtool -i em1',
+      'driver: ice',
+      'bus-info: 0000:17:00.0',
+      '$ ethtool -S em1 | grep -i drop',
+      '     rx_dropped: 12',
+      '     tx_dropped: 0',
+      '$ ethtool -g em1 | more',
+      'Ring parameters for em1:',
+      'Pre-set maximums:',
+      'RX:\t\t8160',
+      '--More--',
+      'TX:\t\t8160',
+      'Current hardware settings:',
+      'RX:\t\t512',
+      'TX:\t\t512',
+      '',
+    ].join('\n');
     const result = segment(text);
     expect(result.segments.map((part) => [part.kind, part.iface, part.filtered])).toEqual([
       ['ethtool-driver', 'em1', false],
@@ -93,7 +120,9 @@ describe('segmenting damaged texts', () => {
   });
 
   it('terminal timestamps and log prefixes', async () => {
-    const stamped = ICE.split('\n').map((line, index) => `[2024-03-05 10:${String(index % 60).padStart(2, '0')}:07] ${line}`).join('\n');
+    const stamped = ICE.split('\n')
+      .map((line, index) => `[2024-03-05 10:${String(index % 60).padStart(2, '0')}:07] ${line}`)
+      .join('\n');
     expect(shape(segment(stamped).segments)).toEqual(shape(segment(ICE).segments));
     expect(segment(stamped).repairs).toContain('terminal timestamps');
     expect(await symptoms(stamped)).toEqual(await symptoms(ICE));
@@ -103,7 +132,9 @@ describe('segmenting damaged texts', () => {
     const text = [
       'Hi, both servers are slow. Output from each:',
       ...ICE.replace(/^# /gm, '[root@hv01 ~]# ').split('\n'),
-      ...read('tg3-bcm5719-rss.txt').replace(/\[root@hpe ~\]#/g, 'admin@web02:~$').split('\n'),
+      ...read('tg3-bcm5719-rss.txt')
+        .replace(/\[root@hpe ~\]#/g, 'admin@web02:~$')
+        .split('\n'),
     ].join('\n');
     const result = segment(text);
     expect(result.hosts).toEqual(['hv01', 'web02']);
@@ -118,7 +149,14 @@ describe('segmenting damaged texts', () => {
     expect(shape(segment(fenced).segments)).toEqual(shape(segment(ICE).segments));
     const bare = ICE.replace(/^# .*$/gm, '');
     // Without the commands, the headers ("Settings for em1:", "Ring parameters for em1:") still say what and which interface.
-    expect(shape(segment(bare).segments)).toEqual(['ethtool-settings:em1', 'ethtool-driver:', 'ethtool-rings:em1', 'ethtool-channels:em1', 'ethtool-coalesce:em1', 'ethtool-features:em1']);
+    expect(shape(segment(bare).segments)).toEqual([
+      'ethtool-settings:em1',
+      'ethtool-driver:',
+      'ethtool-rings:em1',
+      'ethtool-channels:em1',
+      'ethtool-coalesce:em1',
+      'ethtool-features:em1',
+    ]);
   });
 
   it('iperf3 -J pasted between a prompt and prose: the JSON ends at its closing brace', async () => {

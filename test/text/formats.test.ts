@@ -24,7 +24,14 @@ describe('content-shape sniffing of real outputs pasted without a prompt', () =>
   });
 
   it('several ethtool outputs in one text, each by its header', () => {
-    expect(sniffKinds(read('ice-e810xxv-25g-kvm-root-prompts.txt'))).toEqual(['ethtool-settings', 'ethtool-rings', 'ethtool-channels', 'ethtool-features', 'ethtool-coalesce', 'ethtool-driver']);
+    expect(sniffKinds(read('ice-e810xxv-25g-kvm-root-prompts.txt'))).toEqual([
+      'ethtool-settings',
+      'ethtool-rings',
+      'ethtool-channels',
+      'ethtool-features',
+      'ethtool-coalesce',
+      'ethtool-driver',
+    ]);
   });
 
   it('names the output and the interface from a command line', () => {

@@ -39,7 +39,8 @@ const EXPECTATIONS: Expectation[] = [
     verdict: 'no-bottleneck',
     symptoms: ['throughput/at-link-ceiling'],
     askFor: [/Get-NetAdapter/],
-    engineer: '8 streams summing to 36.1 Gb/s is 96 % of 40G goodput: the network is fine (the guide expects ~38 Gb/s from Windows clients)',
+    engineer:
+      '8 streams summing to 36.1 Gb/s is 96 % of 40G goodput: the network is fine (the guide expects ~38 Gb/s from Windows clients)',
   },
   {
     file: 'seed-002-10g-stuck-3.5-pcie-x1.txt',
@@ -66,13 +67,22 @@ const EXPECTATIONS: Expectation[] = [
   },
   {
     file: 'igb-i211-aspm-thread-assembled.txt',
-    recognised: ['ethtool-settings:enp3s0', 'ethtool-pause:enp3s0', 'ethtool-stats:enp3s0', 'ethtool-features:enp3s0', 'lspci', 'lspci', 'iperf3-text'],
+    recognised: [
+      'ethtool-settings:enp3s0',
+      'ethtool-pause:enp3s0',
+      'ethtool-stats:enp3s0',
+      'ethtool-features:enp3s0',
+      'lspci',
+      'lspci',
+      'iperf3-text',
+    ],
     symptoms: ['throughput/below-link-ceiling', 'nic-drops/nic-drops'],
     diagnoses: ['nic-drops'],
     notes: [/enp3s0: no kernel counters \(ip -s link\) in the text: drops are judged on ethtool -S alone/],
     askFor: [/ethtool -g enp3s0/, /cat \/proc\/interrupts/],
     engineer: 'I211 at 44 Mb/s of 1G with rx_missed_errors: PCIe ASPM L1 exit latency on the path (LnkCtl: ASPM L1 Enabled)',
-    notReached: 'nicdoctor has no ASPM check: it reports the 5 % plateau and the missed packets (rx_missed_errors 270102), not the ASPM cause',
+    notReached:
+      'nicdoctor has no ASPM check: it reports the 5 % plateau and the missed packets (rx_missed_errors 270102), not the ASPM cause',
   },
   {
     file: 'igb-i211-udp-slow-run-mailer-wrapped.txt',
@@ -96,7 +106,14 @@ const EXPECTATIONS: Expectation[] = [
   },
   {
     file: 'ice-e810xxv-25g-kvm-root-prompts.txt',
-    recognised: ['ethtool-settings:em1', 'ethtool-driver:em1', 'ethtool-rings:em1', 'ethtool-channels:em1', 'ethtool-coalesce:em1', 'ethtool-features:em1'],
+    recognised: [
+      'ethtool-settings:em1',
+      'ethtool-driver:em1',
+      'ethtool-rings:em1',
+      'ethtool-channels:em1',
+      'ethtool-coalesce:em1',
+      'ethtool-features:em1',
+    ],
     symptoms: ['rss-queues/queues-below-max'],
     engineer: 'E810 at 25G with fewer combined channels in use than the hardware offers',
   },
@@ -106,7 +123,7 @@ const EXPECTATIONS: Expectation[] = [
     symptoms: ['nic-drops/nic-drops'],
     askFor: [/ethtool -g eth0/],
     engineer: 'millions of rx_dropped (software drops, rx_dropped.nic 0): the host, not the NIC, drops after the flood',
-    notReached: 'the drops are reported; that they are the kernel\'s (rx_dropped.nic is 0), after a flood, is the engineer\'s reading',
+    notReached: "the drops are reported; that they are the kernel's (rx_dropped.nic is 0), after a flood, is the engineer's reading",
   },
   {
     file: 'igc-i225v-nfs-fenced.txt',
@@ -188,7 +205,7 @@ const EXPECTATIONS: Expectation[] = [
   {
     file: 'numactl-aws-c5n18xl-2node-no-prompt.txt',
     recognised: ['numactl'],
-    engineer: 'two NUMA nodes: the NIC\'s node decides where IRQs and iperf3 belong',
+    engineer: "two NUMA nodes: the NIC's node decides where IRQs and iperf3 belong",
     notReached: 'numa-locality needs the NIC (its numa_node): not in this text',
   },
   {
@@ -209,16 +226,28 @@ const EXPECTATIONS: Expectation[] = [
 ];
 
 const read = (file: string) => readFileSync(path.join(FIXTURES, 'text', file), 'utf8');
-const label = (segment: NonNullable<Report['source']['segments']>[number]) => (segment.interface && segment.kind.startsWith('ethtool') || segment.kind === 'ip-link' ? `${segment.kind}:${segment.interface}` : segment.kind);
+const label = (segment: NonNullable<Report['source']['segments']>[number]) =>
+  (segment.interface && segment.kind.startsWith('ethtool')) || segment.kind === 'ip-link'
+    ? `${segment.kind}:${segment.interface}`
+    : segment.kind;
 
 describe('analyze on real pasted texts', () => {
   for (const expectation of EXPECTATIONS) {
     it(`${expectation.file}: ${expectation.engineer}`, async () => {
-      const outcomes = await analyzeText(read(expectation.file), { checks, log: silentLogger(), ...(expectation.linkSpeedMbps ? { linkSpeedMbps: expectation.linkSpeedMbps } : {}) });
+      const outcomes = await analyzeText(read(expectation.file), {
+        checks,
+        log: silentLogger(),
+        ...(expectation.linkSpeedMbps ? { linkSpeedMbps: expectation.linkSpeedMbps } : {}),
+      });
       const reports = outcomes.map((outcome) => outcome.report);
-      if (expectation.hosts) expect(reports.map((report) => report.host.hostname)).toEqual(expectation.hosts.map((host) => host ?? 'unknown'));
+      if (expectation.hosts)
+        expect(reports.map((report) => report.host.hostname)).toEqual(expectation.hosts.map((host) => host ?? 'unknown'));
       else expect(reports).toHaveLength(1);
-      const own = (report: Report) => (report.source.segments ?? []).filter((segment) => segment.kind !== 'ignored' && (segment.host ?? null) === (reports.length > 1 ? report.host.hostname : segment.host ?? null));
+      const own = (report: Report) =>
+        (report.source.segments ?? []).filter(
+          (segment) =>
+            segment.kind !== 'ignored' && (segment.host ?? null) === (reports.length > 1 ? report.host.hostname : (segment.host ?? null)),
+        );
       const segments = reports.flatMap(own);
       for (const report of reports) expect(report.source.mode).toBe('text');
       expect(segments.filter((segment) => segment.recognised).map(label)).toEqual(expectation.recognised);
@@ -227,10 +256,16 @@ describe('analyze on real pasted texts', () => {
       const diagnoses = reports.flatMap((report) => [...report.diagnoses, ...report.notes].map((diagnosis) => diagnosis.ruleId));
       for (const rule of expectation.diagnoses ?? []) expect(diagnoses).toContain(rule);
       if (expectation.verdict) expect(reports.map((report) => report.verdict?.status)).toContain(expectation.verdict);
-      const symptoms = reports.flatMap((report) => report.checks.flatMap((check) => check.findings.map((finding) => `${finding.check}/${finding.symptom}`)));
+      const symptoms = reports.flatMap((report) =>
+        report.checks.flatMap((check) => check.findings.map((finding) => `${finding.check}/${finding.symptom}`)),
+      );
       for (const symptom of expectation.symptoms ?? []) expect(symptoms).toContain(symptom);
       const asks = reports.flatMap((report) => (report.askFor ?? []).map((ask) => ask.command));
-      for (const pattern of expectation.askFor ?? []) expect(asks.some((command) => pattern.test(command)), `${pattern} in ${asks.join(' | ')}`).toBe(true);
+      for (const pattern of expectation.askFor ?? [])
+        expect(
+          asks.some((command) => pattern.test(command)),
+          `${pattern} in ${asks.join(' | ')}`,
+        ).toBe(true);
       const notes = reports.flatMap((report) => report.source.notes ?? []).join('\n');
       for (const pattern of expectation.notes ?? []) expect(notes).toMatch(pattern);
     });

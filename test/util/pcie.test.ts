@@ -28,7 +28,9 @@ describe('PCIe bandwidth table (kernel PCIE_SPEED2MBS_ENC)', () => {
   });
 
   it('matches what the kernel logged for a ConnectX-5 on 8.0 GT/s x8 (real dmesg capture)', () => {
-    const line = realCapture('dmesg/mlx5-cx5-pcie-bw-arm-1.txt').split('\n').find((text) => text.includes('available PCIe bandwidth'))!;
+    const line = realCapture('dmesg/mlx5-cx5-pcie-bw-arm-1.txt')
+      .split('\n')
+      .find((text) => text.includes('available PCIe bandwidth'))!;
     const logged = Number(/([\d.]+) Gb\/s available PCIe bandwidth/.exec(line)![1]);
     expect(logged).toBe(63.008);
     expect(encodedGbps(8, 8)).toBe(logged);
