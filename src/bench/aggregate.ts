@@ -1,8 +1,5 @@
 import type { Iperf3Result } from '../parsers/iperf3-json.js';
 import type { BenchProcess, BenchStep } from '../report/schema.js';
-import { coefficientOfVariation, median } from '../util/stats.js';
-
-export { coefficientOfVariation, median };
 
 export interface ClientOutcome {
   label: string;

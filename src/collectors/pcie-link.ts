@@ -4,7 +4,7 @@ import { defineCollector } from '../engine/collector.js';
 import { FactCollectionError, isFactFailure } from '../engine/facts.js';
 import { findLspciDevice, parseLspci, type LinkMarker, type LspciDevice } from '../parsers/lspci.js';
 import type { Source } from '../report/schema.js';
-import { parseLinkSpeed, parseLinkWidth } from '../domain/pcie.js';
+import { parseLinkSpeed, parseLinkWidth } from '../parsers/pcie-text.js';
 import { runTool } from './run-tool.js';
 import { isPciAddress, readAttribute, resolveLink } from '../hostio/sysfs-read.js';
 

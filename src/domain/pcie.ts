@@ -27,9 +27,6 @@ export const PCIE_SPEED2MBS_ENC: Readonly<Record<string, number>> = {
  */
 export const PCIE_TRANSACTION_EFFICIENCY = 0.89;
 
-// Reading the link speed and width as tools print them is parsing; the arithmetic below uses it.
-export { parseLinkSpeed, parseLinkWidth } from '../parsers/pcie-text.js';
-
 /** "Gen3" for 8 GT/s; null for a speed the specification does not define. */
 export function generationName(speedGts: number): string | null {
   const index = PCIE_SPEEDS_GTS.findIndex((speed) => speed === speedGts);

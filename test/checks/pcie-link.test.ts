@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pcieLink from '../../checks/pcie-link.js';
 import type { PcieLink, PcieLinkReading, PcieUpstreamPort } from '../../src/collectors/pcie-link.js';
 import { findLspciDevice, parseLspci } from '../../src/parsers/lspci.js';
-import { parseLinkSpeed, parseLinkWidth } from '../../src/domain/pcie.js';
+import { parseLinkSpeed, parseLinkWidth } from '../../src/parsers/pcie-text.js';
 import { failed } from '../helpers/check-harness.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';

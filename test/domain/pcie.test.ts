@@ -7,10 +7,9 @@ import {
   integratedFunction,
   linkLabel,
   minimumLinks,
-  parseLinkSpeed,
-  parseLinkWidth,
   usableGbps,
 } from '../../src/domain/pcie.js';
+import { parseLinkSpeed, parseLinkWidth } from '../../src/parsers/pcie-text.js';
 import { realCapture } from '../helpers/fixtures.js';
 
 describe('PCIe bandwidth table (kernel PCIE_SPEED2MBS_ENC)', () => {
