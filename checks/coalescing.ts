@@ -3,6 +3,7 @@ import { defineCheck, symptom } from '../src/engine/check.js';
 import { skipForFailedFact } from '../src/engine/optional-fact.js';
 import { ownedNicOnly } from '../src/domain/interface-kinds.js';
 import type { EthtoolCoalesce } from '../src/parsers/ethtool-coalesce.js';
+import type { SymptomFixTemplate } from '../src/report/fix-operations.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 
 /**
@@ -31,6 +32,20 @@ function dynamicItr(driver: string | null, coalesce: EthtoolCoalesce): boolean {
   const values = driver ? ITR_DYNAMIC_VALUES[driver] : undefined;
   return values !== undefined && coalesce.rxUsecs !== null && values.includes(coalesce.rxUsecs);
 }
+
+/** Both coalescing symptoms set what their target phrases name: adaptive off/on, rx-usecs. */
+const COALESCE_FIX: SymptomFixTemplate = {
+  text: '{commands}',
+  ops: [
+    {
+      kind: 'ethtool-coalesce',
+      iface: '{subject}',
+      'adaptive-rx': '{targetAdaptiveRx}',
+      'adaptive-tx': '{targetAdaptiveTx}',
+      'rx-usecs': '{targetRxUsecs}',
+    },
+  ],
+};
 
 const adaptiveSchema = z.enum(['on', 'off', 'n/a']);
 const profileSchema = z.enum(['throughput', 'latency', 'measurement']);
@@ -72,18 +87,7 @@ export default defineCheck({
       },
       message:
         '{subject}: adaptive coalescing off and rx-usecs {rxUsecs} (rx-frames {rxFrames}): one interrupt per packet; for a throughput host that means a high interrupt rate and CPU load already at moderate rates{note}',
-      fix: {
-        text: '{commands}',
-        ops: [
-          {
-            kind: 'ethtool-coalesce',
-            iface: '{subject}',
-            'adaptive-rx': '{targetAdaptiveRx}',
-            'adaptive-tx': '{targetAdaptiveTx}',
-            'rx-usecs': '{targetRxUsecs}',
-          },
-        ],
-      },
+      fix: COALESCE_FIX,
     }),
     'adaptive-coalescing-on': symptom({
       severity: 'info',
@@ -113,18 +117,7 @@ export default defineCheck({
             : [d.adaptiveRx === 'on' ? 'adaptive-rx off' : '', d.adaptiveTx === 'on' ? 'adaptive-tx off' : ''].filter(Boolean).join(' '),
       },
       message: '{subject}: adaptive interrupt coalescing is on (RX {adaptiveRx}, TX {adaptiveTx}{dynamicMode}); {why}',
-      fix: {
-        text: '{commands}',
-        ops: [
-          {
-            kind: 'ethtool-coalesce',
-            iface: '{subject}',
-            'adaptive-rx': '{targetAdaptiveRx}',
-            'adaptive-tx': '{targetAdaptiveTx}',
-            'rx-usecs': '{targetRxUsecs}',
-          },
-        ],
-      },
+      fix: COALESCE_FIX,
     }),
     'high-rx-usecs': symptom({
       severity: 'warning',
