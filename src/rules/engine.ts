@@ -466,19 +466,23 @@ export function diagnose({ report, facts, rules, checks }: DiagnoseInput): Diagn
   );
 }
 
+/** The symptoms, facts and checks one rule's conditions name (when, unless, confirmedBy, ruledOut, fixes). */
+export function ruleReferences(rule: Rule, refs = { symptoms: new Set<string>(), facts: new Set<string>(), checks: new Set<string>() }) {
+  for (const condition of [
+    rule.when,
+    rule.unless,
+    rule.confirmedBy,
+    ...(rule.ruledOut ?? []).map((entry) => entry.when),
+    ...rule.fixes.map((fix) => fix.when),
+  ])
+    references(condition, refs);
+  return refs;
+}
+
 /** Fact ids the rules read, for building the lookup. */
 export function referencedFacts(rules: readonly Rule[]): string[] {
   const refs = { symptoms: new Set<string>(), facts: new Set<string>(), checks: new Set<string>() };
-  for (const rule of rules) {
-    for (const condition of [
-      rule.when,
-      rule.unless,
-      rule.confirmedBy,
-      ...(rule.ruledOut ?? []).map((entry) => entry.when),
-      ...rule.fixes.map((fix) => fix.when),
-    ])
-      references(condition, refs);
-  }
+  for (const rule of rules) ruleReferences(rule, refs);
   return [...refs.facts].sort();
 }
 

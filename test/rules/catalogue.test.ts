@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
 import { collectors } from '../../src/collectors/index.js';
 import { references } from '../../src/rules/conditions.js';
+import { ruleReferences } from '../../src/rules/engine.js';
 import { bench, catalogue, run, type BenchInput, type Facts } from './helpers.js';
 import * as x from './fixtures.js';
 
@@ -144,15 +145,7 @@ describe('conformance: rules reference what the checks and collectors declare', 
   const checkIds = new Set(checks.map((check) => check.id));
 
   it.each(catalogue.map((rule) => [rule.id, rule] as const))('%s uses declared symptoms, facts and checks', (_, rule) => {
-    const refs = { symptoms: new Set<string>(), facts: new Set<string>(), checks: new Set<string>() };
-    for (const condition of [
-      rule.when,
-      rule.unless,
-      rule.confirmedBy,
-      ...(rule.ruledOut ?? []).map((entry) => entry.when),
-      ...rule.fixes.map((fix) => fix.when),
-    ])
-      references(condition, refs);
+    const refs = ruleReferences(rule);
     for (const symptom of refs.symptoms)
       expect(declared, `${rule.file}: rule ${rule.id} uses ${symptom}, which no check declares`).toContain(symptom);
     for (const fact of refs.facts)
