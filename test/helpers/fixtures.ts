@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root, found from here both as test/helpers/*.ts and as dist/test/helpers/*.js (benches). */
+/** The repository root, found from here as test/helpers/*.ts. */
 function repositoryRoot(): string {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'fixtures'))) return dir;
