@@ -1,4 +1,5 @@
 import type { Source } from '../report/schema.js';
+import { ParseError } from '../parsers/parse-error.js';
 
 /**
  * Every fact a collector can produce, by id. Collector modules add their own entries by
@@ -44,8 +45,7 @@ export class FactCollectionError extends Error implements FactError {
 }
 
 /** Parsers throw this on output they cannot read (defined with them; re-exported for the engine). */
-export { ParseError } from '../parsers/parse-error.js';
-import { ParseError } from '../parsers/parse-error.js';
+export { ParseError };
 
 /** A collector's own failure or a parser's: both become a fact failure with their kind. */
 export function isFactFailure(error: unknown): error is FactCollectionError | ParseError {
