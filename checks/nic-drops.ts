@@ -206,18 +206,19 @@ export default defineCheck({
             : source(origin);
       const rate = rxPackets && isReceiveCounter(counter) ? counter.value / rxPackets : null;
       const negligible = rate !== null && rate < opts.negligibleDropRate;
+      // What every drop finding says about its counter, whichever symptom it is.
+      const counterData = {
+        counter: counter.name,
+        value: counter.value,
+        queues: counter.queues,
+        rxPackets: rate !== null ? rxPackets : null,
+        negligible,
+        origin,
+      };
       if (software) {
         report('software-device-drops', {
           evidence: [evidence(counter.name, counter.value, threshold, where)],
-          data: {
-            counter: counter.name,
-            value: counter.value,
-            queues: counter.queues,
-            rxPackets: rate !== null ? rxPackets : null,
-            negligible,
-            origin,
-            kind: device.softwareType ?? device.kind,
-          },
+          data: { ...counterData, kind: device.softwareType ?? device.kind },
         });
         continue;
       }
@@ -226,16 +227,7 @@ export default defineCheck({
         // million packets, are shown, not failed on.
         ...(counter.mayBeBenign || negligible ? { severity: 'info' as const } : {}),
         evidence: [evidence(counter.name, counter.value, threshold, where)],
-        data: {
-          counter: counter.name,
-          value: counter.value,
-          queues: counter.queues,
-          rxPackets: rate !== null ? rxPackets : null,
-          negligible,
-          remedy: counter.remedy,
-          origin,
-          driver: device.driver,
-        },
+        data: { ...counterData, remedy: counter.remedy, driver: device.driver },
       });
     }
 
