@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -227,4 +228,45 @@ describe('label validation and matching', () => {
     expect(alarmsOf(report).map((alarm) => alarm.ruleId)).toEqual(['nic-drops']);
     expect(() => alarmsOf({ checks: [] })).toThrow(/diagnoses/);
   });
+});
+
+describe('scripts/eval.mjs', () => {
+  const script = path.join(root, 'scripts', 'eval.mjs');
+  const temp: string[] = [];
+  afterAll(async () => {
+    for (const dir of temp) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('exits 2 naming the argument on a bad option or an unknown case', () => {
+    const unknownOption = spawnSync(process.execPath, [script, '--frobnicate'], { encoding: 'utf8' });
+    expect([unknownOption.status, unknownOption.stderr]).toEqual([2, expect.stringContaining('--frobnicate')]);
+    const missingDir = spawnSync(process.execPath, [script, '--cases'], { encoding: 'utf8' });
+    expect([missingDir.status, missingDir.stderr]).toEqual([2, expect.stringContaining('--cases needs a directory')]);
+    const unknownCase = spawnSync(process.execPath, [script, 'no-such-case'], { encoding: 'utf8' });
+    expect([unknownCase.status, unknownCase.stderr]).toEqual([2, expect.stringContaining('no-such-case')]);
+  });
+
+  it('scores a --cases directory holding a pasted-ticket case and prints its totals line', async () => {
+    const base = await mkdtemp(path.join(os.tmpdir(), 'nicdoctor-evalscript-'));
+    temp.push(base);
+    const dir = path.join(base, 'set', 'vm-ticket');
+    await mkdir(dir, { recursive: true });
+    // A real healthy output (the local VM's ethtool -i) pasted under its prompt, as a ticket would hold it.
+    const output = readFileSync(
+      path.join(root, 'fixtures', 'eval', 'local-vm-debian12-kvm-virtio-veth', 'input', 'sos_commands', 'networking', 'ethtool_-i_eth0'),
+      'utf8',
+    );
+    await writeFile(path.join(dir, 'ticket.txt'), `$ ethtool -i eth0\n${output}`);
+    await writeFile(
+      path.join(dir, 'label.yaml'),
+      'case: vm-ticket\nsource: local:shared-capture-vm\nenvironment: vm\nverdict: healthy\nreasoning: r\n',
+    );
+    const out = execFileSync(process.execPath, [script, '--cases', path.join(base, 'set'), '--json'], { encoding: 'utf8' });
+    const parsed = JSON.parse(out) as { sets: { name: string; totals: { cases: number; errors: number } }[] };
+    expect(parsed.sets.map((set) => [set.name, set.totals.cases, set.totals.errors])).toEqual([['set', 1, 0]]);
+    const text = execFileSync(process.execPath, [script, '--cases', path.join(base, 'set')], { encoding: 'utf8' });
+    expect(text).toMatch(
+      /^set: cases right \d\/1; recall 0\/0 \(n\/a\); at warning or above 0\/0 \(n\/a\); false alarms \d+; analyze errors 0$/m,
+    );
+  }, 90_000);
 });
