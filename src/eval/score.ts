@@ -7,6 +7,8 @@ export interface Alarm {
   cause: number;
   subject: string;
   confidence?: string;
+  /** The strongest severity of the findings behind it (critical, warning, info). */
+  severity?: string;
   mode?: string;
 }
 
@@ -16,6 +18,8 @@ export interface CaseResult {
   verdict: string;
   right: boolean;
   expectedFound: number;
+  /** Expectations matched by an alarm of warning severity or above (what a user cannot overlook). */
+  expectedFoundAtWarning: number;
   expected: number;
   /** Expectations no alarm matched. */
   missed: LabelItem[];
@@ -30,6 +34,7 @@ export interface Totals {
   right: number;
   expected: number;
   found: number;
+  foundAtWarning: number;
   falseAlarms: number;
   errors: number;
 }
@@ -55,13 +60,18 @@ export function alarmsOf(report: unknown): Alarm[] {
         typeof diagnosis === 'object' && diagnosis !== null && typeof (diagnosis as Alarm).ruleId === 'string',
     )
     .filter((diagnosis) => diagnosis.mode !== 'refuted')
-    .map(({ ruleId, cause, subject, confidence, mode }) => ({ ruleId, cause, subject, confidence, mode }));
+    .map(({ ruleId, cause, subject, confidence, severity, mode }) => ({ ruleId, cause, subject, confidence, severity, mode }));
 }
+
+const AT_WARNING = new Set(['warning', 'critical']);
 
 /** RIGHT = every expectation met, no forbidden alarm, no alarm the label does not account for. */
 export function scoreCase(evalCase: EvalCase, alarms: Alarm[]): CaseResult {
   const { label } = evalCase;
   const missed = label.expect.filter((item) => !alarms.some((alarm) => matches(item, alarm)));
+  const atWarning = label.expect.filter((item) =>
+    alarms.some((alarm) => matches(item, alarm) && alarm.severity !== undefined && AT_WARNING.has(alarm.severity)),
+  );
   const falseAlarms = alarms.filter(
     (alarm) => label.forbid.some((item) => matches(item, alarm)) || ![...label.expect, ...label.allow].some((item) => matches(item, alarm)),
   );
@@ -71,6 +81,7 @@ export function scoreCase(evalCase: EvalCase, alarms: Alarm[]): CaseResult {
     verdict: label.verdict,
     right: missed.length === 0 && falseAlarms.length === 0,
     expectedFound: label.expect.length - missed.length,
+    expectedFoundAtWarning: atWarning.length,
     expected: label.expect.length,
     missed,
     falseAlarms,
@@ -85,6 +96,7 @@ export function errorResult(evalCase: EvalCase, error: string): CaseResult {
     verdict: label.verdict,
     right: false,
     expectedFound: 0,
+    expectedFoundAtWarning: 0,
     expected: label.expect.length,
     missed: label.expect,
     falseAlarms: [],
@@ -98,6 +110,7 @@ export function totalsOf(results: CaseResult[]): Totals {
     right: results.filter((result) => result.right).length,
     expected: results.reduce((sum, result) => sum + result.expected, 0),
     found: results.reduce((sum, result) => sum + result.expectedFound, 0),
+    foundAtWarning: results.reduce((sum, result) => sum + result.expectedFoundAtWarning, 0),
     falseAlarms: results.reduce((sum, result) => sum + result.falseAlarms.length, 0),
     errors: results.filter((result) => result.error !== undefined).length,
   };
