@@ -377,7 +377,7 @@ export function segment(text: string): Segmentation {
         }
       }
       // A run flattened into prose (whitespace collapsed as published) or a fragment quoted inline.
-      if (INLINE_IPERF3_ROW.test(line.text)) {
+      if (line.text.includes(' sec ') && INLINE_IPERF3_ROW.test(line.text)) {
         const taken: SourceLine[] = [line];
         let next = index + 1;
         while (next < lines.length && (INLINE_IPERF3_ROW.test(lines[next]!.text) || /sender|receiver/.test(lines[next]!.text)))
@@ -392,7 +392,7 @@ export function segment(text: string): Segmentation {
         index = next;
         continue;
       }
-      const inline = [...line.text.matchAll(INLINE_LSPCI)];
+      const inline = line.text.includes('Lnk') ? [...line.text.matchAll(INLINE_LSPCI)] : [];
       if (inline.length) {
         add(
           FORMATS.find((f) => f.kind === 'lspci')!,
