@@ -42,9 +42,9 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
     );
   const groups = groupByHost(segmentation.segments, segmentation.hosts);
   const ignoredOf = ignoredByHost(segmentation.ignored, [...groups.keys()]);
-  // Prose: ignored text and the sentences that quoted a fragment inline ("pese a tener 10GbE ... LnkSta: ...").
-  const prose = ignoredText(text, [...segmentation.ignored, ...segmentation.segments.filter((part) => part.inline)]);
-  const stated = options.linkSpeedMbps ?? statedLinkSpeedMbps(prose);
+  // Prose: ignored text and the sentences that quoted a fragment inline ("pese a tener 10GbE ... LnkSta: ..."),
+  // normalized as the outputs are (a speed written with an NBSP, in a quoted reply).
+  const stated = options.linkSpeedMbps ?? statedLinkSpeedMbps(segmentation.prose);
   const outcomes: ScanOutcome[] = [];
   for (const [host, segments] of groups) {
     const io = new TextHostIO(segments, { hostname: host, statedSpeedMbps: stated });
@@ -268,9 +268,4 @@ function ignoredByHost(ignored: readonly IgnoredText[], hosts: ReadonlyArray<str
     list.push(range);
   }
   return result;
-}
-
-function ignoredText(text: string, ignored: ReadonlyArray<{ firstLine: number; lastLine: number }>): string {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  return ignored.map((range) => lines.slice(range.firstLine - 1, range.lastLine).join('\n')).join('\n');
 }

@@ -46,6 +46,11 @@ export interface Format {
   sniff?: (text: string) => boolean;
   /** Whether lines cut by a mailer are rejoined; iperf3's parser reads rows across line breaks itself. */
   noUnwrap?: boolean;
+  /**
+   * A row too short to be whole, so that a mailer's cut is told from a row of its own where
+   * the piece after the cut would fit the body too (softnet_stat's columns).
+   */
+  incomplete?: (row: string) => boolean;
 }
 
 /**
@@ -141,8 +146,10 @@ export const FORMATS: readonly Format[] = [
   },
   {
     kind: 'softnet',
-    anchor: /^[0-9a-f]{8}(?:\s+[0-9a-f]{8}){8,}$/,
-    body: /^[0-9a-f]{8}(?:\s+[0-9a-f]{8}){8,}$/,
+    // Nine to thirteen columns; a row a mailer cut at 72 columns starts with five or more.
+    anchor: /^[0-9a-f]{8}(?:\s+[0-9a-f]{8}){4,}$/,
+    body: /^[0-9a-f]{8}(?:\s+[0-9a-f]{8}){4,}$/,
+    incomplete: (row) => row.trim().split(/\s+/).length < 9,
     command: /\/proc\/net\/softnet_stat\b/,
   },
   {

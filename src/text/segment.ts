@@ -46,6 +46,11 @@ export interface Segmentation {
   ignored: IgnoredText[];
   /** Hostnames in the order they appear. */
   hosts: string[];
+  /**
+   * The text's own words, normalized (quoting, Unicode spaces undone): the ignored lines and the
+   * sentences that quoted a fragment inline, in text order. Where prose states a link speed.
+   */
+  prose: string;
   repairs: string[];
 }
 
@@ -276,10 +281,11 @@ function consume(
       /^\s*(?:\[ ID ?\]|Connecting to host|-{20,})/.test(text)
     )
       break;
-    if (!fits(text)) {
-      const previous = taken.at(-1);
+    const previous = taken.at(-1);
+    const cut = previous !== undefined && !format.noUnwrap && pieceLength >= WRAP_MIN && pieceLength <= WRAP_MAX;
+    if (!fits(text) || (cut && format.incomplete?.(previous.text))) {
       const joined = previous ? `${previous.text} ${text.trim()}` : '';
-      if (previous && !format.noUnwrap && pieceLength >= WRAP_MIN && pieceLength <= WRAP_MAX && fits(joined)) {
+      if (previous && cut && fits(joined)) {
         taken[taken.length - 1] = { number: previous.number, text: joined };
         repairs.add('wrapped lines rejoined');
         pieceLength = raw.length;
@@ -320,6 +326,7 @@ export function segment(text: string): Segmentation {
   const { blocks: found, hosts } = blocks(normalized.lines);
   const segments: Segment[] = [];
   const ignored: Array<SourceLine & { host: string | null }> = [];
+  const prose: SourceLine[] = [];
 
   for (const block of found) {
     let index = 0;
@@ -402,14 +409,25 @@ export function segment(text: string): Segmentation {
           [{ number: line.number, text: inline.map((match) => match[0]).join('\n') }],
         );
         segments.at(-1)!.inline = true;
+        prose.push(line);
         index += 1;
         continue;
       }
       ignored.push({ ...line, host: block.host });
+      prose.push(line);
       index += 1;
     }
   }
-  return { segments: mergeIperf3(segments), ignored: groupIgnored(ignored), hosts, repairs: [...repairs] };
+  return {
+    segments: mergeIperf3(segments),
+    ignored: groupIgnored(ignored),
+    hosts,
+    prose: prose
+      .sort((a, b) => a.number - b.number)
+      .map((line) => line.text)
+      .join('\n'),
+    repairs: [...repairs],
+  };
 }
 
 /**
