@@ -48,11 +48,15 @@ describe('the text path is linear and bounded (issue 19)', () => {
     ['spaces after `LnkSta: Speed`', (pad: string) => `\t\tLnkSta: Speed 8GT/s${pad}x\n`],
     ['`@` after an ip link header', (pad: string) => `2: eth0@${'@'.repeat(pad.length)}\n`],
     ['digits in a uname line', (pad: string) => `Linux h 1.${'1'.repeat(pad.length)}\n`],
-  ])('200 KB: %s', async (_name, make) => {
-    const text = make(' '.repeat(200 * 1024));
-    segment(text);
-    await analyze(text);
-  }, BOUND_MS);
+  ])(
+    '200 KB: %s',
+    async (_name, make) => {
+      const text = make(' '.repeat(200 * 1024));
+      segment(text);
+      await analyze(text);
+    },
+    BOUND_MS,
+  );
 
   it(
     '100,000 blank lines inside an ethtool -S',
@@ -93,26 +97,22 @@ describe('the text path is linear and bounded (issue 19)', () => {
     BOUND_MS,
   );
 
-  it(
-    'many hosts with prose between their outputs: each report lists only its own ignored text (no amplification)',
-    async () => {
-      const hosts = 12;
-      const text = Array.from(
-        { length: hosts },
-        (_, index) => `root@h${index}:~# ethtool -S eth0\nNIC statistics:\n     rx_packets: ${index}\nthis host was rebooted on Monday\n`,
-      ).join('\n');
-      const outcomes = await analyze(text);
-      expect(outcomes).toHaveLength(hosts);
-      for (const outcome of outcomes) {
-        const ignored = outcome.report.source?.segments?.filter((part) => part.kind === 'ignored') ?? [];
-        expect(ignored).toHaveLength(1);
-      }
-      const size = outcomes.reduce((sum, outcome) => sum + JSON.stringify(outcome.report).length, 0);
-      // Linear in the hosts: a few KB per host's report, not the whole text's ignored list each.
-      expect(size / hosts).toBeLessThan(64 * 1024);
-      const many = Array.from({ length: MAX_TEXT_HOSTS + 1 }, (_, index) => `root@h${index}:~# uptime`).join('\n');
-      await expect(analyze(many)).rejects.toThrow(UsageError);
-    },
-    60_000,
-  );
+  it('many hosts with prose between their outputs: each report lists only its own ignored text (no amplification)', async () => {
+    const hosts = 12;
+    const text = Array.from(
+      { length: hosts },
+      (_, index) => `root@h${index}:~# ethtool -S eth0\nNIC statistics:\n     rx_packets: ${index}\nthis host was rebooted on Monday\n`,
+    ).join('\n');
+    const outcomes = await analyze(text);
+    expect(outcomes).toHaveLength(hosts);
+    for (const outcome of outcomes) {
+      const ignored = outcome.report.source?.segments?.filter((part) => part.kind === 'ignored') ?? [];
+      expect(ignored).toHaveLength(1);
+    }
+    const size = outcomes.reduce((sum, outcome) => sum + JSON.stringify(outcome.report).length, 0);
+    // Linear in the hosts: a few KB per host's report, not the whole text's ignored list each.
+    expect(size / hosts).toBeLessThan(64 * 1024);
+    const many = Array.from({ length: MAX_TEXT_HOSTS + 1 }, (_, index) => `root@h${index}:~# uptime`).join('\n');
+    await expect(analyze(many)).rejects.toThrow(UsageError);
+  }, 60_000);
 });

@@ -32,14 +32,16 @@ const log = silentLogger();
 
 /** What must not change: per host, the diagnoses (rule@subject) and the findings at warning+. */
 function diagnosis(reports: readonly Report[]): string[] {
-  return reports.flatMap((report, index) => [
-    ...report.diagnoses.filter((item) => item.mode !== 'refuted').map((item) => `${index}: diagnosis ${item.ruleId}@${item.subject}`),
-    ...report.checks.flatMap((check) =>
-      check.findings
-        .filter((finding) => finding.severity !== 'info')
-        .map((finding) => `${index}: finding ${finding.check}/${finding.symptom}@${finding.subject}`),
-    ),
-  ]).sort();
+  return reports
+    .flatMap((report, index) => [
+      ...report.diagnoses.filter((item) => item.mode !== 'refuted').map((item) => `${index}: diagnosis ${item.ruleId}@${item.subject}`),
+      ...report.checks.flatMap((check) =>
+        check.findings
+          .filter((finding) => finding.severity !== 'info')
+          .map((finding) => `${index}: finding ${finding.check}/${finding.symptom}@${finding.subject}`),
+      ),
+    ])
+    .sort();
 }
 
 /** What analyzeText reads of a text: equal inputs, equal diagnosis. */
@@ -48,7 +50,16 @@ function analysisInput(text: string): string {
   return JSON.stringify({
     hosts,
     prose,
-    segments: segments.map(({ kind, host, iface, command, filtered, inline, windows, text: body }) => [kind, host, iface, command, filtered, inline, windows, body]),
+    segments: segments.map(({ kind, host, iface, command, filtered, inline, windows, text: body }) => [
+      kind,
+      host,
+      iface,
+      command,
+      filtered,
+      inline,
+      windows,
+      body,
+    ]),
   });
 }
 const analysed = new Map<string, string[]>();
@@ -116,51 +127,60 @@ const cases = readdirSync(evalDir, { withFileTypes: true })
 
 describe('metamorphic: damaged copies of real texts keep their diagnosis', () => {
   for (const name of texts) {
-    it(name, async () => {
-      const text = readFileSync(path.join(textDir, name), 'utf8');
-      const row: Row = { fixture: `text/${name}`, generated: 0, passed: 0, skipped: [], failed: [] };
-      rows.push(row);
-      expect(await runVariants(name, text, await ofText(text), row, name === texts[0])).toEqual([]);
-    }, 60_000);
+    it(
+      name,
+      async () => {
+        const text = readFileSync(path.join(textDir, name), 'utf8');
+        const row: Row = { fixture: `text/${name}`, generated: 0, passed: 0, skipped: [], failed: [] };
+        rows.push(row);
+        expect(await runVariants(name, text, await ofText(text), row, name === texts[0])).toEqual([]);
+      },
+      60_000,
+    );
   }
 });
 
 describe('metamorphic: whole cases (sosreport and pasted text) keep their diagnosis', () => {
   for (const name of cases) {
-    it(name, async () => {
-      const dir = path.join(evalDir, name);
-      const row: Row = { fixture: `eval/${name}`, generated: 0, passed: 0, skipped: [], failed: [] };
-      rows.push(row);
-      const failures: string[] = [];
-      let pasted: string;
-      let expected: string[];
-      if (existsSync(path.join(dir, 'ticket.txt'))) {
-        pasted = readFileSync(path.join(dir, 'ticket.txt'), 'utf8');
-        expected = await ofText(pasted);
-      } else {
-        const io = await SosreportHostIO.open(path.join(dir, 'input'));
-        const ofSosreport = diagnosis([(await scan({ io, checks, log })).report]);
-        const asText = sosreportAsText(path.join(dir, 'input'));
-        pasted = asText.text;
-        const ofPasted = await ofText(pasted);
-        if (asText.complete) {
-          // Every output went into the text: it must read as the sosreport does.
-          row.generated += 1;
-          const same = JSON.stringify(ofPasted) === JSON.stringify(ofSosreport);
-          const reason = knownWrong[`${name} / sosreport → pasted text`];
-          if (same) row.passed += 1;
-          else row.failed.push(`sosreport → pasted text${reason ? ' (known)' : ''}`);
-          if (reason) expect(same, `${name}: now right, take it out of METAMORPHIC-KNOWN-WRONG.yaml`).toBe(false);
-          else if (!same) failures.push(`${name} / sosreport → pasted text: sosreport [${ofSosreport.join(', ')}] text [${ofPasted.join(', ')}]`);
-        } else
-          row.skipped.push(
-            `sosreport → pasted text: ${asText.leftOut.length} file(s) have no pasted form (${asText.leftOut.slice(0, 2).join(', ')}...): the text's own diagnosis is the baseline of its variants`,
-          );
-        expected = ofPasted;
-      }
-      failures.push(...(await runVariants(name, pasted, expected, row)));
-      expect(failures).toEqual([]);
-    }, 120_000);
+    it(
+      name,
+      async () => {
+        const dir = path.join(evalDir, name);
+        const row: Row = { fixture: `eval/${name}`, generated: 0, passed: 0, skipped: [], failed: [] };
+        rows.push(row);
+        const failures: string[] = [];
+        let pasted: string;
+        let expected: string[];
+        if (existsSync(path.join(dir, 'ticket.txt'))) {
+          pasted = readFileSync(path.join(dir, 'ticket.txt'), 'utf8');
+          expected = await ofText(pasted);
+        } else {
+          const io = await SosreportHostIO.open(path.join(dir, 'input'));
+          const ofSosreport = diagnosis([(await scan({ io, checks, log })).report]);
+          const asText = sosreportAsText(path.join(dir, 'input'));
+          pasted = asText.text;
+          const ofPasted = await ofText(pasted);
+          if (asText.complete) {
+            // Every output went into the text: it must read as the sosreport does.
+            row.generated += 1;
+            const same = JSON.stringify(ofPasted) === JSON.stringify(ofSosreport);
+            const reason = knownWrong[`${name} / sosreport → pasted text`];
+            if (same) row.passed += 1;
+            else row.failed.push(`sosreport → pasted text${reason ? ' (known)' : ''}`);
+            if (reason) expect(same, `${name}: now right, take it out of METAMORPHIC-KNOWN-WRONG.yaml`).toBe(false);
+            else if (!same)
+              failures.push(`${name} / sosreport → pasted text: sosreport [${ofSosreport.join(', ')}] text [${ofPasted.join(', ')}]`);
+          } else
+            row.skipped.push(
+              `sosreport → pasted text: ${asText.leftOut.length} file(s) have no pasted form (${asText.leftOut.slice(0, 2).join(', ')}...): the text's own diagnosis is the baseline of its variants`,
+            );
+          expected = ofPasted;
+        }
+        failures.push(...(await runVariants(name, pasted, expected, row)));
+        expect(failures).toEqual([]);
+      },
+      120_000,
+    );
   }
 });
 

@@ -20,7 +20,11 @@ const HOLDS_JSON = /^\s*\{\s*$/m;
 
 /** Email quoting at one depth: `> line`, and `>` alone on an empty line (what mail clients write). */
 function quote(prefix: string): Variant['make'] {
-  return (text) => ({ text: lines(text).map((line) => (line ? `${prefix} ${line}` : prefix)).join('\n') });
+  return (text) => ({
+    text: lines(text)
+      .map((line) => (line ? `${prefix} ${line}` : prefix))
+      .join('\n'),
+  });
 }
 
 /** Hard wrap at `width` columns at the last space, as mailers do; a word longer than the width is not broken. */
@@ -86,7 +90,12 @@ const inlineCode: Variant['make'] = (text) => {
   const prompts = source.filter((line) => PROMPT.test(line));
   if (!prompts.length) return { skip: 'no prompt: no command to write as inline code' };
   if (prompts.some((line) => HOSTNAME_PROMPT.test(line))) return { skip: 'prompts name hosts: Markdown command lines would lose them' };
-  const styles = [(command: string) => `\`${command}\`:`, (command: string) => `- \`${command}\`:`, (command: string) => `**${command}**`, (command: string) => `### ${command}`];
+  const styles = [
+    (command: string) => `\`${command}\`:`,
+    (command: string) => `- \`${command}\`:`,
+    (command: string) => `**${command}**`,
+    (command: string) => `### ${command}`,
+  ];
   const out: string[] = [];
   let inside = false;
   let nth = 0;
@@ -122,13 +131,21 @@ export const VARIANTS: readonly Variant[] = [
   {
     name: 'tabs stripped',
     // Leading tabs dropped, a tab between words left as one space (what an HTML mail view keeps).
-    make: (text) => ({ text: lines(text).map((line) => line.replace(/^\t+/, '').replace(/\t+/g, ' ')).join('\n') }),
+    make: (text) => ({
+      text: lines(text)
+        .map((line) => line.replace(/^\t+/, '').replace(/\t+/g, ' '))
+        .join('\n'),
+    }),
   },
   { name: 'CRLF', make: (text) => ({ text: lines(text).join('\r\n') }) },
   { name: 'NBSP', make: (text) => ({ text: respace(text, 2, ['\u00a0']) }) },
   {
     name: 'Unicode spaces, zero-width',
-    make: (text) => ({ text: lines(respace(text, 3, ['\u2007', '\u202f', '\u3000'])).map((line) => (line ? `\u200b${line}` : line)).join('\n') }),
+    make: (text) => ({
+      text: lines(respace(text, 3, ['\u2007', '\u202f', '\u3000']))
+        .map((line) => (line ? `\u200b${line}` : line))
+        .join('\n'),
+    }),
   },
   { name: 'fenced ```', make: fenced('```', '```') },
   { name: 'fenced ```console', make: fenced('```console', '```') },
@@ -168,7 +185,8 @@ export function sosreportAsText(inputDir: string): PastedCase {
     const name = path.basename(file);
     if (name === '.gitkeep') continue;
     const full = path.join(inputDir, file);
-    const pasted = lstatSync(full).isFile() && ((file.startsWith('sos_commands/') && PASTED_COMMANDS.test(name)) || PASTED_FILES.includes(file));
+    const pasted =
+      lstatSync(full).isFile() && ((file.startsWith('sos_commands/') && PASTED_COMMANDS.test(name)) || PASTED_FILES.includes(file));
     if (!pasted) {
       leftOut.push(file);
       continue;
