@@ -171,7 +171,22 @@ function describeRun(run: Iperf3TextRun): string {
   );
 }
 
+/** A number no iperf3 prints (a 400-digit counter, Infinity): the run cannot be judged (issue 19, item 5). */
+function outOfRange(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER;
+  if (Array.isArray(value)) return value.some(outOfRange);
+  if (value && typeof value === 'object') return Object.values(value).some(outOfRange);
+  return false;
+}
+
 function readRuns(part: Segment, notes: Map<Segment, string>): Iperf3TextRun[] {
+  const runs = readRunsAsPrinted(part, notes);
+  if (!runs.some(outOfRange)) return runs;
+  notes.set(part, 'not read: a number in this iperf3 output is out of range');
+  return [];
+}
+
+function readRunsAsPrinted(part: Segment, notes: Map<Segment, string>): Iperf3TextRun[] {
   if (part.kind === 'iperf3-text') {
     try {
       const runs = parseIperf3TextRuns(part.text);
