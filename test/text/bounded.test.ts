@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
 import { MAX_IGNORED_LISTED, MAX_TEXT_HOSTS, analyzeText } from '../../src/text/analyze.js';
@@ -5,6 +10,7 @@ import { MAX_LINE_CHARS, normalize } from '../../src/text/normalize.js';
 import { segment } from '../../src/text/segment.js';
 import { UsageError } from '../../src/util/errors.js';
 import { silentLogger } from '../../src/util/log.js';
+import { FIXTURES } from '../helpers/fixtures.js';
 
 /**
  * Issue 19, item 2: the inputs that hung the text path for more than 60 s (a cubic header
@@ -115,4 +121,21 @@ describe('the text path is linear and bounded (issue 19)', () => {
     const many = Array.from({ length: MAX_TEXT_HOSTS + 1 }, (_, index) => `root@h${index}:~# uptime`).join('\n');
     await expect(analyze(many)).rejects.toThrow(UsageError);
   }, 60_000);
+
+  it('the CLI refuses a text naming more than 256 hosts with exit 2 and says why', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'nicdoctor-segmenter-hosts-'));
+    try {
+      const file = path.join(dir, 'fleet.txt');
+      writeFileSync(file, Array.from({ length: MAX_TEXT_HOSTS + 1 }, (_, index) => `root@h${index}:~# ethtool eth0`).join('\n'));
+      const cli = path.join(FIXTURES, '..', 'dist', 'src', 'cli.js');
+      const failure = await promisify(execFile)(process.execPath, [cli, 'analyze', file]).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure.code).toBe(2);
+      expect(failure.stderr).toMatch(/names 257 hosts .*split it into one text per host/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
