@@ -29,6 +29,12 @@ import { parseSysctlAll } from '../src/parsers/sysctl.js';
 import { parseTcQdisc } from '../src/parsers/tc-qdisc.js';
 import { snapshotManifestSchema } from '../src/hostio/snapshot.js';
 import { parseUname } from '../src/hostio/sosreport.js';
+import { checks } from '../checks/index.js';
+import { analyzeText } from '../src/text/analyze.js';
+import { normalize } from '../src/text/normalize.js';
+import { segment } from '../src/text/segment.js';
+import { UsageError } from '../src/util/errors.js';
+import { silentLogger } from '../src/util/log.js';
 
 function repositoryRoot(): string {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
@@ -112,7 +118,76 @@ export function fuzzTargets(): FuzzTarget[] {
       ],
     },
     { name: 'snapshot.json', parse: parseManifest, seeds: manifestSeeds() },
+    // The text path (issue 19, item 2): what `nicdoctor analyze ticket.txt` does before the scan.
+    { name: 'normalize', parse: normalize, seeds: textSeeds() },
+    { name: 'segment', parse: segment, seeds: textSeeds() },
   ];
+}
+
+/** The real pasted texts (fixtures/text): tickets, mail threads, forum posts. */
+function textSeeds(): string[] {
+  const dir = path.join(REAL, '..', 'text');
+  return readdirSync(dir)
+    .filter((name) => /\.(?:txt|json)$/.test(name))
+    .sort()
+    .map((name) => readFileSync(path.join(dir, name), 'utf8'));
+}
+
+export interface AsyncFuzzTarget {
+  name: string;
+  run: (text: string) => Promise<unknown>;
+  /** Errors that are the target's answer to bad input (a refusal), not a defect. */
+  refusals: ReadonlyArray<new (...args: never[]) => Error>;
+  seeds: string[];
+}
+
+/** Whole pipelines on mutated real texts: `analyzeText` segments, reads and scans every host. */
+export function asyncFuzzTargets(): AsyncFuzzTarget[] {
+  const log = silentLogger();
+  return [
+    {
+      name: 'analyzeText',
+      run: (text) => analyzeText(text, { checks, log }),
+      // A text naming more hosts than one text may hold is refused as a usage error (exit 2).
+      refusals: [ParseError, UsageError],
+      seeds: textSeeds(),
+    },
+  ];
+}
+
+/** fuzzTarget for an async target: each input resolves or is refused, within MAX_MS_PER_INPUT. */
+export async function fuzzAsyncTarget(target: AsyncFuzzTarget, numRuns: number, seed?: number): Promise<FuzzFigures> {
+  const times: number[] = [];
+  let parsed = 0;
+  let parseErrors = 0;
+  await fc.assert(
+    fc.asyncProperty(mutatedInput(target.seeds), async (input) => {
+      const start = performance.now();
+      try {
+        await target.run(input);
+        parsed += 1;
+      } catch (error) {
+        if (!target.refusals.some((refusal) => error instanceof refusal))
+          throw new Error(
+            `${target.name} threw ${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}`,
+          );
+        parseErrors += 1;
+      }
+      const elapsed = performance.now() - start;
+      times.push(elapsed);
+      if (elapsed > MAX_MS_PER_INPUT) throw new Error(`${target.name} took ${elapsed.toFixed(0)} ms on a ${input.length}-character input`);
+    }),
+    { numRuns, ...(seed === undefined ? {} : { seed }), endOnFailure: true },
+  );
+  times.sort((a, b) => a - b);
+  return {
+    target: target.name,
+    cases: times.length,
+    parsed,
+    parseErrors,
+    maxMs: times.at(-1) ?? 0,
+    medianMs: times[Math.floor(times.length / 2)] ?? 0,
+  };
 }
 
 function manifestSeeds(): string[] {

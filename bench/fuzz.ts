@@ -3,10 +3,18 @@
  * all by default (NICDOCTOR_FUZZ_RUNS per target overrides), and the figures: cases, how many
  * parsed and how many were refused with a ParseError, median and worst time per input.
  */
-import { fuzzTarget, fuzzTargets, type FuzzFigures } from './fuzz-targets.js';
+import { asyncFuzzTargets, fuzzAsyncTarget, fuzzTarget, fuzzTargets, type FuzzFigures } from './fuzz-targets.js';
 
 const only = process.env.NICDOCTOR_FUZZ_ONLY?.split(',');
-const targets = fuzzTargets().filter((target) => !only || only.includes(target.name));
+const chosen = (target: { name: string }) => !only || only.includes(target.name);
+const targets = [
+  ...fuzzTargets()
+    .filter(chosen)
+    .map((target) => ({ name: target.name, run: async (runs: number, seed: number) => fuzzTarget(target, runs, seed) })),
+  ...asyncFuzzTargets()
+    .filter(chosen)
+    .map((target) => ({ name: target.name, run: (runs: number, seed: number) => fuzzAsyncTarget(target, runs, seed) })),
+];
 const perTarget = Number(process.env.NICDOCTOR_FUZZ_RUNS ?? Math.ceil(100_000 / targets.length));
 const seed = process.env.NICDOCTOR_FUZZ_SEED ? Number(process.env.NICDOCTOR_FUZZ_SEED) : Date.now() % 2 ** 31;
 process.stdout.write(`fuzz: ${targets.length} targets × ${perTarget} cases, seed ${seed}\n`);
@@ -15,7 +23,7 @@ let failed = 0;
 const started = performance.now();
 for (const target of targets) {
   try {
-    const figures = fuzzTarget(target, perTarget, seed);
+    const figures = await target.run(perTarget, seed);
     rows.push(figures);
     process.stdout.write(
       `${figures.target.padEnd(24)} ${String(figures.cases).padStart(7)} cases  ${String(figures.parsed).padStart(7)} parsed  ${String(figures.parseErrors).padStart(7)} ParseError  median ${figures.medianMs.toFixed(3)} ms  max ${figures.maxMs.toFixed(1)} ms\n`,

@@ -9,7 +9,13 @@ import { reportSchema, type Profile, type TextSegment } from '../report/schema.j
 import { usableGbps } from '../domain/pcie.js';
 import { askFor } from './ask-for.js';
 import { benchFromRuns, runRate, statedLinkSpeedMbps } from './bench.js';
-import { segment, type Segment } from './segment.js';
+import { segment, type IgnoredText, type Segment } from './segment.js';
+import { UsageError } from '../util/errors.js';
+
+/** Hosts one text may name in its prompts: more is a fleet, to be split into one text per host. */
+export const MAX_TEXT_HOSTS = 256;
+/** Ignored ranges a host's report lists one by one; the rest are summed up in one entry. */
+export const MAX_IGNORED_LISTED = 50;
 
 /**
  * `nicdoctor analyze ticket.txt`: segment the text, give each host its own text HostIO, read the
@@ -30,10 +36,15 @@ export interface TextAnalysisOptions {
 
 export async function analyzeText(text: string, options: TextAnalysisOptions): Promise<ScanOutcome[]> {
   const segmentation = segment(text);
+  if (segmentation.hosts.length > MAX_TEXT_HOSTS)
+    throw new UsageError(
+      `the text names ${segmentation.hosts.length} hosts in its prompts, more than the ${MAX_TEXT_HOSTS} one text may hold: split it into one text per host (or use \`nicdoctor fleet\` on their reports)`,
+    );
   const groups = groupByHost(segmentation.segments, segmentation.hosts);
-  // Prose: ignored text and the sentences that quoted a fragment inline ("pese a tener 10GbE ... LnkSta: ...").
-  const prose = ignoredText(text, [...segmentation.ignored, ...segmentation.segments.filter((part) => part.inline)]);
-  const stated = options.linkSpeedMbps ?? statedLinkSpeedMbps(prose);
+  const ignoredOf = ignoredByHost(segmentation.ignored, [...groups.keys()]);
+  // Prose: ignored text and the sentences that quoted a fragment inline ("pese a tener 10GbE ... LnkSta: ..."),
+  // normalized as the outputs are (a speed written with an NBSP, in a quoted reply).
+  const stated = options.linkSpeedMbps ?? statedLinkSpeedMbps(segmentation.prose);
   const outcomes: ScanOutcome[] = [];
   for (const [host, segments] of groups) {
     const io = new TextHostIO(segments, { hostname: host, statedSpeedMbps: stated });
@@ -90,15 +101,22 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
       filtered: part.filtered,
       ...(segmentNotes.has(part) ? { note: segmentNotes.get(part)! } : {}),
     }));
-    // Ignored text belongs to no host: every host's report lists it once.
-    for (const ignored of segmentation.ignored)
+    // Each host's report lists the text ignored among its own outputs (issue 19: listing every
+    // range in every host's report made 265 KB of text a 293 MB report), at most
+    // MAX_IGNORED_LISTED of them one by one.
+    const ignored = ignoredOf.get(host) ?? [];
+    for (const range of ignored.slice(0, MAX_IGNORED_LISTED))
+      described.push({ kind: 'ignored', recognised: false, firstLine: range.firstLine, lastLine: range.lastLine, note: range.preview });
+    if (ignored.length > MAX_IGNORED_LISTED) {
+      const rest = ignored.slice(MAX_IGNORED_LISTED);
       described.push({
         kind: 'ignored',
         recognised: false,
-        firstLine: ignored.firstLine,
-        lastLine: ignored.lastLine,
-        note: ignored.preview,
+        firstLine: rest[0]!.firstLine,
+        lastLine: rest.at(-1)!.lastLine,
+        note: `${rest.length} more ranges of ignored text (not listed one by one)`,
       });
+    }
     described.sort((a, b) => a.firstLine - b.firstLine);
     report.source = { mode: 'text', ...(options.sourcePath ? { path: options.sourcePath } : {}), segments: described, notes };
     report.askFor = askFor(
@@ -153,7 +171,22 @@ function describeRun(run: Iperf3TextRun): string {
   );
 }
 
+/** A number no iperf3 prints (a 400-digit counter, Infinity): the run cannot be judged (issue 19, item 5). */
+function outOfRange(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER;
+  if (Array.isArray(value)) return value.some(outOfRange);
+  if (value && typeof value === 'object') return Object.values(value).some(outOfRange);
+  return false;
+}
+
 function readRuns(part: Segment, notes: Map<Segment, string>): Iperf3TextRun[] {
+  const runs = readRunsAsPrinted(part, notes);
+  if (!runs.some(outOfRange)) return runs;
+  notes.set(part, 'not read: a number in this iperf3 output is out of range');
+  return [];
+}
+
+function readRunsAsPrinted(part: Segment, notes: Map<Segment, string>): Iperf3TextRun[] {
   if (part.kind === 'iperf3-text') {
     try {
       const runs = parseIperf3TextRuns(part.text);
@@ -236,7 +269,18 @@ function groupByHost(segments: readonly Segment[], hosts: readonly string[]): Ma
   return groups;
 }
 
-function ignoredText(text: string, ignored: ReadonlyArray<{ firstLine: number; lastLine: number }>): string {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  return ignored.map((range) => lines.slice(range.firstLine - 1, range.lastLine).join('\n')).join('\n');
+/**
+ * The ignored ranges of each host: those after its prompts. Text before any prompt with a
+ * hostname (a ticket's own words) goes to the first host, as the outputs there do.
+ */
+function ignoredByHost(ignored: readonly IgnoredText[], hosts: ReadonlyArray<string | null>): Map<string | null, IgnoredText[]> {
+  const known = new Set(hosts);
+  const result = new Map<string | null, IgnoredText[]>();
+  for (const range of ignored) {
+    const owner = known.has(range.host) ? range.host : (hosts[0] ?? null);
+    let list = result.get(owner);
+    if (!list) result.set(owner, (list = []));
+    list.push(range);
+  }
+  return result;
 }

@@ -29,23 +29,49 @@ export type SegmentKind =
   | 'iperf3-json'
   | 'iperf2';
 
+/** A test on one line: a regular expression, or a function where one pattern would backtrack. */
+export interface LineShape {
+  test(line: string): boolean;
+}
+
 export interface Format {
   kind: SegmentKind;
   /** A line that starts this output; group 1, when present, is the interface it names. */
   anchor: RegExp;
   /** A line that belongs inside this output. */
-  body: RegExp;
+  body: LineShape;
   /** Recognises the command line that prints it; group 1 (when present) is the interface. */
   command?: RegExp;
   /** Whole-text check for the content shape, for outputs pasted without a prompt or header. */
   sniff?: (text: string) => boolean;
   /** Whether lines cut by a mailer are rejoined; iperf3's parser reads rows across line breaks itself. */
   noUnwrap?: boolean;
+  /**
+   * A row too short to be whole, so that a mailer's cut is told from a row of its own where
+   * the piece after the cut would fit the body too (softnet_stat's columns).
+   */
+  incomplete?: (row: string) => boolean;
 }
 
-const ETHTOOL_BODY = /^\s+\S.*$|^\s*[A-Za-z][\w /()-]*:\s*.*$/;
+/**
+ * Inside an ethtool output: an indented line, a `Key: value` line, or (where a mail client
+ * stripped the indentation) a continuation line of link modes or message-level names.
+ * Every pattern in this file is anchored and never puts two unbounded quantifiers over the
+ * same characters side by side, so a line is tested in time linear in its length.
+ */
+const ETHTOOL_BODY =
+  /^\s+\S|^[A-Za-z][\w /()-]*:|^\d+base[A-Za-z0-9/_-]+(?:\s|$)|^(?:drv|probe|link|timer|ifdown|ifup|rx_err|tx_err|tx_queued|intr|tx_done|rx_status|pktdata|hw|wol)(?: \w+)*$/;
 const IFACE = String.raw`([A-Za-z0-9_.:@-]+)`;
 const ethtool = (flags: string) => new RegExp(String.raw`^(?:sudo\s+)?(?:\S*/)?ethtool\s+(?:${flags})\s+${IFACE}(?:\s|$)`);
+
+/**
+ * Lines of an iperf3 run, tested after the leading whitespace (so that no `\s*` sits before
+ * an alternative that starts with whitespace or `.*`).
+ */
+const IPERF3_BODY =
+  /^(?:[\w.-]+:(?: *$| {2}(?:\[|Connecting to host|Reverse mode|(?:- )+-?$|iperf Done\.$))|\[ *(?:\d+|SUM|ID) *\]|Connecting to host|Lost\/Total Datagrams$|[\d/]+ *\([\d.e+-]+%\) *(?:sender|receiver)?$|Reverse mode|Server listening|Accepted connection|-{3,}|(?:- )+-?$|iperf Done\.$|iperf 3|Linux |Time: |Cookie: |TCP MSS: |Starting Test: |Test Complete|CPU Utilization: |sec\b|[\d.]+ *(?:sec|[KMGT]?Bytes|[KMGT]?bits\/sec)\b|\d+(?: +(?:sender|receiver))?$|sender$|receiver$|local\/sender|snd_tcp_congestion |rcv_tcp_congestion |\.\.\.(?: *\.\.\.)*$)/;
+/** A column header line of an iperf3 run, wherever the word sits. */
+const IPERF3_COLUMNS = /Bitrate|Bandwidth|Transfer/;
 
 export const FORMATS: readonly Format[] = [
   {
@@ -56,8 +82,9 @@ export const FORMATS: readonly Format[] = [
   },
   {
     kind: 'ethtool-stats',
-    anchor: /^NIC statistics:\s*$/,
-    body: /^\s*[\w.[\]:-]+:\s*-?\d+\s*$|^\s*\S+:\s*\d+\s*$/,
+    // Or (grep'd without it: `ethtool -S eth0 | grep drop`) a driver counter of its own shape.
+    anchor: /^NIC statistics:\s*$|^\s*(?:[a-z0-9]+\.)?[rt]x_[\w.[\]-]*:\s*-?\d+$/,
+    body: /^\s*[\w.[\]:-]+:\s*-?\d+$|^\s*\S+:\s*\d+$/,
     command: ethtool('-S|--statistics'),
   },
   {
@@ -75,7 +102,7 @@ export const FORMATS: readonly Format[] = [
   {
     kind: 'ethtool-features',
     anchor: new RegExp(`^Features for ${IFACE}:\\s*$`),
-    body: /^\s*[\w-]+:\s*(?:on|off)\b.*$/,
+    body: /^\s*[\w-]+:\s*(?:on|off)\b/,
     command: ethtool('-k|--show-features|--show-offload'),
   },
   {
@@ -104,54 +131,58 @@ export const FORMATS: readonly Format[] = [
   },
   {
     kind: 'lspci',
-    anchor: /^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] [A-Za-z].*$|^\s*(?:LnkCap|LnkSta):\s+.*Speed.*$/i,
-    // Mail clients strip lspci's indentation: a block is also `Key: value` lines and flag lists.
-    body: /^\s+\S.*$|^\s*[A-Za-z][\w ./()#-]*:\s.*$|^\s*(?:[A-Za-z0-9_]+[+-]\s*){2,}.*$|^<\S.*$/,
+    anchor: /^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] [A-Za-z]|^\s*(?:LnkCap|LnkSta):(?=.*Speed)/i,
+    // Mail clients strip lspci's indentation (and the tab after `LnkSta:`): a block is also
+    // `Key: value` lines and flag lists.
+    body: /^\s+\S|^[A-Za-z][\w ./()#-]*:\s|^(?:Lnk|Dev)[A-Za-z]{3}\d?:|^(?:[A-Za-z0-9_]+[+-]\s*){2,}|^<\S/,
     command: /^(?:sudo\s+)?(?:\S*\/)?lspci\b/,
   },
   {
     kind: 'proc-interrupts',
-    anchor: /^\s+CPU0(?:\s+CPU\d+)*\s*$/,
-    body: /^\s*[\w-]+:\s+.*$/,
+    // The CPU header, or (grep'd without it) a row: IRQ number, counts, then the chip's name.
+    anchor: /^\s*CPU0(?:\s+CPU\d+)*$|^\s*\d+:(?:\s+\d+)+\s+[A-Za-z]/,
+    body: /^\s*[\w-]+:\s/,
     command: /^(?:sudo\s+)?(?:cat|grep\b.*|less|more)\s+.*\/proc\/interrupts\b/,
   },
   {
     kind: 'softnet',
-    anchor: /^[0-9a-f]{8}(?:\s+[0-9a-f]{8}){8,}\s*$/,
-    body: /^[0-9a-f]{8}(?:\s+[0-9a-f]{8}){8,}\s*$/,
+    // Nine to thirteen columns; a row a mailer cut at 72 columns starts with five or more.
+    anchor: /^[0-9a-f]{8}(?:\s+[0-9a-f]{8}){4,}$/,
+    body: /^[0-9a-f]{8}(?:\s+[0-9a-f]{8}){4,}$/,
+    incomplete: (row) => row.trim().split(/\s+/).length < 9,
     command: /\/proc\/net\/softnet_stat\b/,
   },
   {
     kind: 'sysctl',
-    anchor: /^[a-z][a-z0-9_-]*(?:\.[a-z0-9_*-]+)+\s*=\s*\S.*$/i,
-    body: /^[a-z][a-z0-9_-]*(?:\.[a-z0-9_*-]+)+\s*=.*$/i,
+    anchor: /^[a-z][a-z0-9_-]*(?:\.[a-z0-9_*-]+)+\s*=\s*\S/i,
+    body: /^[a-z][a-z0-9_-]*(?:\.[a-z0-9_*-]+)+\s*=/i,
     command: /^(?:sudo\s+)?sysctl\b/,
   },
   {
     kind: 'ip-link',
-    anchor: /^\d+:\s+[^:\s]+(?:@\S+)?:\s+<[^>]*>.*$/,
-    body: /^\s+\S.*$|^\d+:\s+[^:\s]+(?:@\S+)?:\s+<[^>]*>.*$/,
+    anchor: /^\d+: +[^:\s@]+(?:@[^:\s]+)?: +<[^>]*>/,
+    body: /^\s+\S|^\d+: +[^:\s@]+(?:@[^:\s]+)?: +<[^>]*>/,
     command: /^(?:sudo\s+)?ip\s+(?:-\S+\s+)*(?:l|li|lin|link|a|ad|add|addr|address)\b/,
   },
   {
     kind: 'tc-qdisc',
-    anchor: /^qdisc \S+ [0-9a-f]*:.*$/,
-    body: /^\s+\S.*$|^qdisc \S+ .*$/,
+    anchor: /^qdisc \S+ [0-9a-f]*:/,
+    body: /^\s+\S|^qdisc \S+ /,
     command: /^(?:sudo\s+)?tc\s+(?:-\S+\s+)*qdisc\b/,
   },
   {
     kind: 'numactl',
-    anchor: /^available: \d+ nodes? \(.*\)\s*$/,
-    body: /^node \d+ .*$|^node distances:\s*$|^\s*node\s+\d+(?:\s+\d+)*\s*$|^\s*\d+:(?:\s+\d+)+\s*$|^No NUMA.*$/,
+    anchor: /^available: \d+ nodes? \(.*\)$/,
+    body: /^node \d+ |^node distances:$|^\s*node(?:\s+\d+)+$|^\s*\d+:(?:\s+\d+)+$|^No NUMA/,
     command: /^(?:sudo\s+)?numactl\s+(?:-H|--hardware)\b/,
   },
-  { kind: 'lscpu', anchor: /^Architecture:\s+\S+\s*$/, body: /^[A-Z][\w ()\-/]*:\s+.*$|^\s+.*$/, command: /^(?:sudo\s+)?lscpu\b/ },
-  { kind: 'uname', anchor: /^Linux \S+ \d+\.\d+\S* #\d+.*$/, body: /^$^/, command: /^uname\b/ },
+  { kind: 'lscpu', anchor: /^Architecture: *\S+$/, body: /^[A-Z][\w ()\-/]*:\s|^\s/, command: /^(?:sudo\s+)?lscpu\b/ },
+  { kind: 'uname', anchor: /^Linux \S+ \d+\.\d\S* #\d/, body: { test: () => false }, command: /^uname\b/ },
   {
     kind: 'iperf3-text',
     anchor:
       /^(?:[\w.-]+: {2}(?:Connecting to host|\[\s*(?:\d+|SUM|ID)).*|iperf3: error - .*|Connecting to host \S+, port \d+|Server listening on \d+.*|iperf 3\.\S+.*|\[\s*(?:\d+|SUM)\s*\](?:\[[A-Z-]+\])?\s+(?:local \S+ port|\d+\.\d\d-).*|\[ ID ?\].*)$/,
-    body: /^\s*(?:[\w.-]+:(?:\s*| {2}(?:\[.*|Connecting to host.*|Reverse mode.*|(?:- )+-?|iperf Done\.))|\[\s*(?:\d+|SUM|ID)\s*\].*|Connecting to host.*|Lost\/Total Datagrams|[\d/]+\s*\([\d.e+-]+%\)\s*(?:sender|receiver)?|Reverse mode.*|Server listening.*|Accepted connection.*|-{3,}.*|(?:- )+-?|iperf Done\.|iperf 3\S*.*|Linux .*|Time: .*|Cookie: .*|TCP MSS: .*|Starting Test: .*|Test Complete.*|CPU Utilization: .*|(?:sec\b.*|[\d.]+\s*(?:sec|[KMGT]?Bytes|[KMGT]?bits\/sec)\b.*|\d+(?:\s+(?:sender|receiver))?|sender|receiver)|\s+local\/sender.*|.*(?:Bitrate|Bandwidth|Transfer).*|snd_tcp_congestion .*|rcv_tcp_congestion .*|\s*\.\.\.(?:\s*\.\.\.)*\s*)$/,
+    body: { test: (line) => IPERF3_BODY.test(line.trimStart()) || IPERF3_COLUMNS.test(line) },
     command: /^(?:sudo\s+)?(?:\S*[\\/])?iperf3(?:\.exe)?\s+-/,
     sniff: sniffIperf3Text,
     noUnwrap: true,

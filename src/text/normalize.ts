@@ -1,8 +1,13 @@
 /**
  * Undoes the damage tickets do to pasted outputs, line by line, keeping each line's number in
  * the original text so that the report can point at it. What is undone here is what can be
- * undone without knowing which command printed the line: CRLF, email quoting, terminal
- * timestamps and pager prompts. Wrapped lines need that knowledge (segment.ts rejoins them).
+ * undone without knowing which command printed the line: CRLF, email quoting, Unicode spaces,
+ * terminal timestamps and pager prompts. Wrapped lines need that knowledge (segment.ts rejoins
+ * them).
+ *
+ * Every step is linear in the length of the text: the patterns are anchored and never put two
+ * unbounded quantifiers over the same characters side by side, and a line is cut at
+ * MAX_LINE_CHARS (no output nicdoctor reads has lines anywhere near that long).
  */
 
 export interface SourceLine {
@@ -17,7 +22,10 @@ export interface Normalized {
   repairs: string[];
 }
 
-/** "> " (any depth) as email clients quote a reply. */
+/** 64 KiB: the longest line kept; the rest of a longer line is dropped and said so in `repairs`. */
+export const MAX_LINE_CHARS = 64 * 1024;
+
+/** "> " (any depth, ">>" too) as email clients quote a reply; a quoted empty line is ">" alone. */
 const QUOTING = /^[ \t]?(?:>[ \t]?)+/;
 /**
  * Prefixes terminals and loggers put before each line: ISO and syslog timestamps, bracketed
@@ -30,38 +38,49 @@ const TIMESTAMPS = [
   /^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}\s+/,
 ];
 const PAGER = /^\s*(?:--More--.*|\(END\)|lines \d+-\d+(?:\/\d+)?(?: \(END\))?|:\s*)$/;
+/** Spaces a mailer or a word processor puts where the terminal had an ASCII space. */
+const UNICODE_SPACES = /[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g;
+/** Characters of no width (zero-width space and joiners, word joiner, a BOM inside the text). */
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
 
 export function normalize(text: string): Normalized {
   const repairs = new Set<string>();
-  if (/\r/.test(text)) repairs.add('CRLF line ends');
-  const raw = text
-    .replace(/^\uFEFF/, '')
-    .replace(/\r\n?/g, '\n')
-    .split('\n');
-  // Quoting and timestamps are removed only when they are how the text is written: on most of
-  // its non-blank lines, or on a run of them (one quoted reply inside a longer message).
-  const nonBlank = raw.filter((line) => line.trim());
-  const quoted = nonBlank.filter((line) => QUOTING.test(line)).length;
+  if (text.includes('\r')) repairs.add('CRLF line ends');
+  const raw = text.replace(/\r\n?/g, '\n').split('\n');
+  let cut = 0;
+  for (let index = 0; index < raw.length; index += 1) {
+    if (raw[index]!.length > MAX_LINE_CHARS) {
+      raw[index] = raw[index]!.slice(0, MAX_LINE_CHARS);
+      cut += 1;
+    }
+  }
+  if (cut) repairs.add(`${cut} line(s) longer than ${MAX_LINE_CHARS / 1024} KiB cut there (the rest of each is ignored)`);
+  const quoted = raw.some((line) => QUOTING.test(line));
   const lines: SourceLine[] = [];
-  raw.forEach((line, index) => {
-    let text = line.replace(/\u00a0/g, ' ');
-    if (quoted > 0 && QUOTING.test(text)) {
-      text = text.replace(QUOTING, '');
+  for (let index = 0; index < raw.length; index += 1) {
+    let line = raw[index]!;
+    const spaced = line.replace(UNICODE_SPACES, ' ');
+    const unzeroed = spaced.replace(ZERO_WIDTH, '');
+    if (spaced !== line) repairs.add('Unicode spaces (NBSP and others) read as spaces');
+    if (unzeroed !== spaced) repairs.add('zero-width characters removed');
+    line = unzeroed;
+    if (quoted && QUOTING.test(line)) {
+      line = line.replace(QUOTING, '');
       repairs.add('email quoting (> )');
     }
     for (const pattern of TIMESTAMPS) {
-      if (pattern.test(text) && timestampedRun(raw, index, pattern)) {
-        text = text.replace(pattern, '');
+      if (pattern.test(line) && timestampedRun(raw, index, pattern)) {
+        line = line.replace(pattern, '');
         repairs.add('terminal timestamps');
         break;
       }
     }
-    if (PAGER.test(text) && text.trim()) {
+    if (PAGER.test(line)) {
       repairs.add('pager prompts (--More--)');
-      return;
+      continue;
     }
-    lines.push({ number: index + 1, text: text.replace(/\s+$/, '') });
-  });
+    lines.push({ number: index + 1, text: line.trimEnd() });
+  }
   return { lines, repairs: [...repairs] };
 }
 

@@ -9,6 +9,10 @@ import { normalize, type SourceLine } from './normalize.js';
  *   2. where no prompt says what ran, by the shape of each output's first line (formats.ts);
  *   3. lines that belong to no output are reported as ignored, never guessed at.
  * Several hosts in one text are told apart by the hostnames in their prompts.
+ *
+ * Linear in the length of the text: every pattern is anchored with no two unbounded quantifiers
+ * over the same characters side by side, loops move an index (no `slice` per line) and hosts are
+ * kept in a Set.
  */
 
 export interface Segment {
@@ -30,6 +34,8 @@ export interface Segment {
 }
 
 export interface IgnoredText {
+  /** The host whose prompt the text followed (null before any prompt with a hostname). */
+  host: string | null;
   firstLine: number;
   lastLine: number;
   preview: string;
@@ -40,6 +46,11 @@ export interface Segmentation {
   ignored: IgnoredText[];
   /** Hostnames in the order they appear. */
   hosts: string[];
+  /**
+   * The text's own words, normalized (quoting, Unicode spaces undone): the ignored lines and the
+   * sentences that quoted a fragment inline, in text order. Where prose states a link speed.
+   */
+  prose: string;
   repairs: string[];
 }
 
@@ -49,17 +60,34 @@ interface Prompt {
   windows: boolean;
 }
 
+/**
+ * Shell prompts, most specific first. `> ` is not among them: it is email quoting
+ * (normalize.ts). The shapes that prose or outputs could also take (`# `, `% `, `h# `, SUSE's
+ * `h:~ # `) count only before a command nicdoctor knows.
+ */
 const PROMPTS: Array<{ pattern: RegExp; host?: number; command: number; needsKnownCommand?: boolean }> = [
+  // [root@h ~]#   [user@h dir]$
   { pattern: /^\s*\[[\w.-]+@([\w.-]+)(?:\s[^\]]*)?\]\s?[#$]\s?(.*)$/, host: 1, command: 2 },
+  // user@h:~$   root@h:/#
   { pattern: /^\s*[\w.-]+@([\w.-]+):[^\s$#]*\s?[#$]\s?(.*)$/, host: 1, command: 2 },
+  // zsh: user@h ~ %
+  { pattern: /^\s*[\w.-]+@([\w.-]+) [^\s%#$]* ?[%#$] (.*)$/, host: 1, command: 2, needsKnownCommand: true },
+  // SUSE: h:~ #
+  { pattern: /^\s*([A-Za-z][\w.-]*):[~/][^\s$#]* ?[#$] ?(.*)$/, host: 1, command: 2, needsKnownCommand: true },
   { pattern: /^\s*PS [A-Za-z]:\\[^>]*>\s?(.*)$/, command: 1 },
   { pattern: /^\s*[A-Za-z]:\\[^>]*>\s?(.*)$/, command: 1 },
   { pattern: /^\s*\$\s+(\S.*)$/, command: 1 },
-  { pattern: /^\s*#\s+(\S.*)$/, command: 1, needsKnownCommand: true },
+  // root's `# `, zsh/csh's `% `
+  { pattern: /^\s*[#%]\s+(\S.*)$/, command: 1, needsKnownCommand: true },
+  // h#   h$
+  { pattern: /^\s*([A-Za-z][\w.-]*)[#$] ?(\S.*)$/, host: 1, command: 2, needsKnownCommand: true },
 ];
 const KNOWN_COMMAND =
   /^(?:sudo\s+)?(?:ethtool|lspci|cat|grep|egrep|sysctl|ip|tc|numactl|lscpu|uname|iperf3?|hostname|ifconfig|dmesg|journalctl|ls|head|tail|less|more|taskset|cpupower|mlnx_tune|systemctl|modinfo|nstat|netstat|ss)\b/;
-const HEADER = /^\s*(?:={2,}|-{3,}|#{1,4}|\*\*)\s*(.+?)\s*(?:={2,}|-{3,}|\*\*|:)?\s*$/;
+/** What opens a header line (`=== ethtool -S eth0 ===`, `## ethtool -i eth0`, `**lspci -vv**`), on the trimmed line. */
+const HEADER_LEAD = /^(?:={2,}|-{3,}|#{1,6}(?=\s)|\*\*|__)/;
+/** Markdown list items before a command: `- `, `* `, `+ `, `1. `, `2) `. */
+const LIST_MARK = /^(?:[-*+]|\d{1,3}[.)])\s+/;
 const FENCE = /^\s*(?:```|~~~)/;
 /** Filters that leave only part of an output. */
 const FILTERS = /^\s*(?:grep|egrep|fgrep|head|tail|awk|sed|cut|sort|uniq|tr)\b/;
@@ -76,18 +104,61 @@ function parsePrompt(line: string): Prompt | undefined {
 }
 
 function parseHeader(line: string): string | undefined {
-  const inner = HEADER.exec(line)?.[1];
-  if (!inner) return undefined;
-  const command = inner.replace(/^`|`$/g, '').replace(/^(?:output of|command:)\s*/i, '');
-  return formatForCommand(command) || /^\/proc\//.test(command) ? command : undefined;
+  const trimmed = line.trim();
+  const lead = HEADER_LEAD.exec(trimmed);
+  if (!lead) return undefined;
+  return commandIn(trimmed.slice(lead[0].length), true);
+}
+
+/** Removes what closes a header or introduces an output: `===`, `---`, `**`, `__`, a colon. */
+function stripClosingMarks(text: string): string {
+  let rest = text.trimEnd();
+  for (;;) {
+    const before = rest;
+    if (rest.endsWith('**') || rest.endsWith('__')) rest = rest.slice(0, -2);
+    else if (rest.endsWith(':')) rest = rest.slice(0, -1);
+    else if (rest.endsWith('==') || rest.endsWith('---')) {
+      const mark = rest.at(-1)!;
+      let end = rest.length;
+      while (end > 0 && rest[end - 1] === mark) end -= 1;
+      rest = rest.slice(0, end);
+    }
+    rest = rest.trimEnd();
+    if (rest === before) return rest;
+  }
+}
+
+/**
+ * The command a line names, when the line is only that: a bare command, a Markdown list item,
+ * bold, inline code (`` `ethtool -S eth0`: ``), a header's inside, or prose that ends in a colon
+ * after quoting one command as inline code ("Output of `ethtool -i eth0`:").
+ */
+function commandIn(line: string, header = false): string | undefined {
+  if (line.length > 240) return undefined;
+  const introduces = line.trimEnd().endsWith(':');
+  let text = stripClosingMarks(line.trim().replace(LIST_MARK, ''));
+  if (text.startsWith('**') || text.startsWith('__')) text = text.slice(2);
+  if (text.includes('`')) {
+    const spans = text.split('`').filter((_, index) => index % 2 === 1);
+    if (spans.length !== 1 || !(text.startsWith('`') || introduces || header)) return undefined;
+    text = spans[0]!;
+  }
+  text = text
+    .trim()
+    .replace(/^(?:output of|command:)\s*/i, '')
+    .replace(/^[$#%]\s+/, '');
+  if (!text || /[.!?]$/.test(text)) return undefined;
+  if (formatForCommand(text)) return text;
+  return header && /^\/proc\//.test(text) ? text : undefined;
 }
 
 /** The part of a pipeline that printed the output, and whether a filter cut it. */
 function splitPipeline(command: string): { base: string; filtered: boolean } {
   const parts = command.split(/\s\|\s?|\|\s/);
-  const base = parts[0]!.replace(/\s+2>&1\s*$|\s+2>\/dev\/null\s*$/, '').trim();
+  let base = parts[0]!.trim();
+  for (const redirect of ['2>&1', '2>/dev/null']) if (base.endsWith(redirect)) base = base.slice(0, -redirect.length).trimEnd();
   return {
-    base: /^cat\s+/.test(base) || /^(?:grep|egrep)\b/.test(base) ? base : base,
+    base,
     filtered: parts.slice(1).some((part) => FILTERS.test(part)) || /^(?:grep|egrep)\b/.test(base),
   };
 }
@@ -100,26 +171,33 @@ interface Block {
   commandLine: number | null;
 }
 
-/** Prompts, fences and headers cut the text into blocks; a block's command names its output. */
+/**
+ * Prompts, fences and headers cut the text into blocks; a block's command names its output.
+ * A fence that opens right after a command line (`` `ethtool -S eth0`: `` then ```` ```text ````)
+ * holds that command's output; the fence that closes it ends the block.
+ */
 function blocks(lines: readonly SourceLine[]): { blocks: Block[]; hosts: string[] } {
   const result: Block[] = [];
-  const hosts: string[] = [];
+  const hosts = new Set<string>();
   let host: string | null = null;
   let current: Block = { lines: [], host, command: null, commandLine: null };
+  let inFence = false;
   const open = (command: string | null, commandLine: number | null) => {
     if (current.lines.length || current.command) result.push(current);
     current = { lines: [], host, command, commandLine };
   };
   for (const line of lines) {
     if (FENCE.test(line.text)) {
-      open(null, null);
+      const awaitingOutput = !inFence && current.command !== null && current.lines.every((taken) => !taken.text.trim());
+      inFence = !inFence;
+      if (!awaitingOutput) open(null, null);
       continue;
     }
     const prompt = parsePrompt(line.text);
     if (prompt) {
       if (prompt.host) {
         host = prompt.host;
-        if (!hosts.includes(host)) hosts.push(host);
+        hosts.add(host);
       }
       open(prompt.command || null, line.number);
       if (prompt.windows) current.windows = true;
@@ -130,25 +208,38 @@ function blocks(lines: readonly SourceLine[]): { blocks: Block[]; hosts: string[
       open(header, line.number);
       continue;
     }
-    // A bare command line ("ethtool -S eth3" on its own, then its output).
-    const bare = line.text.trim();
-    if (bare.length < 120 && formatForCommand(bare) && !/[.!?]$/.test(bare)) {
-      open(bare, line.number);
+    // A command line on its own ("ethtool -S eth3", "- `ethtool -S eth3`:", "**ethtool eth3**"), then its output.
+    const command = commandIn(line.text);
+    if (command) {
+      open(command, line.number);
       continue;
     }
     current.lines.push(line);
   }
   open(null, null);
-  return { blocks: result, hosts };
+  return { blocks: result, hosts: [...hosts] };
 }
 
+/**
+ * A note the user added after a value, on the same line ("Speed: 10000Mb/s   <-- should be
+ * 25G", "rx_dropped: 12  # after the test", "// wrong"): cut before the output is parsed.
+ */
+const ANNOTATION = /\s(?:<-+|<=+|\u2190|\/\/ |# |#$)/;
+
+function stripAnnotation(text: string): string {
+  const match = ANNOTATION.exec(text);
+  return match ? text.slice(0, match.index).trimEnd() : text;
+}
+
+/** A mailer wraps at 72-80 columns: a piece cut there is 55-80 characters long (the cut is at a space). */
 const WRAP_MIN = 55;
 const WRAP_MAX = 80;
 
 /**
  * Takes the lines of one output from `lines[start]` on: its anchor, then lines that fit its
- * body, blank lines inside it, and lines an email client wrapped (rejoined). Returns the index
- * after the last line taken.
+ * body, blank lines inside it (and before it, where a quoted prompt is followed by an empty
+ * `>` line), and lines an email client wrapped (rejoined, however many pieces). Notes after
+ * values are cut. Returns the index after the last line taken.
  */
 function consume(
   format: Format,
@@ -159,18 +250,25 @@ function consume(
   iface: string | null,
 ): number {
   let index = start;
+  /** Length of the last physical line that went into taken's last line (a wrapped piece). */
+  let pieceLength = 0;
   const fits = (text: string) => {
     const anchor = format.anchor.exec(text) ?? format.anchor.exec(text.trimStart());
     // "Settings for eth4:" after eth3's settings starts another output.
     if (anchor && anchor[1] !== undefined && iface !== null) return anchor[1] === iface;
     return Boolean(anchor) || format.body.test(text);
   };
+  const annotated = format.kind !== 'iperf3-json';
   while (index < lines.length) {
-    const text = lines[index]!.text;
+    const raw = lines[index]!.text;
+    const text = annotated ? stripAnnotation(raw) : raw;
     if (!text.trim()) {
-      const next = lines.slice(index + 1).find((line) => line.text.trim());
-      if (!taken.length || !next || !fits(next.text) || isOtherAnchor(format, next.text)) break;
-      index += 1;
+      // One pass over the blank run: the line after it decides whether the output goes on.
+      let next = index + 1;
+      while (next < lines.length && !lines[next]!.text.trim()) next += 1;
+      const following = next < lines.length ? lines[next]!.text : undefined;
+      if (following === undefined || !fits(following) || (taken.length && isOtherAnchor(format, following))) break;
+      index = next;
       continue;
     }
     if (isOtherAnchor(format, text)) break;
@@ -179,27 +277,26 @@ function consume(
     // iperf3 runs pasted one after another: a finished run ends its output.
     if (
       format.kind === 'iperf3-text' &&
-      /(?:receiver|iperf Done\.)\s*$/.test(taken.at(-1)?.text ?? '') &&
+      /(?:receiver|iperf Done\.)$/.test(taken.at(-1)?.text ?? '') &&
       /^\s*(?:\[ ID ?\]|Connecting to host|-{20,})/.test(text)
     )
       break;
-    if (!fits(text)) {
-      const previous = taken.at(-1);
-      if (
-        previous &&
-        !format.noUnwrap &&
-        previous.text.length >= WRAP_MIN &&
-        previous.text.length <= WRAP_MAX &&
-        fits(`${previous.text} ${text.trim()}`)
-      ) {
-        taken[taken.length - 1] = { number: previous.number, text: `${previous.text} ${text.trim()}` };
+    const previous = taken.at(-1);
+    const cut = previous !== undefined && !format.noUnwrap && pieceLength >= WRAP_MIN && pieceLength <= WRAP_MAX;
+    if (!fits(text) || (cut && format.incomplete?.(previous.text))) {
+      const joined = previous ? `${previous.text} ${text.trim()}` : '';
+      if (previous && cut && fits(joined)) {
+        taken[taken.length - 1] = { number: previous.number, text: joined };
         repairs.add('wrapped lines rejoined');
+        pieceLength = raw.length;
         index += 1;
         continue;
       }
       break;
     }
-    taken.push(lines[index]!);
+    if (text !== raw) repairs.add('notes after values removed (<--, #, //)');
+    taken.push(text === raw ? lines[index]! : { number: lines[index]!.number, text });
+    pieceLength = raw.length;
     index += 1;
   }
   return index;
@@ -228,7 +325,8 @@ export function segment(text: string): Segmentation {
     repairs.add('tabs turned into spaces (read as whitespace)');
   const { blocks: found, hosts } = blocks(normalized.lines);
   const segments: Segment[] = [];
-  const ignored: SourceLine[] = [];
+  const ignored: Array<SourceLine & { host: string | null }> = [];
+  const prose: SourceLine[] = [];
 
   for (const block of found) {
     let index = 0;
@@ -245,7 +343,7 @@ export function segment(text: string): Segmentation {
         filtered,
         firstLine: block.commandLine && command ? Math.min(block.commandLine, first) : first,
         lastLine: taken.at(-1)?.number ?? first,
-        text: taken.map((line) => line.text).join('\n') + '\n',
+        text: (format.kind === 'proc-interrupts' ? withCpuHeader(taken, repairs) : '') + taken.map((line) => line.text).join('\n') + '\n',
       });
     };
     if (block.command) {
@@ -286,7 +384,7 @@ export function segment(text: string): Segmentation {
         }
       }
       // A run flattened into prose (whitespace collapsed as published) or a fragment quoted inline.
-      if (INLINE_IPERF3_ROW.test(line.text)) {
+      if (line.text.includes(' sec ') && INLINE_IPERF3_ROW.test(line.text)) {
         const taken: SourceLine[] = [line];
         let next = index + 1;
         while (next < lines.length && (INLINE_IPERF3_ROW.test(lines[next]!.text) || /sender|receiver/.test(lines[next]!.text)))
@@ -301,7 +399,7 @@ export function segment(text: string): Segmentation {
         index = next;
         continue;
       }
-      const inline = [...line.text.matchAll(INLINE_LSPCI)];
+      const inline = line.text.includes('Lnk') ? [...line.text.matchAll(INLINE_LSPCI)] : [];
       if (inline.length) {
         add(
           FORMATS.find((f) => f.kind === 'lspci')!,
@@ -311,14 +409,25 @@ export function segment(text: string): Segmentation {
           [{ number: line.number, text: inline.map((match) => match[0]).join('\n') }],
         );
         segments.at(-1)!.inline = true;
+        prose.push(line);
         index += 1;
         continue;
       }
-      ignored.push(line);
+      ignored.push({ ...line, host: block.host });
+      prose.push(line);
       index += 1;
     }
   }
-  return { segments: mergeIperf3(segments), ignored: groupIgnored(ignored), hosts, repairs: [...repairs] };
+  return {
+    segments: mergeIperf3(segments),
+    ignored: groupIgnored(ignored),
+    hosts,
+    prose: prose
+      .sort((a, b) => a.number - b.number)
+      .map((line) => line.text)
+      .join('\n'),
+    repairs: [...repairs],
+  };
 }
 
 /**
@@ -349,15 +458,33 @@ function mergeIperf3(segments: Segment[]): Segment[] {
   return merged;
 }
 
-function groupIgnored(lines: readonly SourceLine[]): IgnoredText[] {
+/**
+ * /proc/interrupts rows grep'd without their `CPU0 CPU1 ...` header: the header the rows' count
+ * columns need, numbered from CPU0 (what the kernel prints when every CPU is online).
+ */
+function withCpuHeader(rows: readonly SourceLine[], repairs: Set<string>): string {
+  if (!rows.length || /^\s*CPU0/.test(rows[0]!.text)) return '';
+  let columns = 0;
+  for (const row of rows) {
+    const fields = row.text.trim().split(/\s+/);
+    let count = 0;
+    while (count + 1 < fields.length && /^\d+$/.test(fields[count + 1]!)) count += 1;
+    columns = Math.max(columns, count);
+  }
+  if (!columns) return '';
+  repairs.add('/proc/interrupts rows without their CPU header: count columns read as CPU0 onwards');
+  return `${Array.from({ length: columns }, (_, cpu) => `CPU${cpu}`.padStart(11)).join('')}\n`;
+}
+
+function groupIgnored(lines: ReadonlyArray<SourceLine & { host: string | null }>): IgnoredText[] {
   const groups: IgnoredText[] = [];
   for (const line of lines) {
     const last = groups.at(-1);
-    if (last && line.number - last.lastLine <= 2) {
+    if (last && last.host === line.host && line.number - last.lastLine <= 2) {
       last.lastLine = line.number;
       continue;
     }
-    groups.push({ firstLine: line.number, lastLine: line.number, preview: line.text.trim().slice(0, 60) });
+    groups.push({ host: line.host, firstLine: line.number, lastLine: line.number, preview: line.text.trim().slice(0, 60) });
   }
   return groups;
 }
