@@ -139,7 +139,8 @@ const md5 = run(['find', '.', '-type', 'f', '!', '-path', './DEBIAN/*', '-printf
   .join('\n');
 put('DEBIAN/md5sums', `${md5}\n`);
 const deb = path.join(out, `nicdoctor_${pkg.version}_${arch}.deb`);
-run(['dpkg-deb', '--root-owner-group', '-Zxz', '--build', debRoot, deb]);
+// xz over ~90 MB: minutes of one core, more on a shared CI machine (the default 5 min ran out).
+run(['dpkg-deb', '--root-owner-group', '-Zxz', '--build', debRoot, deb], { timeout: 1_200_000 });
 writeFileSync(`${deb}.sha256`, `${sha(deb)}  ${path.basename(deb)}\n`);
 
 // 4. The .rpm for RHEL, Rocky and Alma, from the same staged files (packaging/rpm/).

@@ -56,7 +56,7 @@ export function buildRpm({ root, version, staged, work, out, now = new Date() })
       path.join(root, 'packaging/rpm/nicdoctor.spec'),
     ],
     // HOME in the scratch directory: no ~/.rpmmacros of the user who builds changes the package.
-    { stdio: ['ignore', 'inherit', 'inherit'], timeout: 600_000, env: { PATH: '/usr/bin:/bin', HOME: work, LANG: 'C' } },
+    { stdio: ['ignore', 'inherit', 'inherit'], timeout: 1_200_000, env: { PATH: '/usr/bin:/bin', HOME: work, LANG: 'C' } },
   );
   return path.join(out, rpmFileName(version));
 }
