@@ -47,7 +47,8 @@ async function run(file: string, args: string[], cwd = work): Promise<Run> {
       cwd,
       timeout: 120_000,
       maxBuffer: 64 * 1024 * 1024,
-      env: { PATH: nodeFreePath(), LANG: 'C', NO_COLOR: '1' },
+      // HOME in the scratch directory: no ~/.rpmmacros, rpmlint config or ~/.bashrc of the user.
+      env: { PATH: nodeFreePath(), HOME: work, LANG: 'C', NO_COLOR: '1' },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
