@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run package`: the single executable (Node SEA from an esbuild CommonJS bundle, with the
-// rules, policies and version inside it) and a .deb around it, both in dist/package/ with
-// sha256 files. Needs `npm run build` first (dist/rules.json) and dpkg-deb; runs on Linux x64.
+// rules, policies and version inside it) and a .deb and an .rpm around it, all in dist/package/
+// with sha256 files. Needs `npm run build` first (dist/rules.json), dpkg-deb and rpmbuild (Debian's
+// rpm package); runs on Linux x64.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { manPage } from '../packaging/man-page.mjs';
+import { buildRpm } from '../packaging/rpm/build-rpm.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -137,9 +139,15 @@ const md5 = run(['find', '.', '-type', 'f', '!', '-path', './DEBIAN/*', '-printf
   .join('\n');
 put('DEBIAN/md5sums', `${md5}\n`);
 const deb = path.join(out, `nicdoctor_${pkg.version}_${arch}.deb`);
-run(['dpkg-deb', '--root-owner-group', '-Zxz', '--build', debRoot, deb]);
+// xz over ~90 MB: minutes of one core, more on a shared CI machine (the default 5 min ran out).
+run(['dpkg-deb', '--root-owner-group', '-Zxz', '--build', debRoot, deb], { timeout: 1_200_000 });
 writeFileSync(`${deb}.sha256`, `${sha(deb)}  ${path.basename(deb)}\n`);
+
+// 4. The .rpm for RHEL, Rocky and Alma, from the same staged files (packaging/rpm/).
+step('rpm');
+const rpm = buildRpm({ root, version: pkg.version, staged: debRoot, work: path.join(work, 'rpm'), out });
+writeFileSync(`${rpm}.sha256`, `${sha(rpm)}  ${path.basename(rpm)}\n`);
 rmSync(work, { recursive: true, force: true });
 
 const mb = (file) => (statSync(file).size / 1024 / 1024).toFixed(1);
-process.stdout.write(`${executable} (${mb(executable)} MiB)\n${deb} (${mb(deb)} MiB)\n`);
+process.stdout.write(`${executable} (${mb(executable)} MiB)\n${deb} (${mb(deb)} MiB)\n${rpm} (${mb(rpm)} MiB)\n`);
