@@ -35,8 +35,10 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   const prose = ignoredText(text, [...segmentation.ignored, ...segmentation.segments.filter((part) => part.inline)]);
   const stated = options.linkSpeedMbps ?? statedLinkSpeedMbps(prose);
   const outcomes: ScanOutcome[] = [];
+  const singleHost = groups.size === 1;
   for (const [host, segments] of groups) {
-    const io = new TextHostIO(segments, { hostname: host, statedSpeedMbps: stated });
+    // Kernel log lines are read wherever they are in the text; with several hosts, whose they are is unknown.
+    const io = new TextHostIO(segments, { hostname: host, statedSpeedMbps: stated, ...(singleHost ? { kernelLog: text } : {}) });
     const notes: string[] = [...segmentation.repairs.map((repair) => `repaired: ${repair}`), ...io.inferences];
     const segmentNotes = new Map<Segment, string>();
     // One group per segment: the runs of one segment with -T titles ran at the same time.
