@@ -100,7 +100,7 @@ export const netDeviceCollector = defineCollector({
     const identity = { ...identified, basis: [...identified.basis, ...(signals.nameAddressBasis ?? [])] };
     const derivedAddress = !pci && signals.busInfo && isPciAddress(signals.busInfo) ? signals.busInfo.toLowerCase() : null;
     const counterDriver =
-      sysfsDriver || signals.ethtoolDriver || signals.lspciDriver || identity.kind !== 'physical'
+      sysfsDriver || signals.ethtoolDriver || signals.lspciDriver || (identity.kind !== 'physical' && identity.kind !== 'paravirtual')
         ? null
         : driverFromCounters(signals.counterNames ?? []);
     // Driver-specific meanings (ITR encodings, counter families) need the driver, from whichever output names it.

@@ -78,3 +78,22 @@ describe('pasted text: every source of an interface', () => {
     expect(report.interfaces.map((iface) => iface.name)).toContain('net1');
   });
 });
+
+describe('pasted text: the driver from its counter names', () => {
+  it('ixgbe counters (fdir_match, rx_no_dma_resources) make rx-usecs 1 its dynamic ITR, not "an interrupt per packet"', async () => {
+    const text = [
+      // Two real captures of ixgbe ports, pasted under the name the -c output's own header gives.
+      '$ ethtool -S eth2',
+      realCapture('ethtool/ixgbe-S-more-firstpage-1.txt'),
+      '$ ethtool -c eth2',
+      realCapture('ethtool/ixgbe-c-netutils-ixgbe-82599-2xE5-2640-eth2.txt'),
+    ].join('\n');
+    const report = await analyze(text);
+    expect(report.interfaces.find((iface) => iface.name === 'eth2')?.driver).toBe('ixgbe');
+    expect(report.interfaces.find((iface) => iface.name === 'eth2')?.identity?.join('\n')).toMatch(
+      /driver ixgbe inferred from its ethtool -S counter names/,
+    );
+    const coalescing = report.checks.find((result) => result.id === 'coalescing');
+    expect(coalescing?.findings.map((finding) => finding.symptom) ?? []).not.toContain('interrupt-per-packet');
+  });
+});
