@@ -158,7 +158,7 @@ function describeRun(run: Iperf3TextRun): string {
 function readRuns(part: Segment, notes: Map<Segment, string>): Iperf3TextRun[] {
   if (part.kind === 'iperf3-text') {
     try {
-      const runs = parseIperf3TextRuns(part.text);
+      const runs = parseIperf3TextRuns(part.text, part.command);
       if (runs.length > 1) {
         const total = runs.reduce((sum, run) => sum + (runRate(run) ?? 0), 0);
         notes.set(part, `${runs.length} iperf3 processes at once (-T), ${formatRate(total)} together: ${runs.map(describeRun).join('; ')}`);
@@ -179,7 +179,7 @@ function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | un
   }
   try {
     if (part.kind === 'iperf3-text') {
-      const run = parseIperf3Text(part.text);
+      const run = parseIperf3Text(part.text, part.command);
       notes.set(part, describeRun(run));
       return run;
     }
