@@ -8,7 +8,8 @@ import { parseIperf3Text, parseIperf3TextRuns, type Iperf3TextRun } from '../par
 import { reportSchema, type Profile, type TextSegment } from '../report/schema.js';
 import { usableGbps } from '../domain/pcie.js';
 import { askFor } from './ask-for.js';
-import { benchFromRuns, runRate, statedLinkSpeedMbps } from './bench.js';
+import { benchFromRuns, runRate } from './bench.js';
+import { statedCpuCount, statedLinkSpeedMbps, statedNicModel } from '../parsers/prose.js';
 import { segment, type Segment } from './segment.js';
 
 /**
@@ -38,7 +39,13 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   const singleHost = groups.size === 1;
   for (const [host, segments] of groups) {
     // Kernel log lines are read wherever they are in the text; with several hosts, whose they are is unknown.
-    const io = new TextHostIO(segments, { hostname: host, statedSpeedMbps: stated, ...(singleHost ? { kernelLog: text } : {}) });
+    const io = new TextHostIO(segments, {
+      hostname: host,
+      statedSpeedMbps: stated,
+      statedNic: statedNicModel(prose),
+      statedCpus: statedCpuCount(prose),
+      ...(singleHost ? { kernelLog: text } : {}),
+    });
     const notes: string[] = [...segmentation.repairs.map((repair) => `repaired: ${repair}`), ...io.inferences];
     const segmentNotes = new Map<Segment, string>();
     // One group per segment: the runs of one segment with -T titles ran at the same time.

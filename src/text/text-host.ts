@@ -6,6 +6,7 @@ import { blankInterfaceInfo, mergeKernelLog, unclaimedNics, type InterfaceInfo a
 import { USERSPACE_NIC_DRIVERS } from '../domain/pci-subject.js';
 import { parseKernelLog, type KernelLog } from '../parsers/kernel-log.js';
 import { interfaceNamesInInterrupts } from '../parsers/proc-interrupts.js';
+import type { StatedCpus, StatedNic } from '../parsers/prose.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from '../hostio/types.js';
 
 /**
@@ -48,6 +49,10 @@ export interface TextHostOptions {
    * they are: the lines are recognised by their own shape, so they need no segment of their own.
    */
   kernelLog?: string;
+  /** The NIC model the prose names ("Intel X710"): its driver, where no output names one. */
+  statedNic?: StatedNic | null;
+  /** The CPU count the prose states ("a 32-core server", "48 vCPU"), where no output shows it. */
+  statedCpus?: StatedCpus;
 }
 
 export class TextHostIO implements HostIO {
@@ -195,6 +200,11 @@ export class TextHostIO implements HostIO {
     }
     const stated = this.options.statedSpeedMbps;
     const only = this.interfaces.size === 1 ? [...this.interfaces.entries()][0] : undefined;
+    const nic = this.options.statedNic;
+    if (nic && only && !only[1].driver) {
+      only[1].driver = nic.driver;
+      this.inferences.push(`${only[0]}: the text names the NIC as ${nic.model}: driver ${nic.driver} (no \`ethtool -i ${only[0]}\`)`);
+    }
     if (stated && only && !only[1].speed) {
       only[1].speed = String(stated);
       only[1].speedSource = 'prose';
@@ -302,7 +312,22 @@ export class TextHostIO implements HostIO {
   async inventory(): Promise<HostInventory> {
     const lscpuField = (label: string) => new RegExp(`^${label}:\\s*(.+?)\\s*$`, 'm').exec(this.lscpu ?? '')?.[1];
     const interruptsHeader = this.files.get('/proc/interrupts')?.split('\n')[0] ?? '';
-    const logical = Number(lscpuField('CPU\\(s\\)')) || (interruptsHeader.match(/CPU\d+/g)?.length ?? 0);
+    // Every output that counts CPUs, most direct first; the prose's count last.
+    const softnetRows =
+      this.files
+        .get('/proc/net/softnet_stat')
+        ?.split('\n')
+        .filter((line) => /^[0-9a-f]{8}\s/i.test(line.trim())).length ?? 0;
+    const numactlCpus = [
+      ...(this.commands.get(commandKey(['numactl', '--hardware'])) ?? '').matchAll(/^node \d+ cpus:((?: \d+)*)/gm),
+    ].reduce((total, match) => total + match[1]!.trim().split(/\s+/).filter(Boolean).length, 0);
+    const stated = this.options.statedCpus;
+    const logical =
+      Number(lscpuField('CPU\\(s\\)')) ||
+      (interruptsHeader.match(/CPU\d+/g)?.length ?? 0) ||
+      softnetRows ||
+      numactlCpus ||
+      (stated?.logical ?? stated?.cores ?? 0);
     const cores = Number(lscpuField('Core\\(s\\) per socket')) * Number(lscpuField('Socket\\(s\\)'));
     const unameParts = this.uname?.trim().split(/\s+/) ?? [];
     return {
@@ -312,7 +337,7 @@ export class TextHostIO implements HostIO {
       arch: lscpuField('Architecture') === 'x86_64' ? 'x64' : (lscpuField('Architecture') ?? 'unknown'),
       cpuModel: lscpuField('Model name') ?? 'unknown',
       logicalCpus: logical,
-      physicalCores: Number.isFinite(cores) && cores > 0 ? cores : logical,
+      physicalCores: Number.isFinite(cores) && cores > 0 ? cores : (stated?.cores ?? logical),
       virtualization: lscpuField('Hypervisor vendor') ?? null,
       // What was pasted is what root saw or not; the outputs themselves say (lspci "<access denied>").
       uid: 0,

@@ -97,3 +97,15 @@ describe('pasted text: the driver from its counter names', () => {
     expect(coalescing?.findings.map((finding) => finding.symptom) ?? []).not.toContain('interrupt-per-packet');
   });
 });
+
+describe('pasted text: prose fills in only what no output shows', () => {
+  it('"a 32-core server" gives the CPU count when no lscpu, interrupts header or softnet table does; lscpu wins when pasted', async () => {
+    const ethtool = `$ ethtool -S eth2\n${realCapture('ethtool/ixgbe-S-more-firstpage-1.txt')}`;
+    const prose = await analyze(`Hi, this is a 32-core server with an Intel X520.\n\n${ethtool}`);
+    expect(prose.host.logicalCpus).toBe(32);
+    const withLscpu = await analyze(
+      `Hi, this is a 32-core server.\n\n${ethtool}\n$ lscpu\n${realCapture('lscpu/x710-e3-1271-lscpu_info-netutils.txt')}`,
+    );
+    expect(withLscpu.host.logicalCpus).toBe(4);
+  });
+});
