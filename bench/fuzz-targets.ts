@@ -21,6 +21,7 @@ import { parseEthtoolSettings } from '../src/parsers/ethtool-settings.js';
 import { parseEthtoolStats } from '../src/parsers/ethtool-stats.js';
 import { parseIperf3Json, parseIperf3JsonStream } from '../src/parsers/iperf3-json.js';
 import { parseIperf3Version } from '../src/parsers/iperf3-version.js';
+import { parseKernelLog } from '../src/parsers/kernel-log.js';
 import { parseLspci } from '../src/parsers/lspci.js';
 import { parseNumactlHardware } from '../src/parsers/numactl.js';
 import { parseProcInterrupts } from '../src/parsers/proc-interrupts.js';
@@ -102,6 +103,7 @@ export function fuzzTargets(): FuzzTarget[] {
         'iperf 3.1.3\n',
       ],
     },
+    { name: 'parseKernelLog', parse: parseKernelLog, seeds: seeds('dmesg', /./) },
     { name: 'parseLspci', parse: parseLspci, seeds: seeds('lspci', /./) },
     { name: 'parseNumactlHardware', parse: parseNumactlHardware, seeds: seeds('numactl', /./) },
     { name: 'parseProcInterrupts', parse: parseProcInterrupts, seeds: seeds('interrupts', /./) },

@@ -121,18 +121,55 @@ const HARDWARE_COUNTER =
   /^(port\.|mac_|phy_)|\.nic$|(^|[._])(rx_missed_errors|rx_crc_errors|rx_no_buffer_count|rx_discards_phy|rx_out_of_buffer|rx_fifo_errors|rx_long_length_errors|rx_short_length_errors|rx_align_errors|rx_symbol_err|rx_length_errors|rx_long_byte_count|tx_carrier_errors|rx_pause|tx_pause|link_xoff|link_xon|rx_prio\d|tx_prio\d|rx_csum_offload|rx_phy|tx_phy|fdir_|rx_flow_control|tx_flow_control|alloc_rx_page_failed|rx_pkts_nic|tx_pkts_nic|rx_bytes_nic|tx_timeout_count|rx_size_\d+|tx_size_\d+)/i;
 
 /**
- * The driver family that names its counters this way, for a capture with `ethtool -S` but no
- * `ethtool -i`: ice suffixes port counters with ".nic" (rx_dropped.nic), i40e prefixes "port.".
+ * Counter names only one driver family prints in `ethtool -S` (from each driver's ethtool string
+ * tables), for a capture with `ethtool -S` but no `ethtool -i`: the driver decides what a setting
+ * means (ixgbe's rx-usecs 1 is dynamic ITR) and which counters are the NIC's. First match wins:
+ * the order puts a family before the ones whose names it shares (ixgbe before igb: both have os2bmc_*).
  */
+const COUNTER_FAMILIES: ReadonlyArray<[string, (names: ReadonlySet<string>, all: readonly string[]) => boolean]> = [
+  ['ice', (_, all) => all.some((name) => /\.nic$/.test(name))],
+  // i40e's port.* block is dozens of counters; one "port.rx_dropped" alone is not enough.
+  [
+    'i40e',
+    (_, all) =>
+      all.some((name) => /^port\./.test(name)) &&
+      (all.some((name) => /^veb\.|^rx-\d+\.|^tx-\d+\./.test(name)) || all.filter((name) => /^port\.(rx|tx)_/.test(name)).length >= 3),
+  ],
+  ['iavf', (_, all) => all.some((name) => /^rx-\d+\.(?:rx_)?packets$/.test(name)) && !all.some((name) => /^port[._]/.test(name))],
+  ['mlx5_core', (_, all) => all.some((name) => /^rx_out_of_buffer$|^rx_vport_|_phy$|^ch\d+_|^rx\d+_cache_/.test(name))],
+  [
+    'bnxt_en',
+    (_, all) =>
+      all.some((name) => /^\[\d+\]: (?:tpa_events|rx_buf_errors|missed_irqs)$|^rx_total_|^rx_(?:good|fcs_err)_frames$/.test(name)),
+  ],
+  ['bnx2x', (_, all) => all.some((name) => /^rx_brb_(?:discard|truncate)$|^\[\d+\]: tpa_aggregations$/.test(name))],
+  [
+    'ixgbe',
+    (_, all) =>
+      all.some((name) =>
+        /^(?:fdir_(?:match|miss|overflow)|rx_no_dma_resources|hw_rsc_(?:aggregated|flushed)|lsc_int|fcoe_\w+)$/.test(name),
+      ),
+  ],
+  ['igb', (_, all) => all.some((name) => /^rx_queue_\d+_alloc_failed$|^os2bmc_/.test(name))],
+  ['e1000e', (names) => ['corr_ecc_errors', 'rx_dma_failed', 'rx_header_split'].some((name) => names.has(name))],
+  ['ena', (_, all) => all.some((name) => /^ena_admin_q_|^queue_\d+_(?:rx|tx)_cnt$|^bw_(?:in|out)_allowance_exceeded$/.test(name))],
+  ['tg3', (names) => ['rxbds_empty', 'nic_irqs', 'dma_writeq_full', 'mbuf_lwm_thresh_hit'].some((name) => names.has(name))],
+  ['be2net', (_, all) => all.some((name) => /^(?:rx_drops_no_pbuf|eth_red_drops|rxpp_fifo_overflow_drop)$|^rxq\d+: /.test(name))],
+  ['sfc', (_, all) => all.some((name) => /^port_rx_/.test(name))],
+  ['vmxnet3', (names) => ['ucast pkts rx', 'drv dropped rx total', 'LRO pkts rx'].some((name) => names.has(name))],
+  ['r8169', (names) => ['tx_underrun', 'rx_missed', 'align_errors', 'unicast'].every((name) => names.has(name))],
+  // virtio_net keeps per-queue software counters only, with its virtqueue "kicks" (4.19+). Queue
+  // packets/bytes alone are every multi-queue driver's (a `| grep queue` of igb reads the same): not enough.
+  [
+    'virtio_net',
+    (_, all) => all.some((name) => /^(?:rx|tx)_queue_\d+_kicks$/.test(name)) && all.every((name) => /^(?:rx|tx)_queue_\d+_\w+$/.test(name)),
+  ],
+];
+
+/** The driver family whose counter names these are; null when no family's names are among them. */
 export function driverFromCounters(names: readonly string[]): string | null {
-  if (names.some((name) => /\.nic$/.test(name))) return 'ice';
-  if (
-    names.some((name) => /^port\./.test(name)) &&
-    names.some((name) => /^veb\.|^rx-\d+\.|^tx-\d+\./.test(name) || /^port\.(rx|tx)_/.test(name))
-  )
-    return 'i40e';
-  if (names.some((name) => /^rx_out_of_buffer$|^rx_vport_/.test(name))) return 'mlx5_core';
-  return null;
+  const set = new Set(names);
+  return COUNTER_FAMILIES.find(([, matches]) => matches(set, names))?.[0] ?? null;
 }
 
 function softwareType(word: string | null | undefined): [InterfaceSummary['kind'], string] | null {
@@ -148,7 +185,12 @@ function hardwareKind(driver: string | null, virtualized: boolean | undefined): 
 }
 
 export function identify(signals: IdentitySignals): Identity {
-  const driver = signals.driver ?? signals.ethtoolDriver ?? signals.lspciDriver ?? null;
+  // With no driver named anywhere, the counter families of `ethtool -S` still tell virtio or ena from a NIC.
+  const driver =
+    signals.driver ??
+    signals.ethtoolDriver ??
+    signals.lspciDriver ??
+    (signals.counterNames ? driverFromCounters(signals.counterNames) : null);
   // sysfs settles it: DEVTYPE for bonds, bridges and VLANs, a `device` link for bus devices.
   if (signals.sysfs) {
     const fromDevtype = softwareType(signals.devtype);

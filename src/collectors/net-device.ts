@@ -5,6 +5,7 @@ import { nicInterruptRows } from '../parsers/proc-interrupts.js';
 import { driverFromCounters, identify, type IdentitySignals } from './interface-identity.js';
 import type { CollectContext } from '../engine/collector.js';
 import type { FactId, FactTypes } from '../engine/facts.js';
+import { pciAddressOfSubject } from '../domain/pci-subject.js';
 import { isPciAddress, nearestPciDevice, parseIntOrNull, readAttribute, resolveLink } from '../hostio/sysfs-read.js';
 
 export interface NetDevice {
@@ -23,6 +24,8 @@ export interface NetDevice {
   netPath: string;
   /** Negotiated speed of a physical port or a bond with members: a real link speed. */
   speedMbps: number | null;
+  /** Where the speed was read: "sysfs", or the output a capture derived it from ("ethtool", "kernel log", "prose"). */
+  speedSource?: string | null;
   /** What a virtual, paravirtual or unidentified interface reports (a veth says 10000): not a link speed. */
   nominalSpeedMbps: number | null;
   duplex: string | null;
@@ -58,7 +61,7 @@ export const netDeviceCollector = defineCollector({
     // relative links below it resolve the way the kernel resolves them.
     const netPath = (await resolveLink(ctx, classPath)) ?? classPath;
     const attr = (file: string) => readAttribute(ctx, path.join(netPath, file));
-    const [speed, duplex, mtu, operstate, carrier, carrierChanges, type, uevent, devicePath, masterPath, flags] = await Promise.all([
+    const [speed, duplex, mtu, operstate, carrier, carrierChanges, type, uevent, interfaceDevice, masterPath, flags] = await Promise.all([
       attr('speed'),
       attr('duplex'),
       attr('mtu'),
@@ -71,6 +74,10 @@ export const netDeviceCollector = defineCollector({
       resolveLink(ctx, path.join(netPath, 'master'), netPath),
       attr('flags'),
     ]);
+    // A NIC with no interface (vfio-pci, igb_uio, unbound) is named by its PCI address: its device is that function.
+    const subjectAddress = pciAddressOfSubject(name);
+    const functionPath = subjectAddress ? path.join('/sys/bus/pci/devices', subjectAddress) : undefined;
+    const devicePath = interfaceDevice ?? (functionPath ? ((await resolveLink(ctx, functionPath)) ?? functionPath) : undefined);
     const devtype = /^DEVTYPE=(\S+)/m.exec(uevent ?? '')?.[1] ?? null;
     const pci = devicePath ? nearestPciDevice(devicePath) : null;
     const [driverPath, numa, localCpuList, slaves] = await Promise.all([
@@ -92,11 +99,13 @@ export const netDeviceCollector = defineCollector({
     const identified = identify(signals);
     const identity = { ...identified, basis: [...identified.basis, ...(signals.nameAddressBasis ?? [])] };
     const derivedAddress = !pci && signals.busInfo && isPciAddress(signals.busInfo) ? signals.busInfo.toLowerCase() : null;
-    const driver =
-      sysfsDriver ??
-      signals.ethtoolDriver ??
-      signals.lspciDriver ??
-      (identity.kind === 'physical' ? driverFromCounters(signals.counterNames ?? []) : null);
+    const counterDriver =
+      sysfsDriver || signals.ethtoolDriver || signals.lspciDriver || (identity.kind !== 'physical' && identity.kind !== 'paravirtual')
+        ? null
+        : driverFromCounters(signals.counterNames ?? []);
+    // Driver-specific meanings (ITR encodings, counter families) need the driver, from whichever output names it.
+    if (counterDriver) identity.basis.push(`driver ${counterDriver} inferred from its ethtool -S counter names`);
+    const driver = sysfsDriver ?? signals.ethtoolDriver ?? signals.lspciDriver ?? counterDriver;
     const bondSlaves = slaves ? slaves.split(/\s+/).filter(Boolean) : [];
     const reported = parseIntOrNull(speed);
     // The kernel reports -1 (or a huge unsigned value) when it does not know the speed.
@@ -113,6 +122,7 @@ export const netDeviceCollector = defineCollector({
       pciPath: pci?.path ?? (derivedAddress ? `/sys/bus/pci/devices/${derivedAddress}` : null),
       netPath,
       speedMbps: isLinkSpeed ? speedMbps : null,
+      speedSource: speedMbps === null ? null : ((await ctx.io.derivedFrom?.(path.join(classPath, 'speed'))) ?? 'sysfs'),
       nominalSpeedMbps: isLinkSpeed ? null : speedMbps,
       duplex: duplex && duplex !== 'unknown' ? duplex : null,
       mtu: parseIntOrNull(mtu),
@@ -235,6 +245,7 @@ export function summarize(device: NetDevice): InterfaceSummary {
     driver: device.driver,
     pciAddress: device.pciAddress,
     speedMbps: device.speedMbps,
+    ...(device.speedSource ? { speedSource: device.speedSource } : {}),
     nominalSpeedMbps: device.nominalSpeedMbps,
     duplex: device.duplex,
     mtu: device.mtu,

@@ -4,6 +4,11 @@ import { isPciAddress } from './sysfs-read.js';
 import { ContainedReader } from './contained.js';
 import { SnapshotError } from './snapshot.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from './types.js';
+import { blankInterfaceInfo, mergeKernelLog, unclaimedNics, type InterfaceInfo } from './capture-interfaces.js';
+import { parseKernelLog } from '../parsers/kernel-log.js';
+import { interfaceNamesInInterrupts } from '../parsers/proc-interrupts.js';
+import { parseLspci, type LspciDevice } from '../parsers/lspci.js';
+import { ParseError } from '../parsers/parse-error.js';
 
 /**
  * Reads an extracted sosreport (sos's own layout) as if it were the host, so that the checks
@@ -39,16 +44,10 @@ const FOREIGN_SUBDIRS = new Set(['namespaces']);
 const MAX_PLUGIN_DEPTH = 4;
 const MAX_COMMAND_FILES = 200_000;
 
-/** What a capture says about an interface where sysfs is missing (ethtool -i, ethtool, ip link). */
-export interface InterfaceInfo {
-  driver: string | null;
-  busInfo: string | null;
-  speed: string | null;
-  duplex: string | null;
-  carrier: string | null;
-  mtu: string | null;
-  operstate: string | null;
-}
+export type { InterfaceInfo } from './capture-interfaces.js';
+
+/** sos's copies of the kernel log: the `dmesg` command, the journal's kernel messages, /var/log/dmesg. */
+const KERNEL_LOG_FILES = ['dmesg', 'journalctl_--no-pager_--catalog_--boot_-k', 'journalctl_--no-pager_-k', 'journalctl_-k'];
 
 /** The sos file names of the commands whose output stands in for sysfs and procfs. */
 const LSPCI_FILES = ['lspci_-nnvv', 'lspci_-nvv', 'lspci_-vvnn', 'lspci_-vvv', 'lspci_-vv', 'lspci_-nvvv'];
@@ -105,7 +104,7 @@ export class SosreportHostIO implements HostIO {
     for (const name of links.keys()) if (commandKey([name]) !== name) names.delete(commandKey([name]));
     // A capture with only /proc/interrupts still names its NICs: "eth0-TxRx-3", "i40e-eth0-TxRx-3", a bare "eth2" MSI vector.
     const interruptsText = await reader.readText('proc/interrupts').catch(() => '');
-    for (const name of interfacesInInterrupts(interruptsText)) names.add(name);
+    for (const name of interfaceNamesInInterrupts(interruptsText)) names.add(name);
     names.delete('lo');
     const interfaces = new Map<string, InterfaceInfo>();
     for (const name of [...names].sort()) {
@@ -122,13 +121,32 @@ export class SosreportHostIO implements HostIO {
         busInfo: field(info, 'bus-info')?.toLowerCase() ?? null,
         // sysfs says 10000 and full; ethtool says 10000Mb/s and Full.
         speed: speed && /^\d+Mb\/s$/.test(speed) ? speed.replace('Mb/s', '') : null,
+        speedSource: speed && /^\d+Mb\/s$/.test(speed) ? 'ethtool' : null,
         duplex: duplex && /^(Full|Half)$/i.test(duplex) ? duplex.toLowerCase() : null,
         carrier: link === 'yes' ? '1' : link === 'no' ? '0' : null,
         mtu: links.get(name)?.mtu ?? null,
         operstate: links.get(name)?.state ?? null,
       });
     }
+    // The kernel log names NICs, their PCI functions and link speeds; it adds interfaces only when
+    // sos kept no `ip address` (which lists what exists now, where the log may name gone ones).
+    const kernelLog =
+      (await Promise.all(KERNEL_LOG_FILES.map(read))).find((text) => text?.trim()) ??
+      (await reader.readText('var/log/dmesg').catch(() => undefined));
+    if (kernelLog) mergeKernelLog(interfaces, parseKernelLog(kernelLog), { addNames: !ipText });
+    // NICs with no interface (DPDK's vfio-pci/igb_uio, or unbound) are still examined by their PCI address.
+    const lspciFile = LSPCI_FILES.find((name) => commands.has(name));
+    const claimed = new Set([...interfaces.values()].map((info) => info.busInfo).filter((bus): bus is string => Boolean(bus)));
+    for (const nic of unclaimedNics(lspciFile ? readLspciDevices((await read(lspciFile)) ?? '') : [], claimed))
+      interfaces.set(nic.name, { ...blankInterfaceInfo(), busInfo: nic.address, driver: nic.driver });
     return new SosreportHostIO(root, reader, commands, interfaces, sysctl);
+  }
+
+  /** Where a value derived from another output came from ("ethtool", "kernel log"); undefined when read as is. */
+  async derivedFrom(hostPath: string): Promise<string | undefined> {
+    const speed = /^\/sys\/class\/net\/([^/]+)\/speed$/.exec(path.normalize(hostPath));
+    if (!speed || (await this.resolve(hostPath)) !== undefined) return undefined;
+    return this.interfaces.get(speed[1]!)?.speedSource ?? undefined;
   }
 
   async exec(argv: string[]): Promise<ExecResult> {
@@ -343,28 +361,14 @@ const ARCH_NAME =
 /** Directories sos copies whole when its plugin ran (processor, numa, networking). */
 const AREAS = [/^\/sys\/devices\/system\/cpu(?=\/)/, /^\/sys\/devices\/system\/node(?=\/)/, /^\/proc\/irq(?=\/)/];
 
-const QUEUE_VECTOR =
-  /^(?:(?:i40e|ice|iavf|ixgbe|ixgbevf|igb|igc|e1000e|fm10k|idpf)-)?([A-Za-z][\w.]{0,14}?)-(?:TxRx|rx|tx|Rx|Tx|fp|combined)-\d+$/;
-const BARE_NIC_NAME = /^(?:eth\d+|en[a-z0-9]+|em\d+|p\d+p\d+|bond\d+)$/;
-
-/** Interface names that /proc/interrupts gives MSI vectors to. */
-function interfacesInInterrupts(text: string): Set<string> {
-  const names = new Set<string>();
-  for (const line of text.split('\n')) {
-    if (!/MSI/i.test(line)) continue;
-    for (const action of (
-      line
-        .trim()
-        .split(/\s{2,}|\t/)
-        .at(-1) ?? ''
-    ).split(/,\s*/)) {
-      const word = action.trim().split(/\s+/).at(-1) ?? '';
-      const queue = QUEUE_VECTOR.exec(word);
-      if (queue) names.add(queue[1]!);
-      else if (BARE_NIC_NAME.test(word)) names.add(word);
-    }
+/** The devices of an lspci output; none when it cannot be read (the pcie collector reports that itself). */
+export function readLspciDevices(text: string): LspciDevice[] {
+  try {
+    return parseLspci(text);
+  } catch (error) {
+    if (error instanceof ParseError) return [];
+    throw error;
   }
-  return names;
 }
 
 /** `sysctl -a` lines: "net.core.rmem_max = 212992". */

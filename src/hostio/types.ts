@@ -60,6 +60,12 @@ export interface HostIO {
   /** Target of a symbolic link, as the kernel reports it (often relative). */
   readLink(path: string): Promise<string>;
   inventory(): Promise<HostInventory>;
+  /**
+   * For a capture that derives a file from another output (a sosreport's interface speed from
+   * `ethtool`, a ticket's from the kernel log or its prose): which output, so a report can say
+   * where the value came from. Undefined when the file is read as it is (sysfs).
+   */
+  derivedFrom?(path: string): Promise<string | undefined>;
 }
 
 /** Stable file name for a command's captured output, in the style of sosreport (`ethtool_-S_eth0`). */

@@ -97,8 +97,20 @@ interface Row {
   lostPercent: number | null;
 }
 
+/**
+ * How many streams the run had beyond the stream ids it shows: `-P 20` on its command line,
+ * "Starting Test: protocol: TCP, 20 streams" (-V), or a [SUM] row (iperf3 prints one only for
+ * two or more). A paste often keeps only the [SUM] lines of a -P run.
+ */
+function statedStreams(text: string, command: string | null, hasSum: boolean): number {
+  const flag = /(?:^|\s)(?:-P\s*|--parallel[\s=]+)(\d{1,4})(?=\s|$)/.exec(command ?? '') ?? /(?:^|\s)iperf3?\s[^\n]{0,200}?(?:\s-P\s*|\s--parallel[\s=]+)(\d{1,4})(?=\s|$)/m.exec(text);
+  const verbose = /Starting Test: protocol: \w+, (\d{1,4}) streams/.exec(text);
+  const stated = Number(flag?.[1] ?? verbose?.[1] ?? 0);
+  return Math.max(stated, hasSum ? 2 : 1);
+}
+
 /** Parses one run. Throws ParseError when there is no iperf3 row at all. */
-export function parseIperf3Text(text: string): Iperf3TextRun {
+export function parseIperf3Text(text: string, command: string | null = null): Iperf3TextRun {
   if (sniffIperf2Text(text)) throw new ParseError('iperf2 output (not iperf3): run iperf3 instead, its results are what nicdoctor reads');
   const rows: Row[] = [];
   // Rows after iperf3's "- - - -" rule are the summary, even where old versions (3.1 UDP) do not
@@ -179,7 +191,7 @@ export function parseIperf3Text(text: string): Iperf3TextRun {
     role,
     protocol: udp ? 'udp' : 'tcp',
     direction: bidir ? 'bidir' : reverse ? 'reverse' : 'forward',
-    streams: Math.max(1, streamIds.length),
+    streams: Math.max(streamIds.length, statedStreams(text, command, hasSum)),
     version: /\biperf (3\.[\d.]+\S*)/.exec(text)?.[1] ?? null,
     peer: connect?.[1] ?? accepted?.[1] ?? null,
     port: connect ? Number(connect[2]) : null,
@@ -205,7 +217,7 @@ const TITLED = /^([\w.-]+):  ?(.*)$/;
  * Several iperf3 processes run at once with -T labels (`iperf3 -c h -p 5101 -T s1 & ...`): one
  * run per title, in order of first appearance; text without titles is one run.
  */
-export function parseIperf3TextRuns(text: string): Iperf3TextRun[] {
+export function parseIperf3TextRuns(text: string, command: string | null = null): Iperf3TextRun[] {
   const byTitle = new Map<string, string[]>();
   for (const line of text.split('\n')) {
     const match = TITLED.exec(line);
@@ -215,6 +227,6 @@ export function parseIperf3TextRuns(text: string): Iperf3TextRun[] {
     }
   }
   const titled = [...byTitle.entries()].filter(([, lines]) => lines.some((line) => /bits\/sec/.test(line)));
-  if (titled.length === 0) return [parseIperf3Text(text)];
+  if (titled.length === 0) return [parseIperf3Text(text, command)];
   return titled.map(([title, lines]) => ({ ...parseIperf3Text(lines.join('\n')), title }));
 }

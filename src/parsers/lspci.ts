@@ -58,6 +58,8 @@ export interface LspciDevice {
   maxPayloadBytes: number | null;
   maxReadRequestBytes: number | null;
   kernelDriver: string | null;
+  /** "Kernel modules: ixgbe": the drivers that could claim it (with no driver in use: an unbound NIC). */
+  kernelModules: string | null;
   /** LnkCtl "ASPM L1 Enabled" → "L1", "ASPM L0s L1 Enabled" → "L0s L1", "ASPM Disabled" → "disabled"; null when not printed. */
   aspm: string | null;
 }
@@ -67,7 +69,7 @@ const MACHINE_SLOT = /^Slot:\s+((?:[0-9a-f]{4,}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]
 const LINK_VALUE = /Speed\s+([^\s,(]+)\s*(?:\((\w+)\))?\s*,\s*Width\s+x(\d+)\s*(?:\((\w+)\))?/;
 const EXPRESS =
   /^Capabilities:\s*\[[0-9a-f]+(?:\s+v\d+)?\]\s+Express\s+(?:\(v\d+\)\s+)?(.+?)(?:\s+\(Slot[+-]\))?(?:,\s*(?:MSI|IntMsgNum)\s+\S+|\s+IRQ\s+\d+)?\s*$/i;
-const FIELD = /^(LnkCap|LnkSta|LnkCap2|LnkCtl|LnkCtl2|LnkSta2|DevCap|Link|Device|Kernel driver in use)\s*:\s*(.*)$/;
+const FIELD = /^(LnkCap|LnkSta|LnkCap2|LnkCtl|LnkCtl2|LnkSta2|DevCap|Link|Device|Kernel driver in use|Kernel modules)\s*:\s*(.*)$/;
 
 /** Parses every device block; an output with no device and no link line is not lspci. */
 export function parseLspci(text: string): LspciDevice[] {
@@ -134,6 +136,10 @@ export function parseLspci(text: string): LspciDevice[] {
     const value = field[2]!;
     if (key === 'Kernel driver in use') {
       if (current) current.kernelDriver = value.trim() || null;
+      continue;
+    }
+    if (key === 'Kernel modules') {
+      if (current) current.kernelModules = value.trim() || null;
       continue;
     }
     current ??= start(null, null);
@@ -237,6 +243,7 @@ function emptyDevice(address: string | null, description: string | null): LspciD
     maxPayloadBytes: null,
     maxReadRequestBytes: null,
     kernelDriver: null,
+    kernelModules: null,
     aspm: null,
   };
 }

@@ -45,18 +45,44 @@ export function parseProcInterrupts(text: string): ProcInterrupts {
   if (headerIndex < 0) throw new ParseError('/proc/interrupts is empty');
   const header = all[headerIndex]!;
   if (!HEADER.test(header)) throw new ParseError(`/proc/interrupts: expected a header of CPU columns, got "${header.trim().slice(0, 60)}"`);
-  const cpus = header
-    .trim()
-    .split(/\s+/)
-    .map((column) => Number(column.slice(3)));
+  // A mail client wrapping at 72-80 columns breaks a wide header and its rows over several lines:
+  // the header's pieces are all CPU columns, a row's pieces carry no "N:" of their own.
+  let index = headerIndex + 1;
+  let columns = header.trim();
+  while (index < all.length && HEADER.test(all[index]!)) columns += ` ${all[index++]!.trim()}`;
+  const cpus = columns.split(/\s+/).map((column) => Number(column.slice(3)));
   const rows: InterruptRow[] = [];
-  for (const line of all.slice(headerIndex + 1)) {
+  let pending: { id: string; rest: string } | undefined;
+  const flush = () => {
+    if (pending) rows.push(parseRow(pending.id, pending.rest, cpus.length));
+    pending = undefined;
+  };
+  for (const line of all.slice(index)) {
     if (line.trim() === '') continue;
     const match = ROW.exec(line);
-    if (!match) throw new ParseError(`/proc/interrupts: unreadable line "${line.trim().slice(0, 80)}"`);
-    rows.push(parseRow(match[1]!, match[2]!, cpus.length));
+    if (match) {
+      flush();
+      pending = { id: match[1]!, rest: match[2]! };
+      continue;
+    }
+    if (pending && continuesRow(pending, line, cpus.length)) {
+      pending.rest += ` ${line.trim()}`;
+      continue;
+    }
+    throw new ParseError(`/proc/interrupts: unreadable line "${line.trim().slice(0, 80)}"`);
   }
+  flush();
   return { cpus, rows };
+}
+
+/** Whether a line without "N:" is the wrapped rest of the row before it: its counts were cut, or its handler name. */
+function continuesRow(row: { id: string; rest: string }, line: string, cpuCount: number): boolean {
+  const counts = /^(?:\s*\d+(?=\s|$))*/.exec(row.rest)![0].trim();
+  const given = counts === '' ? 0 : counts.split(/\s+/).length;
+  if (given < cpuCount && /^\s*\d+(?:\s|$)/.test(line)) return true;
+  // The counts are whole: only the handler name may follow, alone on its line.
+  const descriptor = row.rest.trim().slice(counts.length).trim();
+  return /^\d+$/.test(row.id) && descriptor !== '' && descriptor.split(/\s+/).length <= 2 && /^\s*[\w.@:-]+\s*$/.test(line);
 }
 
 function parseRow(id: string, rest: string, cpuCount: number): InterruptRow {
@@ -193,4 +219,43 @@ export function nicInterruptRows(interrupts: ProcInterrupts, nic: NicIdentity, m
   // (single MSI / legacy line); next to "<if>-TxRx-N" it is the link/mailbox vector.
   const hasQueueVectors = found.some((entry) => entry.role === 'queue' && entry.name !== nic.name);
   return found.map((entry) => (entry.name === nic.name && hasQueueVectors ? { ...entry, role: 'other' } : entry));
+}
+
+const QUEUE_VECTOR =
+  /^(?:(?:i40e|ice|iavf|ixgbe|ixgbevf|igb|igc|e1000e|fm10k|idpf)-)?([A-Za-z][\w.]{0,14}?)-(?:TxRx|rx|tx|Rx|Tx|fp|combined)-\d+$/;
+const BARE_NIC_NAME = /^(?:eth\d+|en[a-z0-9]+|em\d+|p\d+p\d+|bond\d+)$/;
+
+/**
+ * Interface names that /proc/interrupts gives MSI vectors to ("eth0-TxRx-3", "i40e-eth1-TxRx-0",
+ * "iavf-ens1f0v1-TxRx-0", "enp1s0f0-rx-0", a bare "eth2"), in a capture or a pasted fragment.
+ */
+export function interfaceNamesInInterrupts(text: string): Set<string> {
+  const names = new Set<string>();
+  const add = (word: string) => {
+    const queue = QUEUE_VECTOR.exec(word);
+    if (queue) names.add(queue[1]!);
+    else if (BARE_NIC_NAME.test(word)) names.add(word);
+  };
+  let rows: InterruptRow[] | undefined;
+  try {
+    // Parsed rows survive what mail does to the text (wrapped rows, lost column alignment).
+    rows = parseProcInterrupts(text).rows;
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+  }
+  if (rows) {
+    for (const row of rows) if (/MSI/i.test(row.chip ?? '')) for (const action of row.actions) add(action.trim().split(/\s+/).at(-1) ?? '');
+    return names;
+  }
+  for (const line of text.split('\n')) {
+    if (!/MSI/i.test(line)) continue;
+    for (const action of (
+      line
+        .trim()
+        .split(/\s{2,}|\t/)
+        .at(-1) ?? ''
+    ).split(/,\s*/))
+      add(action.trim().split(/\s+/).at(-1) ?? '');
+  }
+  return names;
 }

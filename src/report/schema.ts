@@ -81,6 +81,8 @@ export const interfaceSummarySchema = z.object({
   pciAddress: z.string().nullable(),
   /** Negotiated speed of a physical port (or a bond of them): the only speed that is a link speed. */
   speedMbps: z.number().nullable(),
+  /** Where the speed was read: "sysfs", or the output a capture derived it from ("ethtool", "kernel log", "prose"). */
+  speedSource: z.string().optional(),
   /** The speed a virtual, paravirtual or unidentified interface reports (veth 10000): nominal, never used as a ceiling. */
   nominalSpeedMbps: z.number().nullable().optional(),
   duplex: z.string().nullable(),

@@ -41,7 +41,9 @@ export function interfaceLine(iface: Report['interfaces'][number]): string {
   const parts: string[] = [iface.kind];
   if (iface.driver) parts.push(iface.driver);
   if (iface.pciAddress) parts.push(iface.pciAddress);
-  parts.push(iface.speedMbps ? `${iface.speedMbps} Mb/s` : 'speed unknown');
+  // A speed a capture did not read from sysfs or ethtool says where it came from: "25000 Mb/s (kernel log)".
+  const derived = iface.speedSource && !['sysfs', 'ethtool'].includes(iface.speedSource) ? ` (${iface.speedSource})` : '';
+  parts.push(iface.speedMbps ? `${iface.speedMbps} Mb/s${derived}` : 'speed unknown');
   if (iface.mtu !== null) parts.push(`MTU ${iface.mtu}`);
   if (iface.operstate) parts.push(iface.operstate);
   if (iface.numaNode !== null) parts.push(`NUMA ${iface.numaNode}`);

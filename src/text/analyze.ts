@@ -8,7 +8,8 @@ import { parseIperf3Text, parseIperf3TextRuns, type Iperf3TextRun } from '../par
 import { reportSchema, type Profile, type TextSegment } from '../report/schema.js';
 import { usableGbps } from '../domain/pcie.js';
 import { askFor } from './ask-for.js';
-import { benchFromRuns, runRate, statedLinkSpeedMbps } from './bench.js';
+import { benchFromRuns, runRate } from './bench.js';
+import { statedCpuCount, statedLinkSpeedMbps, statedNicModel } from '../parsers/prose.js';
 import { segment, type IgnoredText, type Segment } from './segment.js';
 import { UsageError } from '../util/errors.js';
 
@@ -46,8 +47,16 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   // normalized as the outputs are (a speed written with an NBSP, in a quoted reply).
   const stated = options.linkSpeedMbps ?? statedLinkSpeedMbps(segmentation.prose);
   const outcomes: ScanOutcome[] = [];
+  const singleHost = groups.size === 1;
   for (const [host, segments] of groups) {
-    const io = new TextHostIO(segments, { hostname: host, statedSpeedMbps: stated });
+    // Kernel log lines are read wherever they are in the text; with several hosts, whose they are is unknown.
+    const io = new TextHostIO(segments, {
+      hostname: host,
+      statedSpeedMbps: stated,
+      statedNic: statedNicModel(segmentation.prose),
+      statedCpus: statedCpuCount(segmentation.prose),
+      ...(singleHost ? { kernelLog: text } : {}),
+    });
     const notes: string[] = [...segmentation.repairs.map((repair) => `repaired: ${repair}`), ...io.inferences];
     const segmentNotes = new Map<Segment, string>();
     // One group per segment: the runs of one segment with -T titles ran at the same time.
@@ -189,7 +198,7 @@ function readRuns(part: Segment, notes: Map<Segment, string>): Iperf3TextRun[] {
 function readRunsAsPrinted(part: Segment, notes: Map<Segment, string>): Iperf3TextRun[] {
   if (part.kind === 'iperf3-text') {
     try {
-      const runs = parseIperf3TextRuns(part.text);
+      const runs = parseIperf3TextRuns(part.text, part.command);
       if (runs.length > 1) {
         const total = runs.reduce((sum, run) => sum + (runRate(run) ?? 0), 0);
         notes.set(part, `${runs.length} iperf3 processes at once (-T), ${formatRate(total)} together: ${runs.map(describeRun).join('; ')}`);
@@ -210,7 +219,7 @@ function readRun(part: Segment, notes: Map<Segment, string>): Iperf3TextRun | un
   }
   try {
     if (part.kind === 'iperf3-text') {
-      const run = parseIperf3Text(part.text);
+      const run = parseIperf3Text(part.text, part.command);
       notes.set(part, describeRun(run));
       return run;
     }

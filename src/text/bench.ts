@@ -119,20 +119,3 @@ export function benchFromRuns(groups: ReadonlyArray<readonly Iperf3TextRun[]>, l
     durationMs: 0,
   };
 }
-
-const SPEEDS = [1, 2.5, 5, 10, 25, 40, 50, 100, 200, 400];
-
-/**
- * The link speed a ticket states in words ("10G link", "40GbE", "a 25 Gigabit port"), when it
- * states exactly one; rates ("6 Gb/s") are not link speeds and are not read.
- */
-export function statedLinkSpeedMbps(prose: string): number | null {
-  const found = new Set<number>();
-  const patterns = [
-    /(?<![\d.])(\d+(?:\.5)?)\s?(?:GbE|GigE|GBASE-?\w*|Gb Ethernet)\b/gi,
-    /(?<![\d.])(\d+(?:\.5)?)\s?(?:G|Gb|Gbit|Gig|Gigabit|Гбит\/с|Gbps)[ -](?:link|port|NIC|card|interface|adapter|Ethernet|network|uplink|hosts?|host's|сеть|хосте|интерфейс)\b/gi,
-  ];
-  for (const pattern of patterns) for (const match of prose.matchAll(pattern)) found.add(Number(match[1]));
-  const speeds = [...found].filter((speed) => SPEEDS.includes(speed));
-  return speeds.length === 1 ? speeds[0]! * 1000 : null;
-}

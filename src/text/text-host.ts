@@ -1,7 +1,12 @@
 import path from 'node:path';
 import { isPciAddress } from '../hostio/sysfs-read.js';
 import type { Segment } from './segment.js';
-import { parseIpLinks, parseSysctlA, type InterfaceInfo as SosInterfaceInfo } from '../hostio/sosreport.js';
+import { parseIpLinks, parseSysctlA, readLspciDevices } from '../hostio/sosreport.js';
+import { blankInterfaceInfo, mergeKernelLog, unclaimedNics, type InterfaceInfo as SosInterfaceInfo } from '../hostio/capture-interfaces.js';
+import { USERSPACE_NIC_DRIVERS } from '../domain/pci-subject.js';
+import { parseKernelLog, type KernelLog } from '../parsers/kernel-log.js';
+import { interfaceNamesInInterrupts } from '../parsers/proc-interrupts.js';
+import type { StatedCpus, StatedNic } from '../parsers/prose.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from '../hostio/types.js';
 
 /**
@@ -39,6 +44,15 @@ export interface TextHostOptions {
   hostname: string | null;
   /** Link speed stated in the ticket's prose ("10GbE"), used when no `ethtool <if>` says it. */
   statedSpeedMbps?: number | null;
+  /**
+   * The text to read kernel log lines from (dmesg, journalctl -k, lines quoted in a mail), wherever
+   * they are: the lines are recognised by their own shape, so they need no segment of their own.
+   */
+  kernelLog?: string;
+  /** The NIC model the prose names ("Intel X710"): its driver, where no output names one. */
+  statedNic?: StatedNic | null;
+  /** The CPU count the prose states ("a 32-core server", "48 vCPU"), where no output shows it. */
+  statedCpus?: StatedCpus;
 }
 
 export class TextHostIO implements HostIO {
@@ -86,17 +100,32 @@ export class TextHostIO implements HostIO {
     if (banner) this.commands.set(commandKey(['iperf3', '-v']), banner + '\n');
     this.lscpu = texts('lscpu')[0];
     this.uname = texts('uname')[0];
+    const kernel = parseKernelLog(options.kernelLog ?? '');
+    if (kernel.pcie.length || kernel.nics.length) this.commands.set(commandKey(['dmesg']), options.kernelLog!);
+    // /proc/interrupts names the NICs it gives vectors to, pasted as in a sosreport.
+    for (const text of texts('proc-interrupts')) for (const name of interfaceNamesInInterrupts(text)) names.add(name);
 
     // Per-NIC outputs with no interface name anywhere (a grepped lspci line, ethtool -S without
     // its command): one subject stands for "the NIC of this ticket".
-    const perNic = segments.some((segment) => segment.kind === 'lspci' || (ETHTOOL_FLAGS[segment.kind] && !segment.iface));
+    const lspciParsed = this.lspci.flatMap(readLspciDevices);
+    const devices = this.lspciDevices(lspciParsed);
+    const perNic =
+      (devices.length > 0 && segments.some((segment) => segment.kind === 'lspci')) ||
+      segments.some((segment) => ETHTOOL_FLAGS[segment.kind] && !segment.iface);
     if (names.size === 0 && perNic) {
-      names.add(UNNAMED_INTERFACE);
+      // The kernel log may name the one NIC the outputs are of; otherwise it stands unnamed.
+      const logged = kernel.nics.filter((nic) => nic.name && nic.address);
+      const only = logged.length === 1 ? logged[0]!.name! : UNNAMED_INTERFACE;
+      names.add(only);
       for (const segment of segments) {
         const flags = ETHTOOL_FLAGS[segment.kind];
-        if (flags) this.commands.set(commandKey(['ethtool', ...flags, UNNAMED_INTERFACE]), segment.text);
+        if (flags) this.commands.set(commandKey(['ethtool', ...flags, only]), segment.text);
       }
-      this.inferences.push(`no interface is named in the text: its per-NIC outputs are read as one interface, "${UNNAMED_INTERFACE}"`);
+      this.inferences.push(
+        only === UNNAMED_INTERFACE
+          ? `no interface is named in the text: its per-NIC outputs are read as one interface, "${UNNAMED_INTERFACE}"`
+          : `no output names its interface: the outputs are read as ${only}'s, the only NIC the kernel log names`,
+      );
     }
 
     const ipStatistics = parseIpStatistics(texts('ip-link').join(''));
@@ -110,7 +139,6 @@ export class TextHostIO implements HostIO {
       }
     }
 
-    const devices = this.lspciDevices();
     for (const name of [...names].sort()) {
       const info = this.commands.get(commandKey(['ethtool', '-i', name]));
       const settings = this.commands.get(commandKey(['ethtool', name]));
@@ -128,11 +156,7 @@ export class TextHostIO implements HostIO {
           `${name} is taken to be the only network device in the lspci output (${busInfo === UNADDRESSED_PCI ? 'a fragment without its address' : busInfo})`,
         );
       }
-      let speedMbps = speed && /^\d+Mb\/s$/.test(speed) ? speed.replace('Mb/s', '') : null;
-      if (!speedMbps && options.statedSpeedMbps && names.size === 1) {
-        speedMbps = String(options.statedSpeedMbps);
-        this.inferences.push(`${name}: link speed ${options.statedSpeedMbps / 1000} Gb/s as stated in the text (no \`ethtool ${name}\`)`);
-      }
+      const speedMbps = speed && /^\d+Mb\/s$/.test(speed) ? speed.replace('Mb/s', '') : null;
       // `ethtool <if>` listing link modes or ports, or a PCI bus-info, is a NIC, not a software device.
       const physical = Boolean(busInfo) || /Supported (?:ports|link modes):\s*\S/.test(settings ?? '');
       this.interfaces.set(name, {
@@ -140,6 +164,7 @@ export class TextHostIO implements HostIO {
         driver: field(info, 'driver'),
         busInfo,
         speed: speedMbps,
+        speedSource: speedMbps ? 'ethtool' : null,
         duplex:
           field(settings, 'Duplex')
             ?.match(/^(Full|Half)$/i)?.[1]
@@ -149,6 +174,42 @@ export class TextHostIO implements HostIO {
         operstate: links.get(name)?.state ?? null,
       });
     }
+    this.addIndirectEvidence(kernel, lspciParsed, links.size > 0);
+  }
+
+  /**
+   * What the text says beyond each interface's own outputs, in order of trust: the kernel log (PCI
+   * function, driver, link speed; NICs it names when no `ip link` lists the interfaces), lspci's
+   * NICs without an interface (DPDK), and last the speed the prose states.
+   */
+  private addIndirectEvidence(kernel: KernelLog, lspci: ReturnType<typeof readLspciDevices>, hasIpLink: boolean): void {
+    const before = new Map([...this.interfaces].map(([name, info]) => [name, info.speed]));
+    for (const name of mergeKernelLog(this.interfaces, kernel, { addNames: !hasIpLink })) {
+      this.interfaces.get(name)!.physical = true;
+      this.inferences.push(`${name}: named by the kernel log (${this.interfaces.get(name)!.busInfo})`);
+    }
+    for (const [name, info] of this.interfaces)
+      if (!before.get(name) && info.speed && info.speedSource === 'kernel log')
+        this.inferences.push(`${name}: link speed ${Number(info.speed) / 1000} Gb/s from the kernel log's link-up line`);
+    const claimed = new Set([...this.interfaces.values()].map((info) => info.busInfo).filter((bus): bus is string => Boolean(bus)));
+    for (const nic of unclaimedNics(lspci, claimed)) {
+      this.interfaces.set(nic.name, { ...blankInterfaceInfo(), busInfo: nic.address, driver: nic.driver, physical: true });
+      this.inferences.push(
+        `${nic.name}: the lspci network device ${nic.address} has no interface (${nic.driver ? `driver ${nic.driver}` : 'no driver bound'}); examined by its PCI address`,
+      );
+    }
+    const stated = this.options.statedSpeedMbps;
+    const only = this.interfaces.size === 1 ? [...this.interfaces.entries()][0] : undefined;
+    const nic = this.options.statedNic;
+    if (nic && only && !only[1].driver) {
+      only[1].driver = nic.driver;
+      this.inferences.push(`${only[0]}: the text names the NIC as ${nic.model}: driver ${nic.driver} (no \`ethtool -i ${only[0]}\`)`);
+    }
+    if (stated && only && !only[1].speed) {
+      only[1].speed = String(stated);
+      only[1].speedSource = 'prose';
+      this.inferences.push(`${only[0]}: link speed ${stated / 1000} Gb/s as stated in the text (no \`ethtool ${only[0]}\`)`);
+    }
   }
 
   /** Interface names this text holds outputs for. */
@@ -156,8 +217,16 @@ export class TextHostIO implements HostIO {
     return [...this.interfaces.keys()];
   }
 
-  /** Addresses of the network devices in the pasted lspci output (a headerless fragment counts as one). */
-  private lspciDevices(): string[] {
+  /**
+   * Addresses of the network devices in the pasted lspci output that can have an interface (a
+   * headerless fragment counts as one); a device bound to vfio-pci or igb_uio has none.
+   */
+  private lspciDevices(parsed: ReturnType<typeof readLspciDevices>): string[] {
+    const userspace = new Set(
+      parsed
+        .filter((device) => device.address && device.kernelDriver && USERSPACE_NIC_DRIVERS.has(device.kernelDriver))
+        .map((device) => (device.address!.length === 7 ? `0000:${device.address}` : device.address!)),
+    );
     const addresses = new Set<string>();
     let headerless = false;
     for (const text of this.lspci) {
@@ -169,6 +238,7 @@ export class TextHostIO implements HostIO {
       for (const header of headers) addresses.add(header[1]!.length === 7 ? `0000:${header[1]!.toLowerCase()}` : header[1]!.toLowerCase());
       if (!/^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] /im.test(text) && /LnkSta|LnkCap/.test(text)) headerless = true;
     }
+    for (const address of userspace) addresses.delete(address);
     if (addresses.size === 0 && headerless) return [UNADDRESSED_PCI];
     return [...addresses];
   }
@@ -209,6 +279,11 @@ export class TextHostIO implements HostIO {
     throw this.missing(normal);
   }
 
+  async derivedFrom(hostPath: string): Promise<string | undefined> {
+    const speed = /^\/sys\/class\/net\/([^/]+)\/speed$/.exec(path.posix.normalize(hostPath));
+    return speed ? (this.interfaces.get(speed[1]!)?.speedSource ?? undefined) : undefined;
+  }
+
   async readDir(hostPath: string): Promise<string[]> {
     const normal = path.posix.normalize(hostPath);
     if (normal === '/sys/class/net') return [...this.interfaces.keys()].sort();
@@ -237,7 +312,22 @@ export class TextHostIO implements HostIO {
   async inventory(): Promise<HostInventory> {
     const lscpuField = (label: string) => new RegExp(`^${label}:\\s*(.+?)\\s*$`, 'm').exec(this.lscpu ?? '')?.[1];
     const interruptsHeader = this.files.get('/proc/interrupts')?.split('\n')[0] ?? '';
-    const logical = Number(lscpuField('CPU\\(s\\)')) || (interruptsHeader.match(/CPU\d+/g)?.length ?? 0);
+    // Every output that counts CPUs, most direct first; the prose's count last.
+    const softnetRows =
+      this.files
+        .get('/proc/net/softnet_stat')
+        ?.split('\n')
+        .filter((line) => /^[0-9a-f]{8}\s/i.test(line.trim())).length ?? 0;
+    const numactlCpus = [
+      ...(this.commands.get(commandKey(['numactl', '--hardware'])) ?? '').matchAll(/^node \d+ cpus:((?: \d+)*)/gm),
+    ].reduce((total, match) => total + match[1]!.trim().split(/\s+/).filter(Boolean).length, 0);
+    const stated = this.options.statedCpus;
+    const logical =
+      Number(lscpuField('CPU\\(s\\)')) ||
+      (interruptsHeader.match(/CPU\d+/g)?.length ?? 0) ||
+      softnetRows ||
+      numactlCpus ||
+      (stated?.logical ?? stated?.cores ?? 0);
     const cores = Number(lscpuField('Core\\(s\\) per socket')) * Number(lscpuField('Socket\\(s\\)'));
     const unameParts = this.uname?.trim().split(/\s+/) ?? [];
     return {
@@ -247,7 +337,7 @@ export class TextHostIO implements HostIO {
       arch: lscpuField('Architecture') === 'x86_64' ? 'x64' : (lscpuField('Architecture') ?? 'unknown'),
       cpuModel: lscpuField('Model name') ?? 'unknown',
       logicalCpus: logical,
-      physicalCores: Number.isFinite(cores) && cores > 0 ? cores : logical,
+      physicalCores: Number.isFinite(cores) && cores > 0 ? cores : (stated?.cores ?? logical),
       virtualization: lscpuField('Hypervisor vendor') ?? null,
       // What was pasted is what root saw or not; the outputs themselves say (lspci "<access denied>").
       uid: 0,

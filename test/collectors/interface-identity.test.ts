@@ -3,7 +3,7 @@ import { driverFromCounters, identify, type IdentitySignals } from '../../src/co
 import { parseEthtoolSettings } from '../../src/parsers/ethtool-settings.js';
 import { parseEthtoolStats } from '../../src/parsers/ethtool-stats.js';
 import { nicInterruptRows, parseProcInterrupts } from '../../src/parsers/proc-interrupts.js';
-import { realCapture } from '../helpers/fixtures.js';
+import { realCapture, realCaptures } from '../helpers/fixtures.js';
 
 /** A capture without sysfs: only what the outputs hold. */
 const offline = (name: string, extra: Partial<IdentitySignals>): IdentitySignals => ({
@@ -76,5 +76,47 @@ describe('interface identity from every signal', () => {
       driverFromCounters(parseEthtoolStats(realCapture('ethtool/mlx5_core-S-ethq-1.txt')).counters.map((counter) => counter.name)),
     ).toBe('mlx5_core');
     expect(driverFromCounters(['rx_queue_0_packets', 'rx_queue_0_drops'])).toBeNull();
+  });
+
+  // Each real `ethtool -S` capture is named after its driver (fixtures/real/SOURCES.md): the counter
+  // names alone must give that driver, or nothing where the names are not distinctive.
+  const families = realCaptures('ethtool', /-S-/).map((file) => [file, /^ethtool\/([a-z0-9_]+)-S-/.exec(file)![1]!] as const);
+  it.each(families)('%s: its counter names say %s, or nothing, never another driver', (file, driver) => {
+    const names = parseEthtoolStats(realCapture(file)).counters.map((counter) => counter.name);
+    const inferred = driverFromCounters(names);
+    if (inferred !== null) expect(inferred).toBe(driver);
+  });
+
+  it('names the family of every distinctive real capture: ixgbe-style Intel, i40e/ice/iavf, mlx5, bnxt, bnx2x, igb, e1000e, ena, tg3, be2net, sfc, vmxnet3', () => {
+    const named = families.filter(([file]) => {
+      const names = parseEthtoolStats(realCapture(file)).counters.map((counter) => counter.name);
+      return driverFromCounters(names) !== null;
+    });
+    expect(named.map(([, driver]) => driver).sort()).toEqual(
+      [
+        'be2net',
+        'bnx2x',
+        'bnxt_en',
+        'e1000e',
+        'ena',
+        'i40e',
+        'i40e',
+        'iavf',
+        'ice',
+        'igb',
+        'ixgbe',
+        'mlx5_core',
+        'r8169',
+        'sfc',
+        'tg3',
+        'vmxnet3',
+      ].sort(),
+    );
+  });
+
+  it('ixgbe by its flow director and DMA counters; virtio_net by its virtqueue kicks (kernel driver string tables)', () => {
+    expect(driverFromCounters(['rx_packets', 'fdir_match', 'fdir_miss', 'os2bmc_rx_by_bmc', 'rx_queue_0_packets'])).toBe('ixgbe');
+    expect(driverFromCounters(['rx_no_dma_resources', 'rx_queue_0_packets'])).toBe('ixgbe');
+    expect(driverFromCounters(['rx_queue_0_packets', 'rx_queue_0_bytes', 'rx_queue_0_kicks', 'tx_queue_0_kicks'])).toBe('virtio_net');
   });
 });

@@ -102,3 +102,52 @@ describe('SosreportHostIO on a sosreport tree built from real captures', () => {
     expect(result.stdout).toBe('');
   });
 });
+
+describe('SosreportHostIO: interfaces from the kernel log and lspci', () => {
+  /** A sosreport holding only sos's dmesg and lspci (real captures), as a partial extract does. */
+  async function partialSos(files: Record<string, string>): Promise<string> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nicdoctor-sos-evidence-'));
+    temps.push(dir);
+    for (const [relative, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
+      await writeFile(path.join(dir, relative), text);
+    }
+    return dir;
+  }
+
+  it('names NICs from the kernel log, with their PCI function and link speed, and says where the speed came from', async () => {
+    const dir = await partialSos({ 'sos_commands/kernel/dmesg': realCapture('dmesg/i40e-xl710-probe-rename-link-1.txt') });
+    const io = await SosreportHostIO.open(dir);
+    expect(await io.readDir('/sys/class/net')).toEqual(['enp193s0f0', 'enp193s0f1']);
+    expect(await io.readLink('/sys/class/net/enp193s0f0/device')).toBe('../../../bus/pci/devices/0000:c1:00.0');
+    expect((await io.readFile('/sys/class/net/enp193s0f0/speed')).trim()).toBe('40000');
+    expect(await io.derivedFrom('/sys/class/net/enp193s0f0/speed')).toBe('kernel log');
+    const outcome = await scan({ io, checks, log: silentLogger() });
+    expect(outcome.report.interfaces.find((iface) => iface.name === 'enp193s0f0')).toMatchObject({
+      kind: 'physical',
+      driver: 'i40e',
+      speedMbps: 40_000,
+      speedSource: 'kernel log',
+    });
+  });
+
+  it('adds no interface the kernel log names when sos kept `ip address` (what exists now), but still maps those that exist', async () => {
+    const dir = await partialSos({
+      'sos_commands/kernel/dmesg': realCapture('dmesg/i40e-xl710-probe-rename-link-1.txt'),
+      'sos_commands/networking/ip_-d_address':
+        '1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN\n2: enp193s0f0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 9000 qdisc mq state UP\n',
+    });
+    const io = await SosreportHostIO.open(dir);
+    expect(await io.readDir('/sys/class/net')).toEqual(['enp193s0f0']);
+    expect((await io.readFile('/sys/class/net/enp193s0f0/speed')).trim()).toBe('40000');
+  });
+
+  it('a NIC bound to igb_uio in lspci -nnvv is examined by its PCI address', async () => {
+    const dir = await partialSos({ 'sos_commands/pci/lspci_-nnvv': realCapture('lspci/huawei-hi1822-igb-uio-dpdk-1.txt') });
+    const outcome = await scan({ io: await SosreportHostIO.open(dir), checks, log: silentLogger() });
+    expect(outcome.report.interfaces).toEqual([
+      expect.objectContaining({ name: 'pci-05_00.0', driver: 'igb_uio', pciAddress: '0000:05:00.0' }),
+    ]);
+    expect(outcome.report.checks.find((result) => result.id === 'pcie-link')?.status).toBe('pass');
+  });
+});

@@ -96,3 +96,23 @@ describe('parseIperf3Text on real runs (fixtures/text/SOURCES.md)', () => {
     expect(() => parseIperf3Text('Settings for eth0:\n\tSpeed: 10000Mb/s\n')).toThrow(/not iperf3 output/);
   });
 });
+
+describe('parseIperf3Text: the stream count of a -P run whose per-stream rows are not all pasted', () => {
+  // The real -P 3 client run, as a customer pastes it through `| grep SUM`: only the aggregate rows.
+  const full = readFileSync(path.join(FIXTURES, 'real', 'iperf3', '3.x-tcp-P3-plain-client-moler-1.txt'), 'utf8');
+  const sums = full
+    .split('\n')
+    .filter((line) => /\[SUM\]|Connecting to host|- - -/.test(line))
+    .join('\n');
+
+  it('a [SUM] row means two or more streams, never "1 stream"', () => {
+    expect(parseIperf3Text(full).streams).toBe(3);
+    expect(parseIperf3Text(sums).streams).toBeGreaterThanOrEqual(2);
+  });
+
+  it('-P on the command line (given, or typed in the text) gives the exact count', () => {
+    expect(parseIperf3Text(sums, 'iperf3 -c 127.0.0.1 -P 3 | grep SUM').streams).toBe(3);
+    expect(parseIperf3Text(`$ iperf3 -c 10.0.0.2 -t 30 --parallel 20\n${sums}`).streams).toBe(20);
+    expect(parseIperf3TextRuns(sums, 'iperf3 -c 127.0.0.1 -P20')[0]!.streams).toBe(20);
+  });
+});

@@ -13,8 +13,8 @@ function only(file: string): LspciDevice {
 }
 
 describe('parseLspci over every real capture', () => {
-  it('covers all the captures (23 in lspci/, 2 from the local VM)', () => {
-    expect(LSPCI).toHaveLength(23);
+  it('covers all the captures (24 in lspci/, 2 from the local VM)', () => {
+    expect(LSPCI).toHaveLength(24);
     expect(LOCAL_VM).toHaveLength(2);
   });
 
@@ -79,6 +79,7 @@ describe('parseLspci over every real capture', () => {
       maxPayloadBytes: 512,
       maxReadRequestBytes: 512,
       kernelDriver: 'bnxt_en',
+      kernelModules: 'bnxt_en',
       aspm: 'disabled',
     });
   });

@@ -100,7 +100,8 @@ const EXPECTATIONS: Expectation[] = [
   {
     file: 'iavf-proc-interrupts-grep-wrapped.txt',
     recognised: ['proc-interrupts'],
-    askFor: [/ethtool <interface>/],
+    // The vectors (iavf-net1-TxRx-N) name the VF: the report asks for its outputs by name.
+    askFor: [/ethtool -i net1/],
     engineer: 'the iavf queue IRQs all fire on CPU4 (an isolated CPU)',
     notReached: 'without the interface name and its IRQ list the irq-affinity check cannot run',
   },
