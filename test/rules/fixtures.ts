@@ -384,3 +384,22 @@ export const exceedsLinkSpeed = host('throughput/exceeds-link-speed', {
   mtu: 1500,
   processes: 8,
 });
+
+/** A driver's "limited by" PCIe line: 63 Gb/s (≈ 56 of traffic) on an x8 link, judged against the port. */
+export const kernelPcieLimited = (carriesPort: 'no' | 'yes' | 'unknown', portGbps: number | null) =>
+  f('kernel-pcie/pcie-bandwidth-limited', {
+    driver: 'mlx5_core',
+    address: '0000:41:00.0',
+    interfaceName: IF,
+    availableGbps: 63.008,
+    ceilingGbps: 56.08,
+    portGbps,
+    portFromInterface: portGbps !== null,
+    link: null,
+    limitedByLink: '8 GT/s x8',
+    limitedByAddress: '0000:40:00.0',
+    capableGbps: 252.048,
+    capableLink: '16 GT/s x16',
+    limitingAddress: '0000:40:00.0',
+    carriesPort,
+  });
