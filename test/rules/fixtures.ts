@@ -121,6 +121,10 @@ export const queueImbalance = f('nic-drops/rx-queue-imbalance', {
   sharePercent: 91,
   activeQueues: 2,
   queues: 8,
+  maxOverMedian: 1.8,
+  p90OverP10: 10.1,
+  cvPercent: 116,
+  dominant: true,
 });
 
 export const perPacket = f('coalescing/interrupt-per-packet', {
@@ -403,3 +407,16 @@ export const kernelPcieLimited = (carriesPort: 'no' | 'yes' | 'unknown', portGbp
     limitingAddress: '0000:40:00.0',
     carriesPort,
   });
+
+export const overlayTooBig = f(
+  'mtu/overlay-mtu-exceeds-underlay',
+  { mtu: 1500, tunnel: 'vxlan', overheadBytes: 50, underlayMtu: 1500, underlay: 'eth0', fittingMtu: 1450 },
+  'vxlan100',
+);
+export const mtuProbingOff = host('socket-buffers/mtu-probing-off-with-jumbo', {
+  observed: 0,
+  expected: 1,
+  interfaces: IF,
+  mtu: 9000,
+  dropIn: '/etc/sysctl.d/90-nicdoctor.conf',
+});

@@ -13,4 +13,14 @@ describe('judgement: rules fire only on a real fault', () => {
     // No port speed from any source: the check's note asks for it; no cause at high confidence.
     expect(ids('unknown', null)).not.toContain('pcie-bandwidth-below-port');
   });
+
+  it('judges an overlay MTU by its overhead: a mismatch diagnosis only when it does not fit; MTU probing off is a low note', () => {
+    const overlay = run({ findings: [x.overlayTooBig] });
+    expect(overlay.map((diagnosis) => [diagnosis.ruleId, diagnosis.subject])).toEqual([['mtu-mismatch', 'vxlan100']]);
+    expect(overlay[0]!.explanation).toContain('vxlan adds 50 bytes and the largest underlay MTU is 1500 (eth0)');
+    const probing = run({ findings: [{ ...x.mtuProbingOff, severity: 'info' }] });
+    expect(probing.map((diagnosis) => [diagnosis.ruleId, diagnosis.confidence, diagnosis.severity])).toEqual([
+      ['mtu-probing-off', 'low', 'info'],
+    ]);
+  });
 });
