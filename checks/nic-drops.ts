@@ -55,7 +55,7 @@ const options = z.object({
    * A count since boot at or above this is significant whatever its rate (as hotsos judges loss):
    * a million drops over a long uptime are bursts that each cost a stall, not noise.
    */
-  significantDropCount: z.number().int().positive().default(100_000),
+  significantDropCount: z.number().int().positive().default(1_000_000),
 });
 
 /** What to do, by the kind of cause the counter points to (CAUSES.md causes 7, 14, 16, 5, 6). */

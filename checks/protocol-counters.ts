@@ -13,7 +13,7 @@ const options = z.object({
    * ... or from this many since boot, whatever the rate (as hotsos judges loss): millions of
    * dropped datagrams over a long uptime are real bursts of loss a small average hides.
    */
-  udpBufferWarningCount: z.number().int().positive().default(100_000),
+  udpBufferWarningCount: z.number().int().positive().default(1_000_000),
   /** Too few segments say nothing about a rate. */
   minSegments: z.number().int().nonnegative().default(100_000),
 });

@@ -19,7 +19,7 @@ const options = z.object({
   /** Backlog drops below this fraction of processed packets are negligible: a note with the rate. */
   negligibleDropRate: z.number().nonnegative().default(1e-6),
   /** ... unless there are at least this many since boot: a count that large is loss, whatever the rate. */
-  significantDropCount: z.number().int().positive().default(100_000),
+  significantDropCount: z.number().int().positive().default(1_000_000),
   /** Suggested new limits are the current ones times this. */
   raiseFactor: z.number().gt(1).default(2),
 });
