@@ -105,10 +105,11 @@ export default defineCheck({
       const belowPort = judgedGbps !== null && ceilingGbps < judgedGbps;
       // "limited by": the link trained below what the device can do. Whether that caps the port
       // depends on the port's speed: below it (or below the driver's slowest port) is a fault;
-      // carried, or with no port speed from any source, a note (the latter asks for the speed).
+      // carried, a note; with no port speed from any source, a warning that asks for the speed
+      // (rule pcie-link-downgraded, low confidence), never "cannot carry the port".
       if (!belowPort && !entry.limitedBy) continue;
       const carriesPort = belowPort ? 'no' : portGbps !== null ? 'yes' : 'unknown';
-      const severity = belowPort ? 'critical' : 'info';
+      const severity = belowPort ? 'critical' : carriesPort === 'unknown' ? 'warning' : 'info';
       const evidence: Evidence[] = [
         {
           label: `${entry.address} available PCIe bandwidth`,

@@ -10,8 +10,12 @@ describe('judgement: rules fire only on a real fault', () => {
     expect(ids('no', 100)).toContain('pcie-bandwidth-below-port');
     // 56 Gb/s of traffic carries a 25G port: the check's own numbers say so.
     expect(ids('yes', 25)).not.toContain('pcie-bandwidth-below-port');
-    // No port speed from any source: the check's note asks for it; no cause at high confidence.
+    // No port speed from any source: a low-confidence "trained below its capability" that asks for it.
     expect(ids('unknown', null)).not.toContain('pcie-bandwidth-below-port');
+    const unknown = run({ findings: [{ ...x.kernelPcieLimited('unknown', null), severity: 'warning' }] });
+    expect(unknown.map((diagnosis) => [diagnosis.ruleId, diagnosis.confidence])).toEqual([['pcie-link-downgraded', 'low']]);
+    expect(unknown[0]!.fixes[0]!.text).toMatch(/^Give the port speed to judge it: ethtool enp65s0f0/);
+    expect(ids('yes', 25)).toContain('pcie-link-downgraded');
   });
 
   it('judges an overlay MTU by its overhead: a mismatch diagnosis only when it does not fit; MTU probing off is a low note', () => {
