@@ -19,7 +19,7 @@ export default defineCheck({
   title: "The NIC's NUMA node",
   failureTitle: 'The NIC sits on a NUMA node without local memory',
   description:
-    "Reads the NIC's numa_node and local_cpulist and the host's NUMA nodes (/sys/devices/system/node). On a multi-node host, test processes and IRQs belong on the NIC's node: the wrong socket costs up to 2x at 40/100G (CAUSES.md 4). IRQs on remote CPUs are reported by irq-affinity.",
+    "Reads the NIC's numa_node and local_cpulist and the host's NUMA nodes (/sys/devices/system/node). On a multi-node host, test processes and IRQs belong on the NIC's node: the wrong socket costs up to 2x at 40/100G. IRQs on remote CPUs are reported by irq-affinity.",
   scope: 'interface',
   // Only the kind decides not-applicable: a NIC whose address the capture lacks is unknown (run()).
   appliesTo: (iface) => (isSoftware(iface) ? `${iface.name} is not a PCI device (${iface.kind} interface): it has no NUMA node` : null),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { run } from './helpers.js';
+import { bench, run } from './helpers.js';
 import * as x from './fixtures.js';
 
 /** Rule outcomes an experienced NIC engineer would give (issue 17, judgement items). */
@@ -26,5 +26,13 @@ describe('judgement: rules fire only on a real fault', () => {
     expect(probing.map((diagnosis) => [diagnosis.ruleId, diagnosis.confidence, diagnosis.severity])).toEqual([
       ['mtu-probing-off', 'low', 'info'],
     ]);
+  });
+
+  it('does not call unexamined checks clean: retransmits without local drops say which checks could look', () => {
+    const [path] = run({ findings: [x.retransmits], bench: bench() }).filter((diagnosis) => diagnosis.ruleId === 'retransmits-path-loss');
+    const text = path!.explanation;
+    expect(text).not.toContain('all clean');
+    expect(text).not.toContain('no check found');
+    expect(text).toContain('the checks that could examine this host');
   });
 });
