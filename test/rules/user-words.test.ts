@@ -52,4 +52,9 @@ describe('no internal vocabulary in user output', () => {
   it('in rule titles, explanations, limits, fixes, ruled-out lines and references', () => {
     expect(ruleTexts().filter(([, text]) => INTERNAL.test(text))).toEqual([]);
   });
+
+  it('check titles are neutral nouns: a title never asserts what the check may find otherwise ("Rings are at their maximum: pass")', () => {
+    const ASSERTS = /\b(is|are|reach(es)?|suits?|spreads?|enough|clean|can|no|keeps?|known)\b/i;
+    expect(checks.filter((check) => ASSERTS.test(check.title)).map((check) => `${check.id}: ${check.title}`)).toEqual([]);
+  });
 });
