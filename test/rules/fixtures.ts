@@ -390,7 +390,7 @@ export const exceedsLinkSpeed = host('throughput/exceeds-link-speed', {
 });
 
 /** A driver's "limited by" PCIe line: 63 Gb/s (≈ 56 of traffic) on an x8 link, judged against the port. */
-export const kernelPcieLimited = (carriesPort: 'no' | 'yes' | 'unknown', portGbps: number | null) =>
+export const kernelPcieLimited = (carriesPort: 'no' | 'yes' | 'unknown' = 'no', portGbps: number | null = 100) =>
   f('kernel-pcie/pcie-bandwidth-limited', {
     driver: 'mlx5_core',
     address: '0000:41:00.0',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
+import type { SymptomTable } from '../../src/engine/check.js';
 import { catalogue } from './helpers.js';
 
 /**
@@ -18,7 +19,7 @@ function checkTexts(): Array<[string, string]> {
       [`${check.id} failureTitle`, check.failureTitle],
       [`${check.id} description`, check.description],
     );
-    for (const [name, meta] of Object.entries(check.symptoms)) {
+    for (const [name, meta] of Object.entries(check.symptoms as SymptomTable)) {
       texts.push([`${check.id}/${name} message`, meta.message]);
       if (meta.fix) texts.push([`${check.id}/${name} fix`, typeof meta.fix === 'string' ? meta.fix : meta.fix.text]);
     }
