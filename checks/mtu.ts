@@ -89,7 +89,7 @@ export default defineCheck({
     if (tunnel?.overheadBytes === null) return notApplicable(`${subject} is ${tunnel.unjudged}`);
     if (tunnel) {
       const underlay = largestUnderlay(facts.interfaces);
-      const overhead = tunnel.overheadBytes!;
+      const overhead = tunnel.overheadBytes;
       if (underlay && device.mtu + overhead > underlay.mtu) {
         report('overlay-mtu-exceeds-underlay', {
           evidence: [
