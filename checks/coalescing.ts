@@ -5,6 +5,11 @@ import { ownedNicOnly } from '../src/domain/interface-kinds.js';
 import type { EthtoolCoalesce } from '../src/parsers/ethtool-coalesce.js';
 import type { SymptomFixTemplate } from '../src/report/fix-operations.js';
 import type { Evidence, Source } from '../src/report/schema.js';
+import type { FactResult } from '../src/engine/facts.js';
+import type { NetDevice } from '../src/collectors/net-device.js';
+import type { EthtoolDriver } from '../src/parsers/ethtool-driver.js';
+import type { EthtoolStats } from '../src/parsers/ethtool-stats.js';
+import { driverFromCounters } from '../src/collectors/interface-identity.js';
 
 /**
  * Intel's older drivers have no "Adaptive RX" flag: small rx-usecs values select their
@@ -56,14 +61,15 @@ function onOff(value: boolean | null): 'on' | 'off' | 'n/a' {
 
 export default defineCheck({
   id: 'coalescing',
-  title: 'Interrupt coalescing suits the host profile',
+  title: 'Interrupt coalescing',
   failureTitle: 'Interrupt coalescing does not suit the host profile',
   description:
-    'Reads ethtool -c (CAUSES.md cause 8). Throughput host: adaptive coalescing off with rx-usecs 0/1 and no frame batching means an interrupt per packet (warning: high interrupt rate and CPU at moderate rates). Measurement (perfSONAR-style) host: adaptive coalescing on is noted, such hosts turn it off. Latency host: a fixed rx-usecs above the limit (default 50 µs) is a warning; adaptive on is noted. Knows the dynamic rx-usecs modes of e1000/e1000e/igb/ixgbe.',
+    'Reads ethtool -c. Throughput host: adaptive coalescing off with rx-usecs 0/1 and no frame batching means an interrupt per packet (warning: high interrupt rate and CPU at moderate rates). Measurement (perfSONAR-style) host: adaptive coalescing on is noted, such hosts turn it off. Latency host: a fixed rx-usecs above the limit (default 50 µs) is a warning; adaptive on is noted. Knows the dynamic rx-usecs modes of e1000/e1000e/igb/ixgbe.',
   scope: 'interface',
   appliesTo: ownedNicOnly('interrupt coalescing settings'),
   requires: ['net.device'],
-  optionalFacts: ['ethtool.coalesce'],
+  // The driver gives rx-usecs its meaning: from sysfs, else ethtool -i, else its counter names.
+  optionalFacts: ['ethtool.coalesce', 'ethtool.driver', 'ethtool.stats'],
   options,
   symptoms: {
     'interrupt-per-packet': symptom({
@@ -83,7 +89,12 @@ export default defineCheck({
         targetRxUsecs: (d) => (d.setRxUsecs !== null ? String(d.setRxUsecs) : ''),
         targetAdaptiveRx: (d) => (d.setRxUsecs !== null ? '' : 'on'),
         targetAdaptiveTx: (d) => (d.setRxUsecs !== null ? '' : 'on'),
-        note: (d) => (d.paravirtual ? ' (a virtual NIC: the hypervisor may not offer coalescing to the guest)' : ''),
+        note: (d) =>
+          d.paravirtual
+            ? ' (a virtual NIC: the hypervisor may not offer coalescing to the guest)'
+            : d.driver === null
+              ? ' (the driver is not known: on e1000e, igb and ixgbe this rx-usecs value selects dynamic throttling instead; ethtool -i tells)'
+              : '',
       },
       message:
         '{subject}: adaptive coalescing off and rx-usecs {rxUsecs} (rx-frames {rxFrames}): one interrupt per packet; for a throughput host that means a high interrupt rate and CPU load already at moderate rates{note}',
@@ -138,6 +149,7 @@ export default defineCheck({
   run(ctx) {
     const { facts, optional, options: opts, profile, report, unknown, source } = ctx;
     const device = facts['net.device'];
+    const driver = knownDriver(device, optional['ethtool.driver'], optional['ethtool.stats']);
     const result = optional['ethtool.coalesce'];
     if (!result.ok)
       return skipForFailedFact(ctx, result.error, {
@@ -149,7 +161,7 @@ export default defineCheck({
     }
     const commandSource: Source | undefined = source('ethtool.coalesce', '-c');
     const withSource = (item: Evidence): Evidence => ({ ...item, ...(commandSource ? { source: commandSource } : {}) });
-    const itrDynamic = dynamicItr(device.driver, coalesce);
+    const itrDynamic = dynamicItr(driver, coalesce);
     const adaptive = coalesce.adaptiveRx === true || coalesce.adaptiveTx === true || itrDynamic;
     const adaptiveEvidence = withSource({ label: 'adaptive RX', observed: onOff(coalesce.adaptiveRx) });
     const rxUsecsEvidence = withSource({ label: 'rx-usecs', observed: coalesce.rxUsecs, unit: 'µs' });
@@ -163,11 +175,13 @@ export default defineCheck({
         coalesce.rxUsecs <= opts.perPacketRxUsecs &&
         (coalesce.rxFrames === null || coalesce.rxFrames <= 1);
       if (perPacket) {
-        const dynamic = device.driver ? ITR_DYNAMIC_VALUES[device.driver] : undefined;
+        const dynamic = driver ? ITR_DYNAMIC_VALUES[driver] : undefined;
         const paravirtual = device.kind === 'paravirtual';
+        // With no driver from any evidence, rx-usecs 1 may be an Intel dynamic mode: a note.
+        const ambiguous = driver === null && Object.values(ITR_DYNAMIC_VALUES).some((values) => values.includes(coalesce.rxUsecs!));
         report('interrupt-per-packet', {
           // A virtual NIC's interrupts are the hypervisor's to moderate; many cannot coalesce at all.
-          ...(paravirtual ? { severity: 'info' as const } : {}),
+          ...(paravirtual || ambiguous ? { severity: 'info' as const } : {}),
           evidence: [
             { ...adaptiveEvidence, expected: 'on' },
             { ...rxUsecsEvidence, expected: dynamic ? dynamic[0]! : '> 1 or adaptive' },
@@ -176,7 +190,7 @@ export default defineCheck({
           data: {
             rxUsecs: coalesce.rxUsecs,
             rxFrames: coalesce.rxFrames,
-            driver: device.driver,
+            driver,
             profile,
             paravirtual,
             setRxUsecs: dynamic ? dynamic[0]! : null,
@@ -193,7 +207,7 @@ export default defineCheck({
         data: {
           adaptiveRx: onOff(coalesce.adaptiveRx),
           adaptiveTx: onOff(coalesce.adaptiveTx),
-          driver: device.driver,
+          driver,
           rxUsecs: coalesce.rxUsecs,
           dynamicItr: itrDynamic,
           rxUsecsHigh,
@@ -217,3 +231,13 @@ export default defineCheck({
     return undefined;
   },
 });
+
+/**
+ * The NIC's driver from any evidence: sysfs, `ethtool -i`, or the family its `ethtool -S`
+ * counter names belong to (a capture with only ethtool -c and -S still names ixgbe or ice).
+ */
+function knownDriver(device: NetDevice, info: FactResult<EthtoolDriver>, stats: FactResult<EthtoolStats>): string | null {
+  if (device.driver) return device.driver;
+  if (info.ok && info.value.driver) return info.value.driver;
+  return stats.ok ? driverFromCounters(stats.value.counters.map((counter) => counter.name)) : null;
+}

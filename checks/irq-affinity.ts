@@ -41,10 +41,10 @@ const queuePhrases = {
 
 const check = defineCheck({
   id: 'irq-affinity',
-  title: 'NIC interrupts are spread over NIC-local CPUs',
+  title: 'NIC interrupt placement',
   failureTitle: 'NIC interrupts are concentrated or on the wrong NUMA node',
   description:
-    "Reads the NIC's vectors (msi_irqs, /proc/interrupts) and /proc/irq/<n>/{smp,effective}_affinity_list. All queue IRQs on one CPU, IRQs on CPUs outside the NIC's NUMA node, or most interrupts handled by one CPU leave one core's softirq saturated while more streams do not help (CAUSES.md 4, 5). Also notes irqbalance overriding hand pinning, or missing on a many-queue NIC.",
+    "Reads the NIC's vectors (msi_irqs, /proc/interrupts) and /proc/irq/<n>/{smp,effective}_affinity_list. All queue IRQs on one CPU, IRQs on CPUs outside the NIC's NUMA node, or most interrupts handled by one CPU leave one core's softirq saturated while more streams do not help. Also notes irqbalance overriding hand pinning, or missing on a many-queue NIC.",
   scope: 'interface',
   appliesTo: (iface) => (isSoftware(iface) ? `${iface.name} has no interrupts of its own (${iface.kind} interface)` : null),
   requires: ['nic.irqs', 'net.device'],

@@ -34,7 +34,7 @@ const options = z.object({
 
 export default defineCheck({
   id: 'kernel-pcie',
-  title: 'The kernel saw enough PCIe bandwidth for each NIC',
+  title: 'PCIe bandwidth the kernel logged for each NIC',
   failureTitle: 'The kernel reports a NIC on too little PCIe bandwidth',
   description:
     'Reads the PCIe bandwidth lines drivers log at probe time (dmesg, or the journal\'s kernel messages): "X Gb/s available PCIe bandwidth, limited by <speed> x<width> link at <BDF> (capable of Y Gb/s ...)", ixgbe\'s "PCI Express bandwidth of N GT/s available", igb\'s "(PCIe:2.5Gb/s:Width x1)". The kernel names the limiting device, which may be a bridge above the NIC. Works on a capture that holds the log but no sysfs or lspci.',
@@ -61,6 +61,8 @@ export default defineCheck({
         capableGbps: z.number().nullable(),
         capableLink: z.string().nullable(),
         limitingAddress: z.string(),
+        /** Whether the ceiling carries the port: no (a fault), yes (a note), unknown (no port speed: a note asking for it). */
+        carriesPort: z.enum(['no', 'yes', 'unknown']),
       }),
       phrases: {
         device: (d) => `${d.driver} ${d.address}${d.interfaceName ? ` (${d.interfaceName})` : ''}`,
@@ -71,15 +73,19 @@ export default defineCheck({
               ? ` (${d.link})`
               : '',
         verdict: (d) =>
-          d.portGbps !== null && d.ceilingGbps < d.portGbps
+          d.carriesPort === 'no'
             ? `below the ${d.portGbps} Gb/s ${d.portFromInterface ? 'of the port' : `of the slowest ${d.driver} port`}: the slot, not the network, sets the ceiling`
-            : d.portFromInterface
+            : d.carriesPort === 'yes'
               ? `enough for the ${d.portGbps} Gb/s port, though below what the card can do`
-              : `below what the card can do (${d.capableGbps ?? '?'} Gb/s); whether it caps the port depends on the port speed, which was not captured`,
+              : `below what the card can do${d.capableGbps !== null ? ` (${d.capableGbps} Gb/s)` : ''}; whether it caps the port depends on the port speed, which the capture does not show`,
+        ask: (d) =>
+          d.carriesPort === 'unknown'
+            ? `Give the port speed to judge it: ethtool ${d.interfaceName ?? '<interface>'} (Speed:) or cat /sys/class/net/${d.interfaceName ?? '<interface>'}/speed. `
+            : '',
       },
       message:
         '{device}: the kernel reports {availableGbps} Gb/s of PCIe bandwidth{limitedNote}: about {ceilingGbps} Gb/s of NIC traffic, {verdict}',
-      fix: 'Move the card to an electrically wider, CPU-attached slot or set that slot\'s width/generation in the BIOS, then check: lspci -vv -s {limitingAddress} | grep -E "LnkCap|LnkSta"',
+      fix: '{ask}Move the card to an electrically wider, CPU-attached slot or set that slot\'s width/generation in the BIOS, then check: lspci -vv -s {limitingAddress} | grep -E "LnkCap|LnkSta"',
     }),
   },
   run({ facts, interfaces, options: opts, report, source, notApplicable }) {
@@ -98,9 +104,12 @@ export default defineCheck({
       const judgedGbps = portGbps ?? classGbps;
       const belowPort = judgedGbps !== null && ceilingGbps < judgedGbps;
       // "limited by": the link trained below what the device can do. Whether that caps the port
-      // depends on the port's speed; unknown, it is a warning, known and carried, a note.
+      // depends on the port's speed: below it (or below the driver's slowest port) is a fault;
+      // carried, a note; with no port speed from any source, a warning that asks for the speed
+      // (rule pcie-link-downgraded, low confidence), never "cannot carry the port".
       if (!belowPort && !entry.limitedBy) continue;
-      const severity = belowPort ? 'critical' : judgedGbps === null || portGbps === null ? 'warning' : 'info';
+      const carriesPort = belowPort ? 'no' : portGbps !== null ? 'yes' : 'unknown';
+      const severity = belowPort ? 'critical' : carriesPort === 'unknown' ? 'warning' : 'info';
       const evidence: Evidence[] = [
         {
           label: `${entry.address} available PCIe bandwidth`,
@@ -133,6 +142,7 @@ export default defineCheck({
           capableGbps: entry.capableGbps,
           capableLink: entry.capableLink,
           limitingAddress: entry.limitedBy?.address ?? entry.address,
+          carriesPort,
         },
       });
     }

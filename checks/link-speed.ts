@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCheck, symptom, type PhraseContext } from '../src/engine/check.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
-import { bestLinkMode } from '../src/domain/link-modes.js';
+import { bestLinkMode, parseLinkMode, type LinkMode } from '../src/domain/link-modes.js';
 import type { Evidence } from '../src/report/schema.js';
 
 const options = z.object({
@@ -9,6 +9,11 @@ const options = z.object({
   criticalRatio: z.number().positive().max(1).default(0.1),
   /** carrier_changes at or above this is flapping; it counts down and up, so 10 = 5 flaps. */
   carrierChangesThreshold: z.number().int().positive().default(10),
+  /**
+   * Speeds outside the IEEE standards that only link with the same vendor's switch (Mellanox's
+   * 56GbE): a port that does not advertise them is configured as expected, not restricted.
+   */
+  vendorOnlySpeedsMbps: z.array(z.number().positive()).default([56000]),
 });
 
 // Software interfaces report a nominal speed (veth says 10000Mb/s) and no modes: nothing to compare.
@@ -36,10 +41,10 @@ type BelowCapability = z.output<typeof belowCapability>;
 
 export default defineCheck({
   id: 'link-speed',
-  title: 'Link negotiated at the best common speed',
+  title: 'Link state, speed and duplex',
   failureTitle: 'Link is down, flapping or negotiated below capability',
   description:
-    'Compares the speed and duplex negotiated (`ethtool <if>`) with the fastest mode that the NIC both supports and advertises and, when shown, the fastest mode the link partner advertises too (CAUSES.md cause 16); flags a link that is down while the interface is up, and carrier changes (/sys/class/net/<if>/carrier_changes) that show a flapping link.',
+    'Compares the speed and duplex negotiated (`ethtool <if>`) with the fastest mode that the NIC both supports and advertises and, when shown, the fastest mode the link partner advertises too; flags a link that is down while the interface is up, and carrier changes (/sys/class/net/<if>/carrier_changes) that show a flapping link.',
   scope: 'interface',
   appliesTo: (iface) =>
     iface.kind !== 'bond' && isSoftware(iface)
@@ -63,6 +68,31 @@ export default defineCheck({
       message: '{subject} negotiated {negotiatedMbps} Mb/s, but the NIC supports and advertises {bestMode} ({bestMbps} Mb/s): {limit}',
       fix: '{remedy}; check the cable (all four pairs for BASE-T) or the optic and its rating, and the switch port configuration; keep autonegotiation on at both ends (ethtool -s {subject} autoneg on) or force the same mode on both; update the NIC firmware ({firmware}) if the module is not recognised',
     }),
+    'advertises-below-supported': symptom({
+      severity: 'warning',
+      data: z.object({
+        /** The fastest mode the NIC supports, and the fastest it advertises. */
+        supportedBestMode: z.string(),
+        supportedBestMbps: z.number(),
+        advertisedBestMode: z.string(),
+        advertisedBestMbps: z.number(),
+        negotiatedMbps: z.number().nullable(),
+        /** ethtool "Auto-negotiation": null when not printed. */
+        autoneg: z.boolean().nullable(),
+        /** The link partner's advertisement offers the faster mode (null: not shown). */
+        partnerOffersFaster: z.boolean().nullable(),
+      }),
+      phrases: {
+        how: (d) =>
+          d.autoneg === false
+            ? 'autonegotiation is off, so the port stays at the forced speed'
+            : 'the advertisement was restricted (ethtool -s advertise, a driver or firmware default)',
+        negotiatedText: (d) => (d.negotiatedMbps === null ? '' : ` and runs at ${d.negotiatedMbps} Mb/s`),
+      },
+      message:
+        '{subject} supports {supportedBestMode} ({supportedBestMbps} Mb/s) but advertises at most {advertisedBestMode} ({advertisedBestMbps} Mb/s){negotiatedText}: {how}',
+      fix: 'Advertise every supported mode and renegotiate: ethtool -s {subject} autoneg on speed {supportedBestMbps} (or ethtool -s {subject} advertise with the supported modes), and make sure the switch port, cable or optic are rated for {supportedBestMode}',
+    }),
     'half-duplex': symptom({
       severity: 'critical',
       data: z.object({ negotiatedMbps: z.number().nullable(), duplex: z.enum(['half', 'full']) }),
@@ -77,9 +107,14 @@ export default defineCheck({
         /** The fastest mode the NIC supports and advertises, null when it reports none. */
         bestLinkMode: z.string().nullable(),
         bestMbps: z.number().nullable(),
+        /** IFF_UP from sysfs flags or `ip link`; null when neither was captured. */
+        adminUp: z.boolean().nullable(),
       }),
-      phrases: { bestMode: (d) => d.bestLinkMode ?? 'its speed' },
-      message: '{subject} is administratively up but has no link (no carrier)',
+      phrases: {
+        bestMode: (d) => d.bestLinkMode ?? 'its speed',
+        upState: (d) => (d.adminUp === true ? 'is administratively up but ' : ''),
+      },
+      message: '{subject} {upState}has no link (no carrier)',
       fix: 'Check the cable or optic (seated, rated for {bestMode}), that the switch port is enabled and configured for the same speed, and the port LEDs; `ethtool {subject}` shows "Link detected: yes" once it is up',
     }),
     'carrier-flapping': symptom({
@@ -151,7 +186,7 @@ export default defineCheck({
           },
           { label: 'operstate', observed: device.operstate },
         ],
-        data: { operstate: device.operstate, bestLinkMode: best?.mode ?? null, bestMbps: best?.speedMbps ?? null },
+        data: { operstate: device.operstate, bestLinkMode: best?.mode ?? null, bestMbps: best?.speedMbps ?? null, adminUp: device.adminUp },
       });
       // The speed ethtool prints for a down link is stale (rtl83xx reports 1000Mb/s): do not judge it.
       return undefined;
@@ -174,10 +209,40 @@ export default defineCheck({
         `${subject} reports no link modes (${device.driver ?? device.kind} NIC): there is no capability to compare its ${negotiated === null ? 'unreported' : `nominal ${negotiated} Mb/s`} speed with`,
       );
     }
+    const standardSupported = supported.filter((mode) => !opts.vendorOnlySpeedsMbps.includes(parseLinkMode(mode)?.speedMbps ?? 0));
+    const restricted = restrictedAdvertisement(standardSupported, advertised, partnerModes);
+    if (restricted && (negotiated === null || negotiated < restricted.supportedBest.speedMbps)) {
+      reported = true;
+      report('advertises-below-supported', {
+        // A partner that offers nothing faster than what is advertised caps the link anyway.
+        ...(restricted.partnerOffersFaster === false ? { severity: 'info' as const } : {}),
+        evidence: [
+          withEthtool({ label: 'Best supported link mode', observed: restricted.supportedBest.mode }),
+          withEthtool({
+            label: 'Best advertised link mode',
+            observed: restricted.advertisedBest.mode,
+            expected: restricted.supportedBest.mode,
+          }),
+          ...(settings.autoNegotiation !== null
+            ? [withEthtool({ label: 'Auto-negotiation', observed: settings.autoNegotiation ? 'on' : 'off' })]
+            : []),
+        ],
+        data: {
+          supportedBestMode: restricted.supportedBest.mode,
+          supportedBestMbps: restricted.supportedBest.speedMbps,
+          advertisedBestMode: restricted.advertisedBest.mode,
+          advertisedBestMbps: restricted.advertisedBest.speedMbps,
+          negotiatedMbps: negotiated,
+          autoneg: settings.autoNegotiation,
+          partnerOffersFaster: restricted.partnerOffersFaster,
+        },
+      });
+    }
+
     if (negotiated === null) {
       if (reported) return undefined;
       return unknown(
-        `${subject} has a link but the driver reports no negotiated speed (ethtool "Speed: Unknown!", sysfs speed unreadable)`,
+        `${subject} has a link but no negotiated speed could be read: the ethtool output gives none and sysfs speed was not read`,
       );
     }
 
@@ -229,4 +294,21 @@ function explainLimit(d: BelowCapability, finding?: PhraseContext): { limit: str
     limit: `the link partner advertises at most ${d.partnerBestMode ?? 'nothing the NIC supports'}`,
     remedy: `The link partner limits the link: configure the switch port to advertise ${d.bestMode} (or use a port, cable or optic that supports it)`,
   };
+}
+
+/**
+ * The fastest supported mode when the port advertises only slower ones (autoneg off, a restricted
+ * or default advertisement): supported and advertised are compared, not only their intersection.
+ * Null when nothing is advertised (the list was not printed) or the best supported is advertised.
+ */
+function restrictedAdvertisement(
+  supported: readonly string[],
+  advertised: readonly string[],
+  partner: readonly string[],
+): { supportedBest: LinkMode; advertisedBest: LinkMode; partnerOffersFaster: boolean | null } | null {
+  const supportedBest = bestLinkMode(supported);
+  const advertisedBest = bestLinkMode(advertised);
+  if (!supportedBest || !advertisedBest || supportedBest.speedMbps <= advertisedBest.speedMbps) return null;
+  const partnerBest = bestLinkMode(partner);
+  return { supportedBest, advertisedBest, partnerOffersFaster: partnerBest ? partnerBest.speedMbps > advertisedBest.speedMbps : null };
 }

@@ -14,6 +14,9 @@ import {
   type CounterCategory,
   type CounterRemedy,
 } from '../src/domain/drop-counters.js';
+import { coefficientOfVariation, median } from '../src/util/stats.js';
+
+type Options = z.infer<typeof options>;
 
 const options = z.object({
   /** Counts at or below this are ignored (raise to silence a handful of drops since boot). */
@@ -29,10 +32,30 @@ const options = z.object({
   /** Too few packets say nothing about the spread. */
   minQueuePackets: z.number().int().nonnegative().default(10_000),
   /**
+   * A systematic skew across many queues, which "one queue above half" cannot see: over at least
+   * skewMinQueues active queues, the busiest at skewMaxOverMedian times the median, the 90th
+   * percentile at skewP90OverP10 times the 10th, or a coefficient of variation of skewMaxCv.
+   * Flows hash evenly enough that 16 queues of many flows stay within 2-3x of each other.
+   */
+  skewMinQueues: z.number().int().min(2).default(8),
+  skewMaxOverMedian: z.number().gt(1).default(10),
+  skewP90OverP10: z.number().gt(1).default(10),
+  skewMaxCv: z.number().positive().default(1),
+  /**
+   * A queue counts as active (carrying flows) from this fraction of its fair share of the packets:
+   * a handful of stray packets on an idle queue is not a flow, and would make any spread look skewed.
+   */
+  activeQueueFairShare: z.number().nonnegative().default(0.01),
+  /**
    * Drops below this fraction of received packets are negligible (one in a million): a note with
    * the rate, not a fault. A count with no packet total to compare is judged on the count alone.
    */
   negligibleDropRate: z.number().nonnegative().default(1e-6),
+  /**
+   * A count since boot at or above this is significant whatever its rate (as hotsos judges loss):
+   * a million drops over a long uptime are bursts that each cost a stall, not noise.
+   */
+  significantDropCount: z.number().int().positive().default(1_000_000),
 });
 
 /** What to do, by the kind of cause the counter points to (CAUSES.md causes 7, 14, 16, 5, 6). */
@@ -73,7 +96,11 @@ const counterFields = {
   value: z.number(),
   /** How many per-queue counters were summed (0: a device-wide counter). */
   queues: z.number().int(),
-  /** Received packets to compare a receive counter with (null: not a receive counter, or no total). */
+  /**
+   * The packets a receive counter is a share of (null: not a receive counter, or no total): the
+   * total its own layer counts (mlx5 rx_packets_phy for *_phy, i40e/ice port.* for port.*), or
+   * the delivered packets plus the dropped ones when the drop is counted before that total.
+   */
   rxPackets: z.number().nullable(),
   /** Below options.negligibleDropRate of the received packets. */
   negligible: z.boolean(),
@@ -86,7 +113,7 @@ type CounterData = z.output<typeof counterData>;
 function detailOf(d: { queues: number; value: number; rxPackets: number | null; negligible: boolean }): string {
   const details = [
     d.queues > 0 ? `sum of ${d.queues} queues` : null,
-    d.rxPackets ? `${percent(d.value, d.rxPackets)} % of ${d.rxPackets} received packets${d.negligible ? ': negligible' : ''}` : null,
+    d.rxPackets ? `${percent(d.value, d.rxPackets)} % of ${d.rxPackets} packets that arrived${d.negligible ? ': negligible' : ''}` : null,
   ].filter(Boolean);
   return details.length > 0 ? ` (${details.join('; ')})` : '';
 }
@@ -102,7 +129,7 @@ const counterPhrases = {
 
 export default defineCheck({
   id: 'nic-drops',
-  title: 'NIC drop and error counters are clean',
+  title: 'NIC drop and error counters',
   failureTitle: 'The NIC dropped packets or saw physical errors',
   description:
     'Reads ethtool -S <if> and /sys/class/net/<if>/statistics and explains the driver-specific counters: drops for lack of receive buffers or host backpressure (mlx5 rx_out_of_buffer / rx_discards_phy, ixgbe rx_missed_errors, igb rx_no_buffer_count, i40e/ice port.rx_dropped, bnxt rx_discards, ...), CRC and symbol errors (cable, optic, switch port), other errors such as bad checksums or malformed frames (info), and one receive queue taking most of the packets (info). The sysfs counters are used where ethtool shows nothing of a kind (virtio, veth) or cannot run.',
@@ -154,9 +181,21 @@ export default defineCheck({
         sharePercent: z.number(),
         queues: z.number().int(),
         activeQueues: z.number().int(),
+        /** Spread over the active queues: busiest / median, 90th / 10th percentile, coefficient of variation. */
+        maxOverMedian: z.number().nonnegative(),
+        p90OverP10: z.number().nonnegative(),
+        cvPercent: z.number().nonnegative(),
+        /** The busiest queue took more than maxQueueShare (else: a skew across many queues). */
+        dominant: z.boolean(),
       }),
+      phrases: {
+        pattern: (d) =>
+          d.dominant
+            ? 'the load sits on one CPU'
+            : `the load is skewed across the queues (busiest ${d.maxOverMedian}x the median, 90th percentile ${d.p90OverP10}x the 10th, coefficient of variation ${d.cvPercent} %)`,
+      },
       message:
-        '{subject}: receive queue {queue} took {sharePercent} % of the packets since the driver loaded ({activeQueues} of {queues} queues carried traffic): the load sits on one CPU',
+        '{subject}: receive queue {queue} took {sharePercent} % of the packets since the driver loaded ({activeQueues} of {queues} queues carried traffic): {pattern}',
       fix: "Few flows hash to few queues; with many flows, check the RSS indirection table (ethtool -x {subject}) and the hash fields (ethtool -n {subject} rx-flow-hash tcp4), and spread the queues' interrupts over NIC-local CPUs.",
     }),
   },
@@ -179,7 +218,8 @@ export default defineCheck({
     }
     const fromEthtool = ethtool.ok ? classifyEthtoolStats(ethtool.value, device.driver) : [];
     const fromSysfs = generic ? classifyNetStatistics(generic.counters) : [];
-    const rxPackets = generic?.counters.rx_packets ?? (ethtool.ok ? ethtoolTotal(ethtool.value.counters, 'rx_packets') : null);
+    const delivered = generic?.counters.rx_packets ?? (ethtool.ok ? ethtoolTotal(ethtool.value.counters, 'rx_packets') : null);
+    const ethtoolCounters = ethtool.ok ? ethtool.value.counters : [];
     const software = device.kind === 'virtual';
 
     // ethtool first; a generic counter only where the driver shows nothing of that category, so the
@@ -204,8 +244,9 @@ export default defineCheck({
           : origin === 'net.statistics'
             ? source(origin, `/statistics/${counter.name}`)
             : source(origin);
-      const rate = rxPackets && isReceiveCounter(counter) ? counter.value / rxPackets : null;
-      const negligible = rate !== null && rate < opts.negligibleDropRate;
+      const rxPackets = isReceiveCounter(counter) ? arrivedPackets(counter, delivered, ethtoolCounters) : null;
+      const rate = rxPackets ? counter.value / rxPackets : null;
+      const negligible = rate !== null && rate < opts.negligibleDropRate && counter.value < opts.significantDropCount;
       // What every drop finding says about its counter, whichever symptom it is.
       const counterData = {
         counter: counter.name,
@@ -231,39 +272,70 @@ export default defineCheck({
       });
     }
 
-    if (ethtool.ok) {
-      const queues = rxQueuePackets(ethtool.value);
-      const total = queues.reduce((sum, queue) => sum + queue.packets, 0);
-      if (queues.length >= 2 && total >= opts.minQueuePackets) {
-        const busiest = queues.reduce((best, queue) => (queue.packets > best.packets ? queue : best));
-        const share = busiest.packets / total;
-        if (share > opts.maxQueueShare && share >= opts.minShareOverFair / queues.length) {
-          report('rx-queue-imbalance', {
-            evidence: [
-              {
-                label: `rx queue ${busiest.queue} share of received packets`,
-                observed: Math.round(share * 1000) / 10,
-                expected: `≤ ${opts.maxQueueShare * 100}`,
-                unit: '%',
-                ...withSource(source('ethtool.stats', 'ethtool -S')),
-              },
-            ],
-            data: {
-              queue: busiest.queue,
-              packets: busiest.packets,
-              totalPackets: total,
-              share,
-              sharePercent: Math.round(share * 1000) / 10,
-              queues: queues.length,
-              activeQueues: queues.filter((queue) => queue.packets > 0).length,
-            },
-          });
-        }
-      }
+    const skew = ethtool.ok ? queueSkew(rxQueuePackets(ethtool.value), opts) : null;
+    if (skew) {
+      report('rx-queue-imbalance', {
+        evidence: [
+          {
+            label: `rx queue ${skew.queue} share of received packets`,
+            observed: skew.sharePercent,
+            expected: `≤ ${opts.maxQueueShare * 100}`,
+            unit: '%',
+            ...withSource(source('ethtool.stats', 'ethtool -S')),
+          },
+          { label: 'busiest / median active queue', observed: skew.maxOverMedian, expected: `< ${opts.skewMaxOverMedian}`, unit: 'x' },
+        ],
+        data: skew,
+      });
     }
     return undefined;
   },
 });
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+/** The value at quantile q of sorted values (nearest rank). */
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/**
+ * How unevenly the receive queues share the packets, or null when it is even enough: one queue
+ * above half (and well above its fair share), or a spread statistic over the active queues.
+ */
+function queueSkew(queues: ReadonlyArray<{ queue: number; packets: number }>, opts: Options) {
+  const total = queues.reduce((sum, queue) => sum + queue.packets, 0);
+  if (queues.length < 2 || total < opts.minQueuePackets) return null;
+  const busiest = queues.reduce((best, queue) => (queue.packets > best.packets ? queue : best));
+  const share = busiest.packets / total;
+  const dominant = share > opts.maxQueueShare && share >= opts.minShareOverFair / queues.length;
+  const floor = (total / queues.length) * opts.activeQueueFairShare;
+  const active = queues.map((queue) => queue.packets).filter((packets) => packets > 0 && packets >= floor);
+  const sorted = [...active].sort((a, b) => a - b);
+  const mid = median(sorted) ?? 0;
+  const maxOverMedian = mid > 0 ? busiest.packets / mid : 0;
+  const p90OverP10 = quantile(sorted, 0.1) > 0 ? quantile(sorted, 0.9) / quantile(sorted, 0.1) : 0;
+  const cv = coefficientOfVariation(active) ?? 0;
+  const skewed =
+    active.length >= opts.skewMinQueues &&
+    (maxOverMedian >= opts.skewMaxOverMedian || p90OverP10 >= opts.skewP90OverP10 || cv >= opts.skewMaxCv);
+  if (!dominant && !skewed) return null;
+  return {
+    queue: busiest.queue,
+    packets: busiest.packets,
+    totalPackets: total,
+    share,
+    sharePercent: round1(share * 100),
+    queues: queues.length,
+    activeQueues: active.length,
+    maxOverMedian: round1(maxOverMedian),
+    p90OverP10: round1(p90OverP10),
+    cvPercent: Math.round(cv * 100),
+    dominant,
+  };
+}
 
 type GenericOrigin = 'net.statistics' | 'ip.links' | 'proc.net.dev';
 
@@ -320,6 +392,31 @@ function genericCounters(
     };
   }
   return null;
+}
+
+/**
+ * The packets a receive counter is a share of. A counter of the port's own layer is a share of
+ * that layer's total (mlx5 rx_discards_phy of rx_packets_phy; i40e/ice port.rx_dropped of the
+ * port's unicast + multicast + broadcast packets). Any other drop happened before the packet was
+ * counted as delivered, so it is a share of delivered + dropped. Never above 100 %.
+ */
+function arrivedPackets(
+  counter: ClassifiedCounter,
+  delivered: number | null,
+  ethtool: ReadonlyArray<{ name: string; value: number }>,
+): number | null {
+  const layerTotal = counter.name.endsWith('_phy')
+    ? ethtoolTotal(ethtool, 'rx_packets_phy')
+    : counter.name.startsWith('port.')
+      ? sumOrNull(['port.rx_unicast', 'port.rx_multicast', 'port.rx_broadcast'].map((name) => ethtoolTotal(ethtool, name)))
+      : null;
+  if (layerTotal !== null && layerTotal >= counter.value && layerTotal > 0) return layerTotal;
+  return delivered === null ? null : delivered + counter.value;
+}
+
+function sumOrNull(values: ReadonlyArray<number | null>): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length > 0 ? known.reduce((sum, value) => sum + value, 0) : null;
 }
 
 /** A per-port total from ethtool -S ("rx_packets"), or null when the driver prints none. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCheck, symptom } from '../src/engine/check.js';
+import { isSoftware } from '../src/domain/interface-kinds.js';
 import { formatCpuList, parseCpuList } from '../src/parsers/cpulist.js';
 
 /** Where the NIC sits: its node, the host's CPU nodes, its local CPUs and the nearest node with memory. */
@@ -15,12 +16,13 @@ const placement = z.object({
 
 export default defineCheck({
   id: 'numa-locality',
-  title: "The NIC's NUMA node is known",
+  title: "The NIC's NUMA node",
   failureTitle: 'The NIC sits on a NUMA node without local memory',
   description:
-    "Reads the NIC's numa_node and local_cpulist and the host's NUMA nodes (/sys/devices/system/node). On a multi-node host, test processes and IRQs belong on the NIC's node: the wrong socket costs up to 2x at 40/100G (CAUSES.md 4). IRQs on remote CPUs are reported by irq-affinity.",
+    "Reads the NIC's numa_node and local_cpulist and the host's NUMA nodes (/sys/devices/system/node). On a multi-node host, test processes and IRQs belong on the NIC's node: the wrong socket costs up to 2x at 40/100G. IRQs on remote CPUs are reported by irq-affinity.",
   scope: 'interface',
-  appliesTo: (iface) => (iface.pciAddress ? null : `${iface.name} is not a PCI device (${iface.kind} interface): it has no NUMA node`),
+  // Only the kind decides not-applicable: a NIC whose address the capture lacks is unknown (run()).
+  appliesTo: (iface) => (isSoftware(iface) ? `${iface.name} is not a PCI device (${iface.kind} interface): it has no NUMA node` : null),
   requires: ['net.device', 'numa'],
   symptoms: {
     'nic-numa-node': symptom({
@@ -50,7 +52,13 @@ export default defineCheck({
     const cpuNodes = nodes.filter((node) => node.cpus.length > 0);
     if (cpuNodes.length <= 1)
       return notApplicable(`single NUMA node host (${nodes.length <= 1 ? 'one node' : `${cpuNodes.length} node with CPUs`})`);
-    if (!device.pciPath) return notApplicable(`${subject} is not a PCI device (${device.kind} interface): it has no NUMA node`);
+    if (!device.pciPath) {
+      if (isSoftware(device)) return notApplicable(`${subject} is not a PCI device (${device.kind} interface): it has no NUMA node`);
+      return unknown(
+        `the capture does not give the PCI device of ${subject} (a ${device.kind} interface), so its NUMA node cannot be read`,
+        `cat /sys/class/net/${subject}/device/numa_node /sys/class/net/${subject}/device/local_cpulist`,
+      );
+    }
 
     const nodeSource = source('net.device', '/numa_node');
     if (device.numaNode === null) {

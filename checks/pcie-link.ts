@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PcieLink, PcieLinkReading } from '../src/collectors/pcie-link.js';
 import type { NetDevice } from '../src/collectors/net-device.js';
 import { defineCheck, symptom } from '../src/engine/check.js';
+import { isSoftware } from '../src/domain/interface-kinds.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 import { PCIE_TRANSACTION_EFFICIENCY, describeMinimumLink, integratedFunction, linkLabel, usableGbps } from '../src/domain/pcie.js';
 
@@ -79,13 +80,14 @@ const aspmData = z.object({ address: pciAddress, aspm: z.string().regex(/^(L0s|L
 
 export default defineCheck({
   id: 'pcie-link',
-  title: 'PCIe link carries the port speed',
+  title: 'PCIe link width and speed',
   failureTitle: 'PCIe link too slow or narrower than it should be',
   description:
     "Reads the NIC's PCIe link (sysfs current/max_link_speed/width, else lspci LnkCap/LnkSta) and the links of the bridges above it. Usable bandwidth ≈ 0.89 x the kernel's encoded rate; below the port speed the NIC cannot reach line rate (critical). A link below its capability that still carries line rate, or a narrower upstream bridge, is a warning; DevCtl MaxPayload below DevCap is reported as info.",
   scope: 'interface',
+  // Not applicable only when the kind says so: a NIC whose PCI address the capture lacks is unknown.
   appliesTo: (iface) =>
-    !iface.pciAddress
+    isSoftware(iface)
       ? `${iface.name} is not a PCI device (${iface.kind}): no PCIe link to examine`
       : iface.kind === 'paravirtual'
         ? `${iface.name} is a paravirtual NIC (${iface.driver ?? 'virtual device'}): its PCI function has no physical link to examine`
@@ -155,6 +157,13 @@ export default defineCheck({
   },
   run({ facts, optional, options: opts, subject, report, notApplicable, unknown, source }) {
     const pcie = facts['pcie.link'];
+    const nic = facts['net.device'];
+    if (!pcie.present && !nic.pciAddress && !isSoftware(nic) && nic.kind !== 'paravirtual') {
+      return unknown(
+        `the capture does not give the PCI address of ${subject} (a ${nic.kind} interface), so its PCIe link cannot be read`,
+        `ethtool -i ${subject} (bus-info), then lspci -vv -s <bus-info>`,
+      );
+    }
     const examined = examinedLink(pcie, subject);
     if (typeof examined === 'string') return notApplicable(examined);
     const { address, link } = examined;

@@ -9,6 +9,11 @@ const options = z.object({
   retransNoteRatio: z.number().positive().default(0.001),
   /** UDP datagrams dropped for a full socket buffer, per datagram received, from which it is a warning. */
   udpBufferWarningRatio: z.number().positive().default(1e-4),
+  /**
+   * ... or from this many since boot, whatever the rate (as hotsos judges loss): millions of
+   * dropped datagrams over a long uptime are real bursts of loss a small average hides.
+   */
+  udpBufferWarningCount: z.number().int().positive().default(1_000_000),
   /** Too few segments say nothing about a rate. */
   minSegments: z.number().int().nonnegative().default(100_000),
 });
@@ -22,10 +27,10 @@ const count = z.number().int().nonnegative();
  */
 export default defineCheck({
   id: 'protocol-counters',
-  title: 'TCP and UDP counters show no loss above the NIC',
+  title: 'TCP and UDP loss counters above the NIC',
   failureTitle: 'TCP retransmits or socket-buffer drops above the NIC',
   description:
-    'Reads /proc/net/snmp and /proc/net/netstat (totals since boot): UDP RcvbufErrors/SndbufErrors (datagrams dropped because a socket buffer was full), TCP RetransSegs against OutSegs (loss on the path or at a receiver), TCPBacklogDrop and receive-queue pruning (a socket that could not keep up), ListenDrops (an application that does not accept fast enough). Rates, not counts, decide the severity.',
+    'Reads /proc/net/snmp and /proc/net/netstat (totals since boot): UDP RcvbufErrors/SndbufErrors (datagrams dropped because a socket buffer was full), TCP RetransSegs against OutSegs (loss on the path or at a receiver), TCPBacklogDrop and receive-queue pruning (a socket that could not keep up), ListenDrops (an application that does not accept fast enough). A rate or a large count since boot decides the severity.',
   scope: 'host',
   requires: ['net.protocol'],
   options,
@@ -88,7 +93,9 @@ export default defineCheck({
       if (errors === undefined || errors === 0) continue;
       const ratio = datagrams ? errors / (datagrams + errors) : null;
       report('udp-buffer-errors', {
-        ...(ratio !== null && ratio < opts.udpBufferWarningRatio ? { severity: 'info' as const } : {}),
+        ...(ratio !== null && ratio < opts.udpBufferWarningRatio && errors < opts.udpBufferWarningCount
+          ? { severity: 'info' as const }
+          : {}),
         evidence: [
           { label: `Udp ${direction}bufErrors`, observed: errors, expected: 0, unit: 'datagrams', ...snmp },
           ...(datagrams !== undefined

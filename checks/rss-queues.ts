@@ -22,6 +22,12 @@ const options = z.object({
    * ixgbe 16 — it reports up to 63/64 channels for Flow Director —, i40e 64).
    */
   driverRssCaps: z.record(z.string(), z.number().int().positive()).default({ ixgbe: 16, i40e: 64 }),
+  /**
+   * One receive queue of several is a warning once the host is known to have at least this many
+   * CPUs, even when their exact count is not (only /proc/interrupts columns, or a guest's offered
+   * queue maximum, which hypervisors size to the vCPU count): every flow then lands on one CPU.
+   */
+  singleQueueMinCpus: z.number().int().min(2).default(2),
 });
 
 type Options = z.infer<typeof options>;
@@ -92,10 +98,10 @@ const belowMaxData = z.object({
 
 export default defineCheck({
   id: 'rss-queues',
-  title: 'Enough RSS queues are in use',
+  title: 'RSS queue count',
   failureTitle: 'Too few receive queues (RSS) are in use',
   description:
-    'Compares the channels in use (`ethtool -l`) with the driver maximum and the NIC-local CPUs (CAUSES.md cause 6): with fewer queues, received traffic is processed on fewer CPUs whatever the number of flows. A single queue on a 10G+ port is reported on its own (it subsumes "below maximum"); a single queue without RPS (/sys/class/net/<if>/queues/rx-0/rps_cpus) is noted. Bonds, bridges, VLANs and software interfaces are not applicable; a driver without `ethtool -l` support is judged from the kernel queues in sysfs when it has a single queue, otherwise not applicable.',
+    'Compares the channels in use (`ethtool -l`) with the driver maximum and the NIC-local CPUs: with fewer queues, received traffic is processed on fewer CPUs whatever the number of flows. A single queue on a 10G+ port is reported on its own (it subsumes "below maximum"); a single queue without RPS (/sys/class/net/<if>/queues/rx-0/rps_cpus) is noted. Bonds, bridges, VLANs and software interfaces are not applicable; a driver without `ethtool -l` support is judged from the kernel queues in sysfs when it has a single queue, otherwise not applicable.',
   scope: 'interface',
   // ethtool -l is optional so that a driver without it (bonds, some NICs) is judged here as
   // not applicable or from sysfs, rather than gated to unknown by the engine.
@@ -172,6 +178,7 @@ export default defineCheck({
     const queues = queuesResult.ok ? queuesResult.value : null;
     const channelsSource = source('ethtool.channels');
     const cpus = localCpus(device, optional['cpu.topology']);
+    const knownCpus = cpus.count ?? cpuLowerBound(device, optional['proc.interrupts'], channelsResult);
 
     let channels: Channels;
     if (channelsResult.ok) {
@@ -253,8 +260,9 @@ export default defineCheck({
         evidence.push(withSource({ label: 'NIC-local CPUs', observed: cpus.count, unit: 'CPUs' }, source('net.device', 'local_cpulist')));
       report('queues-below-max', {
         // Without the NIC-local CPU count, "fewer queues than CPUs" is a guess: the driver maximum
-        // (64 on ice) says what the NIC could do, not what this host has cores for.
-        ...(cpus.count === null ? { severity: 'info' as const } : {}),
+        // (64 on ice) says what the NIC could do, not what this host has cores for. One queue of
+        // several is not a guess once the host has more than one CPU: all flows share one CPU.
+        ...(cpus.count === null && !(plan.current === 1 && knownCpus >= opts.singleQueueMinCpus) ? { severity: 'info' as const } : {}),
         evidence,
         data: {
           channel: plan.channel,
@@ -270,7 +278,8 @@ export default defineCheck({
       });
     }
 
-    const rx0 = singleQueueWithoutRps(channels.rxQueues, queues);
+    // RPS spreads work to other CPUs: a one-CPU host (or NIC node) has none to spread it to.
+    const rx0 = cpus.count === 1 ? undefined : singleQueueWithoutRps(channels.rxQueues, queues);
     if (rx0) {
       report('rps-off-single-queue', {
         evidence: [
@@ -317,6 +326,17 @@ function localCpus(device: NetDevice, topology: FactResult<CpuTopology>): LocalC
     mask: set && set.length > 0 ? formatShortCpuMask(set) : null,
     source: set === null ? 'unknown' : device.localCpuList ? 'nic-local' : 'online',
   };
+}
+
+/**
+ * The fewest CPUs the host is known to have when their list is missing: the count columns of
+ * /proc/interrupts (one per online CPU), or in a guest the queues its hypervisor offers (QEMU and
+ * the clouds offer one queue pair per vCPU). 0 when nothing says.
+ */
+function cpuLowerBound(device: NetDevice, interrupts: FactResult<ProcInterrupts>, channels: FactResult<EthtoolChannels>): number {
+  const columns = interrupts.ok ? interrupts.value.cpus.length : 0;
+  const offered = device.kind === 'paravirtual' && channels.ok ? Math.max(channels.value.max.combined ?? 0, channels.value.max.rx ?? 0) : 0;
+  return Math.max(columns, offered);
 }
 
 function rssCap(device: NetDevice, opts: Options): number | null {

@@ -71,7 +71,7 @@ const limitPhrases = {
 
 export default defineCheck({
   id: 'socket-buffers',
-  title: 'Socket buffers and TCP sysctls suit the link speed',
+  title: 'Socket buffers and TCP sysctls',
   failureTitle: 'Socket buffers are too small for the link speed',
   description:
     'Reads net.core.rmem_max/wmem_max and net.ipv4.tcp_rmem/tcp_wmem from /proc/sys and compares them with the ESnet tier for the fastest selected link (below 40G, 40G+, 100G+): one TCP stream cannot go faster than its window divided by the RTT. Also notes the default qdisc (fq paces flows), the congestion control in use, and MTU probing off on hosts with jumbo frames.',
@@ -151,8 +151,10 @@ export default defineCheck({
       message: 'TCP congestion control is {current} (loaded: {loaded}); {bbrNote}',
       fix: 'To try BBR: modprobe tcp_bbr, then put "net.ipv4.tcp_congestion_control = bbr" and "net.core.default_qdisc = fq" ' + FIX_TAIL,
     }),
+    // Hygiene: probing only matters where a hop has a smaller MTU and ICMP is filtered, which
+    // nothing here shows; a note, not a fault. Overlays are judged by the mtu check instead.
     'mtu-probing-off-with-jumbo': symptom({
-      severity: 'warning',
+      severity: 'info',
       data: z.object({
         observed: z.literal(0),
         expected: z.literal(1),
@@ -250,7 +252,8 @@ export default defineCheck({
 
     reportCongestionControl(sysctl, opts.dropIn, sysctlEvidence, report);
 
-    const jumbo = selected.filter((device) => device.mtu !== null && device.mtu > opts.standardMtu);
+    // Only wire-facing devices: an overlay's or a guest tap's MTU follows its underlay (mtu check).
+    const jumbo = selected.filter((device) => WIRE_FACING.has(device.kind) && device.mtu !== null && device.mtu > opts.standardMtu);
     if (sysctl.tcpMtuProbing === 0 && jumbo.length > 0) {
       const mtu = Math.max(...jumbo.map((device) => device.mtu!));
       report('mtu-probing-off-with-jumbo', {
@@ -269,6 +272,8 @@ export default defineCheck({
     return undefined;
   },
 });
+
+const WIRE_FACING: ReadonlySet<string> = new Set(['physical', 'paravirtual', 'bond', 'vlan']);
 
 type ReportCongestion = (
   symptom: 'congestion-control',

@@ -18,6 +18,8 @@ const options = z.object({
   squeezeWarningRatio: z.number().positive().default(0.001),
   /** Backlog drops below this fraction of processed packets are negligible: a note with the rate. */
   negligibleDropRate: z.number().nonnegative().default(1e-6),
+  /** ... unless there are at least this many since boot: a count that large is loss, whatever the rate. */
+  significantDropCount: z.number().int().positive().default(1_000_000),
   /** Suggested new limits are the current ones times this. */
   raiseFactor: z.number().gt(1).default(2),
 });
@@ -43,7 +45,7 @@ function cpuLabels(list: string, ids: 'cpu' | 'row'): string {
 
 export default defineCheck({
   id: 'softnet',
-  title: 'Kernel receive processing keeps up',
+  title: 'Kernel receive backlog and softirq budget',
   failureTitle: 'The kernel dropped packets in the per-CPU backlog or ran out of softirq budget',
   description:
     'Reads /proc/net/softnet_stat (one row per CPU, hex). Column 2 counts packets dropped because the per-CPU backlog exceeded net.core.netdev_max_backlog: drops that no NIC counter shows. Column 3 (time_squeeze) counts softirq rounds that stopped with packets left because net.core.netdev_budget or netdev_budget_usecs ran out. Both are totals since boot.',
@@ -114,7 +116,9 @@ export default defineCheck({
       const processed = sum(cpus.map((cpu) => cpu.processed));
       const rate = processed > 0 ? totalDropped / processed : null;
       report('backlog-drops', {
-        ...(rate !== null && rate < opts.negligibleDropRate ? { severity: 'info' as const } : {}),
+        ...(rate !== null && rate < opts.negligibleDropRate && totalDropped < opts.significantDropCount
+          ? { severity: 'info' as const }
+          : {}),
         evidence: [
           ...dropping.map((cpu): Evidence => ({
             label: `${cpuLabel(cpu)} backlog drops`,

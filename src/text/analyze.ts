@@ -8,6 +8,7 @@ import { parseIperf3Text, parseIperf3TextRuns, type Iperf3TextRun } from '../par
 import { reportSchema, type Profile, type TextSegment } from '../report/schema.js';
 import { usableGbps } from '../domain/pcie.js';
 import { askFor } from './ask-for.js';
+import { reportVerdict } from '../report/verdict.js';
 import { benchFromRuns, runRate } from './bench.js';
 import { statedCpuCount, statedLinkSpeedMbps, statedNicModel } from '../parsers/prose.js';
 import { segment, type IgnoredText, type Segment } from './segment.js';
@@ -142,6 +143,8 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
       if (ask) check.hint = `ask the customer for: ${ask.command}`;
       else delete check.hint;
     }
+    // The verdict lists the missing outputs by the command to ask for, known only now.
+    report.verdict = reportVerdict(report);
     outcomes.push({ report: reportSchema.parse(report), store: outcome.store });
   }
   return outcomes;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import coalescing from '../../checks/coalescing.js';
 import { parseEthtoolCoalesce } from '../../src/parsers/ethtool-coalesce.js';
+import { parseEthtoolDriver } from '../../src/parsers/ethtool-driver.js';
 import { failed } from '../helpers/check-harness.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
@@ -66,6 +67,22 @@ describe('coalescing check, throughput profile', () => {
     const bnx2 = { ...coalesce('ethtool/bnx2-c-netutils-mlx4-cx3pro-2xX5650-eth0.txt'), rxUsecs: 1, rxFrames: 1 };
     const result = await tester.run({ 'net.device': netDevice('eth0', { driver: 'bnx2' }), 'ethtool.coalesce': bnx2 });
     expect(result.status).toBe('fail');
+  });
+
+  it('reads rx-usecs 1 as ixgbe dynamic ITR when only ethtool -i names the driver, and only notes it when nothing does (real ixgbe captures of the same host)', async () => {
+    const ixgbe = coalesce('ethtool/ixgbe-c-netutils-ixgbe-82599-2xE5-2640-eth2.txt');
+    const fromEthtoolI = await tester.run({
+      'net.device': netDevice('eth2', { driver: null }),
+      'ethtool.coalesce': ixgbe,
+      'ethtool.driver': parseEthtoolDriver(realCapture('ethtool/ixgbe-i-netutils-ixgbe-82599-2xE5-2640-eth2.txt')),
+    });
+    expect(fromEthtoolI.status).toBe('pass');
+    expect(fromEthtoolI.findings).toEqual([]);
+
+    const unknownDriver = await tester.run({ 'net.device': netDevice('eth2', { driver: null }), 'ethtool.coalesce': ixgbe });
+    expect(unknownDriver.status).toBe('pass');
+    expect(unknownDriver.findings).toEqual([expect.objectContaining({ symptom: 'interrupt-per-packet', severity: 'info' })]);
+    expect(unknownDriver.findings[0]!.message).toContain('the driver is not known');
   });
 
   it('is not fooled by adaptive TX alone: receive interrupts are still per packet', async () => {

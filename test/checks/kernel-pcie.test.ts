@@ -33,19 +33,24 @@ describe("kernel-pcie check (the drivers' PCIe bandwidth lines)", () => {
     }
   });
 
-  it('warns on "limited by" when the port speed is unknown, and only notes it when the known port still fits', async () => {
+  it('asks for the port speed on "limited by" when none is known, only notes it when the known port still fits, critical when it caps the port', async () => {
     const line =
       '[10380.315885] mlx5_core 0000:b3:00.1: 63.008 Gb/s available PCIe bandwidth, limited by 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s x16 link)\n';
     const unknownPort = await tester.run({ 'kernel.pcie': parseKernelPcieReports(line) }, { interfaces: [] });
-    expect(unknownPort.findings[0]).toMatchObject({ severity: 'warning', data: { limitingAddress: '0000:b2:00.0' } });
+    expect(unknownPort.findings[0]).toMatchObject({
+      severity: 'warning',
+      data: { limitingAddress: '0000:b2:00.0', carriesPort: 'unknown' },
+    });
+    expect(unknownPort.findings[0]!.fix).toMatch(/^Give the port speed to judge it: ethtool <interface> \(Speed:\)/);
     expect(unknownPort.findings[0]!.message).toMatchInlineSnapshot(
-      `"mlx5_core 0000:b3:00.1: the kernel reports 63.01 Gb/s of PCIe bandwidth, limited by a 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s x16): about 56.08 Gb/s of NIC traffic, below what the card can do (252.048 Gb/s); whether it caps the port depends on the port speed, which was not captured"`,
+      `"mlx5_core 0000:b3:00.1: the kernel reports 63.01 Gb/s of PCIe bandwidth, limited by a 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s x16): about 56.08 Gb/s of NIC traffic, below what the card can do (252.048 Gb/s); whether it caps the port depends on the port speed, which the capture does not show"`,
     );
     const fits = await tester.run(
       { 'kernel.pcie': parseKernelPcieReports(line) },
       { interfaces: [{ name: 'ens1f1', pciAddress: '0000:b3:00.1', speedMbps: 25_000 }] },
     );
-    expect(fits.findings[0]).toMatchObject({ severity: 'info', subject: 'ens1f1' });
+    expect(fits.findings[0]).toMatchObject({ severity: 'info', subject: 'ens1f1', data: { carriesPort: 'yes' } });
+    expect(fits.findings[0]!.fix).not.toContain('Give the port speed');
     expect(fits.findings[0]!.message).toMatchInlineSnapshot(
       `"mlx5_core 0000:b3:00.1 (ens1f1): the kernel reports 63.01 Gb/s of PCIe bandwidth, limited by a 8 GT/s x8 link at 0000:b2:00.0 (capable of 252.048 Gb/s with 16 GT/s x16): about 56.08 Gb/s of NIC traffic, enough for the 25 Gb/s port, though below what the card can do"`,
     );
@@ -53,7 +58,7 @@ describe("kernel-pcie check (the drivers' PCIe bandwidth lines)", () => {
       { 'kernel.pcie': parseKernelPcieReports(line) },
       { interfaces: [{ name: 'ens1f1', pciAddress: '0000:b3:00.1', speedMbps: 100_000 }] },
     );
-    expect(caps.findings[0]).toMatchObject({ severity: 'critical', subject: 'ens1f1', data: { portGbps: 100 } });
+    expect(caps.findings[0]).toMatchObject({ severity: 'critical', subject: 'ens1f1', data: { portGbps: 100, carriesPort: 'no' } });
   });
 
   it('reads syslog-prefixed ixgbe lines with their link, and is not applicable when the log has no such line', async () => {

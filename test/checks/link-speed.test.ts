@@ -125,6 +125,65 @@ describe('link-speed check', () => {
     expect(result.findings).toEqual([expect.objectContaining({ symptom: 'no-carrier', severity: 'warning', subject: 'lan12' })]);
     expect(result.findings[0]!.evidence[0]).toMatchObject({ label: 'Link detected', observed: 'no', expected: 'yes' });
     expect(result.findings[0]!.fix).toContain('rated for 1000baseX/Full');
+    // adminUp true in the helper: the message may say so.
+    expect(result.findings[0]!.message).toBe('lan12 is administratively up but has no link (no carrier)');
+  });
+
+  it('does not say "administratively up" when no ip link or sysfs flags were captured', async () => {
+    const result = await tester.run(
+      {
+        'ethtool.settings': settingsOf('ethtool/rtl83xx-dsa-settings-linkdown-1.txt'),
+        'net.device': netDevice('lan12', { driver: 'rtl83xx', carrier: null, adminUp: null, operstate: null, speedMbps: null }),
+      },
+      { interfaces: [{ name: 'lan12' }] },
+    );
+    expect(result.findings[0]).toMatchObject({ symptom: 'no-carrier', message: 'lan12 has no link (no carrier)' });
+  });
+
+  it('fails a port that supports 10GBASE-T but advertises only up to 1000baseT, at 1G (real capture: e1000e-settings-1)', async () => {
+    const result = await tester.run({
+      'ethtool.settings': settingsOf('ethtool/e1000e-settings-1.txt'),
+      'net.device': netDevice('eth0', { driver: 'e1000e', speedMbps: 1000 }),
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'advertises-below-supported',
+        severity: 'warning',
+        data: {
+          supportedBestMode: '10000baseT/Full',
+          supportedBestMbps: 10000,
+          advertisedBestMode: '1000baseT/Full',
+          advertisedBestMbps: 1000,
+          negotiatedMbps: 1000,
+          autoneg: true,
+          partnerOffersFaster: null,
+        },
+      }),
+    ]);
+    expect(result.findings[0]!.message).toBe(
+      'eth0 supports 10000baseT/Full (10000 Mb/s) but advertises at most 1000baseT/Full (1000 Mb/s) and runs at 1000 Mb/s: the advertisement was restricted (ethtool -s advertise, a driver or firmware default)',
+    );
+  });
+
+  it('fails a 25G port forced to 10G with autonegotiation off, and only notes it when the partner offers nothing faster', async () => {
+    const forced = settingsOf('ethtool/e1000e-settings-1.txt', {
+      supportedLinkModes: ['10000baseCR/Full', '25000baseCR/Full'],
+      advertisedLinkModes: ['10000baseCR/Full'],
+      autoNegotiation: false,
+      speedMbps: 10000,
+    });
+    const result = await tester.run({
+      'ethtool.settings': forced,
+      'net.device': netDevice('eth0', { driver: 'mlx5_core', speedMbps: 10000 }),
+    });
+    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'advertises-below-supported', severity: 'warning' })]);
+    expect(result.findings[0]!.message).toContain('autonegotiation is off');
+    const partnerAt10 = await tester.run({
+      'ethtool.settings': { ...forced, linkPartnerAdvertisedLinkModes: ['10000baseCR/Full'] },
+      'net.device': netDevice('eth0', { driver: 'mlx5_core', speedMbps: 10000 }),
+    });
+    expect(partnerAt10.findings).toEqual([expect.objectContaining({ symptom: 'advertises-below-supported', severity: 'info' })]);
   });
 
   it('warns about a flapping link, and explains that carrier_changes counts 2 per flap', async () => {
@@ -222,5 +281,7 @@ describe('link-speed check', () => {
     });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('no negotiated speed');
+    // It cannot tell "Speed: Unknown!" from a missing line, so it quotes neither.
+    expect(result.reason).not.toContain('Unknown!');
   });
 });

@@ -64,6 +64,60 @@ describe('mtu check', () => {
     );
   });
 
+  it('judges an overlay by its overhead on the underlay: flannel.1 at 1450 on eth0 at 1500 fits, a VXLAN at 1500 does not', async () => {
+    const eth0 = netDevice('eth0', { mtu: 1500 });
+    const flannel = netDevice('flannel.1', {
+      kind: 'virtual',
+      softwareType: 'vxlan',
+      driver: null,
+      pciAddress: null,
+      speedMbps: null,
+      mtu: 1450,
+    });
+    const fits = await tester.run(
+      { 'net.device': flannel, interfaces: [eth0, flannel] },
+      { interfaces: [{ name: 'flannel.1', kind: 'virtual' }] },
+    );
+    expect(fits.status).toBe('pass');
+    // 1450 is right for VXLAN on 1500: no "below the Ethernet standard" note either.
+    expect(fits.findings).toEqual([]);
+
+    const vxlan = netDevice('vxlan100', {
+      kind: 'virtual',
+      softwareType: 'vxlan',
+      driver: null,
+      pciAddress: null,
+      speedMbps: null,
+      mtu: 1500,
+    });
+    const tooBig = await tester.run(
+      { 'net.device': vxlan, interfaces: [eth0, vxlan] },
+      { interfaces: [{ name: 'vxlan100', kind: 'virtual' }] },
+    );
+    expect(tooBig.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'overlay-mtu-exceeds-underlay',
+        severity: 'warning',
+        data: { mtu: 1500, tunnel: 'vxlan', overheadBytes: 50, underlayMtu: 1500, underlay: 'eth0', fittingMtu: 1450 },
+      }),
+    ]);
+    expect(tooBig.findings[0]!.fix).toContain('ip link set dev vxlan100 mtu 1450');
+  });
+
+  it('does not judge the MTU 65000 of an Open vSwitch tunnel port, nor a guest tap', async () => {
+    const eth0 = netDevice('eth0', { mtu: 1500 });
+    for (const [name, softwareType] of [
+      ['genev_sys_6081', 'geneve'],
+      ['vxlan_sys_4789', 'vxlan'],
+      ['vnet3', 'tun'],
+    ] as const) {
+      const port = netDevice(name, { kind: 'virtual', softwareType, driver: null, pciAddress: null, speedMbps: null, mtu: 65000 });
+      const result = await tester.run({ 'net.device': port, interfaces: [eth0, port] }, { interfaces: [{ name, kind: 'virtual' }] });
+      expect(result.status, name).toBe('not-applicable');
+      expect(result.findings, name).toEqual([]);
+    }
+  });
+
   it('is unknown when the MTU cannot be read', async () => {
     const device = netDevice('eth0', { mtu: null });
     const result = await tester.run({ 'net.device': device, interfaces: [device] });

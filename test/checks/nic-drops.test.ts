@@ -55,12 +55,40 @@ describe('nic-drops check', () => {
     ]);
     const [port, missed] = result.findings;
     expect(port!.message).toContain('since the driver loaded');
-    expect(port!.message).toMatch(/1\.20 % of \d+ received packets/);
+    // No port.* packet totals here: a share of the delivered packets plus the dropped ones.
+    expect(port!.message).toContain('(1.19 % of 1012028 packets that arrived)');
     expect(port!.fix).toContain('ethtool -A eth0 rx on tx on');
     expect(missed!.fix).toContain('ethtool -G eth0 rx <max> tx <max>');
     expect(missed!.fix).not.toContain('{subject}');
     expect(missed!.fix).toContain('bench measures the increase');
     expect(missed!.evidence).toEqual([{ label: 'rx_missed', observed: 401, expected: 0, unit: 'packets' }]);
+  });
+
+  it('divides mlx5 *_phy drops by rx_packets_phy, not the software rx_packets: never above 100 % (real mlx5 capture, drops added)', async () => {
+    const real = capture('ethtool/mlx5_core-S-ethq-1.txt');
+    // The port discarded 900 M packets that the software counters never saw: rx_packets stays 845 M.
+    const counters = real.counters.map((counter) =>
+      counter.name === 'rx_discards_phy'
+        ? { ...counter, value: 900_000_000 }
+        : counter.name === 'rx_packets_phy'
+          ? { ...counter, value: counter.value + 900_000_000 }
+          : counter,
+    );
+    const result = await tester.run(facts('mlx5_core', { ...real, counters }, { rx_packets: 845_320_277 }));
+    const phy = result.findings.find((finding) => finding.data.counter === 'rx_discards_phy')!;
+    expect(phy.data.rxPackets).toBe(1_745_715_962);
+    expect(phy.message).toContain('(51.55 % of 1745715962 packets that arrived)');
+  });
+
+  it('judges millions of drops since boot by their count, even when their rate is below one in a million', async () => {
+    const result = await tester.run(
+      facts('ixgbe', parseEthtoolStats('NIC statistics:\n     rx_missed_errors: 3000000\n'), {
+        rx_packets: 9_000_000_000_000,
+      }),
+    );
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'nic-drops', severity: 'warning', data: expect.objectContaining({ negligible: false }) }),
+    ]);
   });
 
   it('fails i40e 2.3.2-k: rx_dropped 179160 means full rings on i40e', async () => {
@@ -125,6 +153,28 @@ describe('nic-drops check', () => {
       }),
     ]);
     expect(result.findings[0]!.message).toContain('since the driver loaded');
+  });
+
+  it('finds a systematic skew across many queues that no single queue dominates (real mlx5 capture, 8 of 16 queues x30)', async () => {
+    const real = capture('ethtool/mlx5_core-S-ethq-1.txt');
+    // Even as captured (max/median 1.1): no finding.
+    expect((await tester.run(facts('mlx5_core', real))).findings).toEqual([]);
+    const skewed = real.counters.map((counter) => {
+      const queue = /^rx(\d+)_packets$/.exec(counter.name);
+      return queue && Number(queue[1]) % 2 === 0 ? { ...counter, value: counter.value * 30 } : counter;
+    });
+    const result = await tester.run(facts('mlx5_core', { ...real, counters: skewed }));
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'rx-queue-imbalance',
+        severity: 'info',
+        data: expect.objectContaining({ dominant: false, activeQueues: 16 }),
+      }),
+    ]);
+    const data = result.findings[0]!.data;
+    expect(data.sharePercent as number).toBeLessThan(50);
+    expect(data.p90OverP10 as number).toBeGreaterThanOrEqual(10);
+    expect(result.findings[0]!.message).toContain('the load is skewed across the queues');
   });
 
   it('does not call two evenly loaded queues an imbalance (virtio_net capture, 50.3 %)', async () => {

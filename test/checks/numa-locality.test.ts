@@ -66,6 +66,15 @@ describe('numa-locality check', () => {
     expect(veth.reason).toContain('not a PCI device');
   });
 
+  it('is unknown, not "not a PCI device", for a physical NIC whose PCI device the capture lacks', async () => {
+    const result = await tester.run(
+      { 'net.device': netDevice('eth0', { pciPath: null, pciAddress: null, numaNode: null }), numa: aws },
+      { interfaces: [{ name: 'eth0', pciAddress: null }] },
+    );
+    expect(result.status).toBe('unknown');
+    expect(result.reason).toContain('does not give the PCI device of eth0');
+  });
+
   it('is unknown when the NUMA layout could not be read, or the NIC names a node the host does not have', async () => {
     const missing = await tester.run({
       'net.device': netDevice('eth0'),

@@ -304,6 +304,20 @@ describe('pcie-link check: not applicable and unknown', () => {
     expect(result.reason).toBe('veth0 is not a PCI device (virtual): no PCIe link to examine');
   });
 
+  it('is unknown, not "not a PCI device", for a physical NIC whose PCI address the capture lacks', async () => {
+    const result = await tester.run(
+      {
+        'pcie.link': { present: false, reason: 'eth0 is not a PCI device (physical, ixgbe)' },
+        'net.device': netDevice('eth0', { pciAddress: null, pciPath: null }),
+        interfaces: [],
+      },
+      { interfaces: [{ name: 'eth0', pciAddress: null }] },
+    );
+    expect(result.status).toBe('unknown');
+    expect(result.reason).toBe('the capture does not give the PCI address of eth0 (a physical interface), so its PCIe link cannot be read');
+    expect(result.reason).not.toContain('not a PCI device');
+  });
+
   it('is not applicable to the real X550 VF whose lspci says "Speed unknown (downgraded), Width x0 (downgraded)"', async () => {
     const fact = fromLspci('lspci/intel-x550-vf-unknown-1.txt', '25:10.0');
     const vf = { ...(fact as Extract<PcieLink, { present: true }>), virtualFunction: true, physicalFunction: '0000:24:00.0' };

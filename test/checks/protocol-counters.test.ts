@@ -45,6 +45,13 @@ describe('protocol-counters check', () => {
     expect(light.findings[0]).toMatchObject({ symptom: 'udp-buffer-errors', severity: 'info' });
   });
 
+  it('warns on millions of RcvbufErrors since boot although they are a small share of the datagrams (count or rate)', async () => {
+    const snmp = 'Udp: InDatagrams NoPorts InErrors OutDatagrams RcvbufErrors SndbufErrors\nUdp: 90000000000 0 4200000 10 4200000 0\n';
+    const result = await tester.run({ 'net.protocol': { counters: parseProcNetCounters(snmp, 'snmp'), files: ['/proc/net/snmp'] } });
+    // 4.2 M of 90 G datagrams is 4.7e-5, below the 1e-4 rate: the count alone makes it a warning.
+    expect(result.findings[0]).toMatchObject({ symptom: 'udp-buffer-errors', severity: 'warning', data: { errors: 4_200_000 } });
+  });
+
   it('warns on socket backlog drops and notes listen drops', async () => {
     const netstat = 'TcpExt: PruneCalled RcvPruned ListenOverflows ListenDrops TCPBacklogDrop\nTcpExt: 30 14 7 7 1200\n';
     const result = await tester.run({

@@ -100,6 +100,69 @@ describe('rss-queues check', () => {
     );
   });
 
+  it('warns about 1 of 64 queues when the CPU list is missing but /proc/interrupts shows 4 CPU columns', async () => {
+    const interrupts = parseProcInterrupts(
+      '           CPU0       CPU1       CPU2       CPU3\n  0:         10          0          0          0   IO-APIC   2-edge      timer\n',
+    );
+    const device = netDevice('eth0', { driver: 'i40e', speedMbps: null, localCpuList: null });
+    const result = await tester.run({
+      'net.device': device,
+      'ethtool.channels': channels('ethtool/unknown-l-combined1-1.txt'),
+      'proc.interrupts': interrupts,
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'queues-below-max', severity: 'warning', data: expect.objectContaining({ current: 1, max: 64 }) }),
+    ]);
+    // 8 of 64 with only a lower bound on the CPUs stays a note: the host may have 8 CPUs.
+    const parsed = channels('ethtool/unknown-l-combined1-1.txt');
+    const eight = await tester.run({
+      'net.device': device,
+      'ethtool.channels': { ...parsed, current: { ...parsed.current, combined: 8 } },
+      'proc.interrupts': interrupts,
+    });
+    expect(eight.findings).toEqual([expect.objectContaining({ symptom: 'queues-below-max', severity: 'info' })]);
+  });
+
+  it('warns about 1 of 4 queues in a guest with no CPU count: the hypervisor offers one queue per vCPU', async () => {
+    const parsed = channels('ethtool/unknown-l-combined1-1.txt');
+    const result = await tester.run({
+      'net.device': netDevice('eth0', {
+        kind: 'paravirtual',
+        driver: 'virtio_net',
+        speedMbps: null,
+        localCpuList: null,
+        pciAddress: null,
+        pciPath: null,
+      }),
+      'ethtool.channels': { ...parsed, max: { ...parsed.max, combined: 4 } },
+    });
+    expect(result.status).toBe('fail');
+    expect(result.findings[0]).toMatchObject({
+      symptom: 'queues-below-max',
+      severity: 'warning',
+      data: { current: 1, max: 4, suggested: 4 },
+    });
+  });
+
+  it('does not suggest RPS on a one-CPU guest with its one queue', async () => {
+    const result = await tester.run({
+      'net.device': netDevice('eth0', {
+        kind: 'paravirtual',
+        driver: 'virtio_net',
+        speedMbps: null,
+        localCpuList: null,
+        pciAddress: null,
+        pciPath: null,
+      }),
+      'ethtool.channels': { ...channels('ethtool/unknown-l-combined1-1.txt'), max: { rx: null, tx: null, other: null, combined: 1 } },
+      'net.queues': singleQueue('0', 0),
+      'cpu.topology': { online: [0], smtActive: null, smtControl: null, cpus: [] },
+    });
+    expect(result.status).toBe('pass');
+    expect(result.findings).toEqual([]);
+  });
+
   it("caps the suggestion at ixgbe's 16 RSS queues although it reports 63 channels (unknown-l-combined1-pbench-1)", async () => {
     const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'ixgbe', speedMbps: 10000, localCpuList: '0-31' }),

@@ -166,7 +166,7 @@ describe('socket-buffers check', () => {
     expect(result.status).toBe('pass');
   });
 
-  it('warns when jumbo frames are used without MTU probing, and not at MTU 1500', async () => {
+  it('notes jumbo frames without MTU probing (hygiene, no symptom), not at MTU 1500 nor for overlay and OVS devices', async () => {
     const jumbo = await tester.run(
       { 'sysctl.net': tuned({ tcpMtuProbing: 0 }), interfaces: [] },
       {
@@ -176,11 +176,11 @@ describe('socket-buffers check', () => {
         ],
       },
     );
-    expect(jumbo.status).toBe('fail');
+    expect(jumbo.status).toBe('pass');
     expect(jumbo.findings).toEqual([
       expect.objectContaining({
         symptom: 'mtu-probing-off-with-jumbo',
-        severity: 'warning',
+        severity: 'info',
         data: { observed: 0, expected: 1, interfaces: 'eth1', mtu: 9000, dropIn: '/etc/sysctl.d/90-nicdoctor.conf' },
       }),
     ]);
@@ -191,6 +191,18 @@ describe('socket-buffers check', () => {
       { interfaces: [{ name: 'eth0', mtu: 1500 }] },
     );
     expect(standard.status).toBe('pass');
+
+    const overlays = await tester.run(
+      { 'sysctl.net': tuned({ tcpMtuProbing: 0 }), interfaces: [] },
+      {
+        interfaces: [
+          { name: 'eth0', mtu: 1500 },
+          { name: 'genev_sys_6081', kind: 'virtual', mtu: 65000 },
+          { name: 'flannel.1', kind: 'virtual', mtu: 8950 },
+        ],
+      },
+    );
+    expect(overlays.findings).toEqual([]);
   });
 
   it('warns when TCP window scaling is off', async () => {

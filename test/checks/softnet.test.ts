@@ -100,6 +100,16 @@ describe('softnet check', () => {
     expect(defaults.findings.find((finding) => finding.symptom === 'budget-exhausted')?.severity).toBe('info');
   });
 
+  it('warns on 2 M backlog drops since boot although they are below one in a million processed packets (count or rate)', async () => {
+    // 4 CPUs, 500000 (0x7a120) drops each; processed is a 32-bit column, so the long uptime is scaled in.
+    const row = 'fff00000 0007a120 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n';
+    const cpus = parseSoftnetStat(row.repeat(4)).map((cpu) => ({ ...cpu, processed: cpu.processed * 1000 }));
+    const result = await tester.run({ softnet: { cpus }, 'sysctl.net': ubuntuSysctl() });
+    const drops = result.findings.find((finding) => finding.symptom === 'backlog-drops')!;
+    expect(drops).toMatchObject({ severity: 'warning', data: { totalDropped: 2_000_000 } });
+    expect(drops.data.dropRate as number).toBeLessThan(1e-6);
+  });
+
   it('ignores drops at or below the configured minimum', async () => {
     const result = await tester.run(
       { softnet: softnetFrom('softnet/nodeexporter-1.txt'), 'sysctl.net': ubuntuSysctl() },

@@ -6,7 +6,11 @@ import { unfilledPlaceholders, unproduced } from '../helpers/check-tester.js';
 // The afterAll verdict of checkTester() is built from these two; every test/checks file exercises it.
 describe('check tester', () => {
   it('names the declared symptoms a test file never produced', () => {
-    expect(unproduced(mtu, new Set(['standard-mtu-fast-link']))).toEqual(['bond-member-mtu-mismatch', 'mtu-below-standard']);
+    expect(unproduced(mtu, new Set(['standard-mtu-fast-link']))).toEqual([
+      'bond-member-mtu-mismatch',
+      'overlay-mtu-exceeds-underlay',
+      'mtu-below-standard',
+    ]);
     expect(unproduced(mtu, new Set(Object.keys(mtu.symptoms)))).toEqual([]);
   });
 

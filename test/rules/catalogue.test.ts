@@ -71,7 +71,8 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'window-scaling-off': { fires: { findings: [x.windowScalingOff] }, quiet: { findings: [x.rmemMax] } },
   'mtu-standard-fast-link': { fires: { findings: [x.standardMtu] }, quiet: { findings: [x.mtuBelowStandard] } },
   'mtu-below-standard': { fires: { findings: [x.mtuBelowStandard] }, quiet: { findings: [x.standardMtu] } },
-  'mtu-mismatch': { fires: { findings: [x.bondMismatch] }, quiet: { findings: [x.standardMtu] } },
+  'mtu-mismatch': { fires: { findings: [x.bondMismatch] }, quiet: { findings: [x.mtuProbingOff] } },
+  'mtu-probing-off': { fires: { findings: [x.mtuProbingOff] }, quiet: { findings: [x.standardMtu] } },
   'unpaced-streams-retransmits': {
     fires: { findings: [x.retransmits, x.qdiscNotFq], bench: {} },
     quiet: { findings: [x.retransmits, x.qdiscNotFq, x.nicDrops], bench: {} },

@@ -121,6 +121,10 @@ export const queueImbalance = f('nic-drops/rx-queue-imbalance', {
   sharePercent: 91,
   activeQueues: 2,
   queues: 8,
+  maxOverMedian: 1.8,
+  p90OverP10: 10.1,
+  cvPercent: 116,
+  dominant: true,
 });
 
 export const perPacket = f('coalescing/interrupt-per-packet', {
@@ -383,4 +387,36 @@ export const exceedsLinkSpeed = host('throughput/exceeds-link-speed', {
   linkGbps: 10,
   mtu: 1500,
   processes: 8,
+});
+
+/** A driver's "limited by" PCIe line: 63 Gb/s (≈ 56 of traffic) on an x8 link, judged against the port. */
+export const kernelPcieLimited = (carriesPort: 'no' | 'yes' | 'unknown' = 'no', portGbps: number | null = 100) =>
+  f('kernel-pcie/pcie-bandwidth-limited', {
+    driver: 'mlx5_core',
+    address: '0000:41:00.0',
+    interfaceName: IF,
+    availableGbps: 63.008,
+    ceilingGbps: 56.08,
+    portGbps,
+    portFromInterface: portGbps !== null,
+    link: null,
+    limitedByLink: '8 GT/s x8',
+    limitedByAddress: '0000:40:00.0',
+    capableGbps: 252.048,
+    capableLink: '16 GT/s x16',
+    limitingAddress: '0000:40:00.0',
+    carriesPort,
+  });
+
+export const overlayTooBig = f(
+  'mtu/overlay-mtu-exceeds-underlay',
+  { mtu: 1500, tunnel: 'vxlan', overheadBytes: 50, underlayMtu: 1500, underlay: 'eth0', fittingMtu: 1450 },
+  'vxlan100',
+);
+export const mtuProbingOff = host('socket-buffers/mtu-probing-off-with-jumbo', {
+  observed: 0,
+  expected: 1,
+  interfaces: IF,
+  mtu: 9000,
+  dropIn: '/etc/sysctl.d/90-nicdoctor.conf',
 });
