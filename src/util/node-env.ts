@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+
 /**
  * Node.js reads some environment variables to load code or write files (NODE_OPTIONS
  * `--require`, NODE_PATH, NODE_V8_COVERAGE, OpenSSL's config). Those that act before any
@@ -26,5 +28,7 @@ export const NODE_HOOK_VARIABLES: readonly string[] = [
 ];
 
 export function dropNodeHooks(env: NodeJS.ProcessEnv = process.env): void {
+  // Coverage started from NODE_V8_COVERAGE would be written into that directory at exit, as root.
+  if (env === process.env && env.NODE_V8_COVERAGE !== undefined) v8.stopCoverage();
   for (const name of NODE_HOOK_VARIABLES) delete env[name];
 }
