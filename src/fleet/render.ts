@@ -64,7 +64,6 @@ function renderMarkdown(report: FleetReport): string {
   return out.join('\n') + '\n';
 }
 
-
 function renderHtml(report: FleetReport): string {
   const row = (values: string[], tag: 'td' | 'th') => `<tr>${values.map((value) => `<${tag}>${escapeHtml(value)}</${tag}>`).join('')}</tr>`;
   return `<!doctype html>

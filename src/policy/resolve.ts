@@ -59,6 +59,8 @@ async function trustedLocalPolicy(spec: string): Promise<string> {
   if (info && info.uid !== callerUid() && info.uid !== 0)
     throw new PolicyNameError(`refusing a policy another user could change: it belongs to uid ${info.uid}`);
   if (info && othersCanWrite(info))
-    throw new PolicyNameError(`refusing a policy another user could change: others can write to it (mode ${(info.mode & 0o7777).toString(8)})`);
+    throw new PolicyNameError(
+      `refusing a policy another user could change: others can write to it (mode ${(info.mode & 0o7777).toString(8)})`,
+    );
   return real;
 }

@@ -46,11 +46,7 @@ export function xmlText(text: string): string {
 
 /** XML attribute value in double quotes; newlines and tabs kept as references (parsers normalise raw ones to spaces). */
 export function xmlAttr(text: string): string {
-  return xmlText(text)
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\t/g, '&#9;');
+  return xmlText(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 }
 
 /** Text inside a Markdown table cell: pipes and newlines would break the table. */
@@ -130,7 +126,7 @@ function inertLine(line: string): string {
 
 /** Where the next backtick run of exactly `length` starts at or after `from`, or -1. */
 function closingRun(line: string, from: number, length: number): number {
-  for (let at = line.indexOf('`', from); at !== -1; ) {
+  for (let at = line.indexOf('`', from); at !== -1;) {
     let end = at;
     while (line[end] === '`') end += 1;
     if (end - at === length) return at;

@@ -3,7 +3,6 @@ import type { CheckResult, Finding, Report, SubjectResult } from '../report/sche
 import { formatEvidence, formatSource, formatValue } from './format-values.js';
 import { xmlAttr, xmlText } from './escape.js';
 
-
 function attrs(values: Record<string, string | number | undefined>): string {
   return Object.entries(values)
     .filter((entry): entry is [string, string | number] => entry[1] !== undefined)

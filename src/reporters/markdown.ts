@@ -110,7 +110,9 @@ export function renderMarkdown(report: Report): string {
         for (const evidence of finding.evidence) {
           const expected = evidence.expected === undefined ? '' : formatValue(evidence.expected, evidence.unit);
           const source = evidence.source ? markdownCell(codeSpan(formatSource(evidence.source))) : '';
-          out.push(`| ${markdownCell(evidence.label)} | ${markdownCell(formatValue(evidence.observed, evidence.unit))} | ${markdownCell(expected)} | ${source} |`);
+          out.push(
+            `| ${markdownCell(evidence.label)} | ${markdownCell(formatValue(evidence.observed, evidence.unit))} | ${markdownCell(expected)} | ${source} |`,
+          );
         }
         out.push('');
       }

@@ -20,9 +20,13 @@ async function startServe(
   env: Record<string, string> = {},
   toolArgs: readonly string[] = [],
 ): Promise<{ process: ResultPromise }> {
-  const serve = lab.spawn('b', [process.execPath, CLI, ...toolArgs, 'serve', '--bind', lab.b.address, '--ports', ports, '--idle-timeout', '600'], {
-    env: { PATH: toolPath(), ...env },
-  });
+  const serve = lab.spawn(
+    'b',
+    [process.execPath, CLI, ...toolArgs, 'serve', '--bind', lab.b.address, '--ports', ports, '--idle-timeout', '600'],
+    {
+      env: { PATH: toolPath(), ...env },
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('nicdoctor serve did not start')), 15_000);
     serve.stderr?.on('data', (chunk: Buffer) => {
@@ -85,7 +89,20 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
     const singleBps = parseIperf3Json(single.stdout).receiverBitsPerSecond!;
 
     const run = await runCli(
-      [...quota.toolArgs, 'bench', '--peer', lab.b.address, '--ports', '5101-5108', '--duration', '5', '--step-duration', '3', '--format', 'json'],
+      [
+        ...quota.toolArgs,
+        'bench',
+        '--peer',
+        lab.b.address,
+        '--ports',
+        '5101-5108',
+        '--duration',
+        '5',
+        '--step-duration',
+        '3',
+        '--format',
+        'json',
+      ],
       { lab, ns: 'a', env, timeoutMs: 150_000 },
     );
     expect(run.stderr).not.toMatch(/^\s+at /m);
