@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from './errors.js';
+import { refusalOf } from './errors.js';
 import { callerUid, othersCanWrite, untrustedDirectory } from './path-trust.js';
 
 /**
@@ -12,9 +12,7 @@ import { callerUid, othersCanWrite, untrustedDirectory } from './path-trust.js';
  */
 export async function claimOutputDirectory(target: string, flag: string): Promise<{ dir: string; created: boolean }> {
   const dir = path.resolve(target);
-  const refuse = (why: string): never => {
-    throw new UsageError(`${flag}: ${target}: ${why}`);
-  };
+  const refuse = refusalOf(flag, target);
   const parent = path.dirname(dir);
   const parentInfo = await lstat(parent).catch(() => null);
   if (!parentInfo) refuse(`the directory ${parent} does not exist`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, realpath, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { RunError, UsageError } from './errors.js';
+import { refusalOf, RunError, UsageError } from './errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { callerUid, ownedByCallerOrRoot, othersCanWrite, untrustedDirectory } from './path-trust.js';
 import { shutdownSignal } from './shutdown.js';
@@ -70,9 +70,7 @@ export async function planOutput(target: string, options: OutputTarget): Promise
   const absolute = path.resolve(target);
   const standard = STANDARD_STREAMS[absolute];
   if (standard) return { kind: 'stdio', fd: standard };
-  const refuse = (why: string): never => {
-    throw new UsageError(`${flag}: ${target}: ${why}`);
-  };
+  const refuse = refusalOf(flag, target);
   const own = await lstat(absolute).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : refuse(reason(error))));
   if (own?.isSymbolicLink()) return planLink(absolute, target, options);
   if (own?.isDirectory()) refuse('is a directory; give a file name');

@@ -7,7 +7,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checks } from '../../checks/index.js';
 import { diffInputs, DIFF_FORMATS, renderDiff } from '../../src/diff/diff.js';
 import { buildFleet } from '../../src/fleet/fleet.js';
@@ -23,6 +23,9 @@ import { silentLogger } from '../../src/util/log.js';
 import { runCli } from '../../bench/lab/cli.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { copyWithInterfaceRenamed } from './helpers.js';
+
+// Each test runs the built CLI several times: seconds apiece on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 /** OSC title, BEL, clear screen, HTML that runs script, a table pipe, a one-byte CSI. */
 const HOSTNAME = '\u001b]0;owned\u0007\u001b[2J<img src=x onerror=alert(1)>|&amp;\u009b';

@@ -6,11 +6,14 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli, type CliRun } from '../../bench/lab/cli.js';
 import { collectScript } from '../../src/collect-script/generate.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from './helpers.js';
+
+// Each test runs the built CLI several times: seconds apiece on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 const HOST = path.join(FIXTURES, 'hosts', 'i40e-small-rings-drops');
 const QUICK = { timeoutMs: 60_000 };

@@ -8,10 +8,13 @@ import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLI, parseReport, runCli } from '../../bench/lab/cli.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from './helpers.js';
+
+// Each test runs the built CLI several times: seconds apiece on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 const HOST = path.join(FIXTURES, 'hosts', 'ixgbe-10g-pcie-degraded');
 const QUICK = { timeoutMs: 60_000 };
