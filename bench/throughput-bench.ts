@@ -82,7 +82,9 @@ async function main(): Promise<void> {
       const server = lab.spawn('b', ['iperf3', '-s', '-p', String(port), '--forceflush'], { env });
       await waitForOutput(server, 'Server listening', `iperf3 -s -p ${port}`);
     }
-    const serve = lab.spawn('b', [process.execPath, CLI, 'serve', '--bind', lab.b.address, '--ports', '5101-5108'], { env });
+    const serve = lab.spawn('b', [process.execPath, CLI, ...quota.toolArgs, 'serve', '--bind', lab.b.address, '--ports', '5101-5108'], {
+      env,
+    });
     await waitForOutput(serve, 'iperf3 servers on', 'nicdoctor serve');
 
     const single: number[] = [];
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
         [
           process.execPath,
           CLI,
+          ...quota.toolArgs,
           'bench',
           '--peer',
           lab.b.address,

@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { manPage } from '../packaging/man-page.mjs';
 import { buildRpm } from '../packaging/rpm/build-rpm.mjs';
+import { blankHookVariables } from '../packaging/ignore-node-env.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -69,6 +70,12 @@ writeFileSync(seaConfig, JSON.stringify({ main: bundle, output: blob, disableExp
 run([process.execPath, '--experimental-sea-config', seaConfig]);
 copyFileSync(process.execPath, executable);
 chmodSync(executable, 0o755);
+// NODE_OPTIONS and the other start-up hooks of the environment are ignored (packaging/ignore-node-env.mjs).
+{
+  const binary = readFileSync(executable);
+  step(`environment hooks blanked: ${JSON.stringify(blankHookVariables(binary))}`);
+  writeFileSync(executable, binary);
+}
 // Symbols and debug data are not used at run time (node's addon symbols are dynamic and stay).
 try {
   run(['strip', '--strip-all', executable]);

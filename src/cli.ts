@@ -1,5 +1,9 @@
-#!/usr/bin/env node
-// First: signals are handled from the start (src/cli/signals.ts).
+#!/usr/bin/env -S -u NODE_OPTIONS -u NODE_PATH -u NODE_V8_COVERAGE -u NODE_REDIRECT_WARNINGS -u OPENSSL_CONF node
+// The line above: env removes the Node.js hooks that act before any code runs (a `--require` in
+// NODE_OPTIONS would run as root); it stays under the 128 bytes older kernels read. Node's other
+// hooks leave the environment first of all, so no child inherits them (src/util/node-env.ts).
+import { dropNodeHooks } from './util/node-env.js';
+// Then: signals are handled from the start (src/cli/signals.ts).
 import { SIGNAL_EXIT, interruptedBy } from './cli/signals.js';
 import { Command, Option } from 'commander';
 import { EXIT, FAIL_ON } from './cli/exit-codes.js';
@@ -22,9 +26,12 @@ import {
 import type { BenchCliOptions, ServeCliOptions } from './cli/bench-commands.js';
 import { PROFILES } from './report/schema.js';
 import { FORMATS } from './reporters/index.js';
+import { setToolPath } from './hostio/tool-path.js';
 import { createLogger } from './util/log.js';
 import { runCleanups } from './util/shutdown.js';
 import { VERSION } from './util/version.js';
+
+dropNodeHooks();
 
 function reportOptions(command: Command): Command {
   return command
@@ -95,6 +102,15 @@ async function main(argv: string[]): Promise<number> {
       'every command: log progress to stderr, show more where there is more (the long report, stack traces of broken checks)',
     )
     .addOption(new Option('--log-level <level>', 'log level on stderr').choices(LOG_LEVELS).env('NICDOCTOR_LOG_LEVEL'))
+    .option(
+      '--tool-path <dirs>',
+      'run tools (ethtool, iperf3, ...) from these absolute directories (colon-separated) before /usr/sbin:/usr/bin:/sbin:/bin; PATH is never used',
+    )
+    // Checked before any command runs: a directory another user can change is refused (exit 2).
+    .hook('preAction', async (command) => {
+      const toolPath = command.opts<{ toolPath?: string }>().toolPath;
+      if (toolPath !== undefined) await setToolPath(toolPath);
+    })
     .exitOverride()
     // Commander's own errors read like the others: "nicdoctor: option '--duration <seconds>' argument 'x' is invalid. ..."
     .configureOutput({

@@ -13,8 +13,10 @@ import { findTool } from './lab.js';
 export const CGROUP_CPU = '/sys/fs/cgroup/cpu';
 
 export interface CpuQuota {
-  /** Put this first on PATH. */
+  /** Holds the iperf3 wrapper: for PATH of a plain iperf3 run. */
   readonly binDir: string;
+  /** For nicdoctor, which never runs tools from PATH: `--tool-path binDir`, before the command. */
+  readonly toolArgs: readonly string[];
   /** Prefix of the cgroups the wrapper creates (removed by destroy()). */
   readonly prefix: string;
   destroy(): void;
@@ -63,6 +65,7 @@ exec ${real} "$@"
   chmodSync(wrapper, 0o755);
   return {
     binDir,
+    toolArgs: ['--tool-path', binDir],
     prefix,
     destroy() {
       // A cgroup can be removed only once it is empty: kill what is still in it (this runs before

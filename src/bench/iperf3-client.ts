@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { parseIperf3Json, parseIperf3JsonStream, type Iperf3Result } from '../parsers/iperf3-json.js';
-import { TOOL_PATH } from '../hostio/live.js';
+import { toolSearchPath } from '../hostio/tool-path.js';
 import { shutdownSignal } from '../util/shutdown.js';
 import type { ClientOutcome } from './aggregate.js';
 import { ProcessSampler } from './proc-sampler.js';
@@ -76,7 +76,7 @@ export async function runClient(spec: ClientSpec): Promise<ClientOutcome> {
       signal: shutdownSignal,
       maxBuffer: 64 * 1024 * 1024,
       encoding: 'utf8',
-      env: { PATH: TOOL_PATH, LC_ALL: 'C' },
+      env: { PATH: toolSearchPath(), LC_ALL: 'C' },
     },
     (failure, stdout, stderr) => {
       const error = failure as (NodeJS.ErrnoException & { code?: number | string; killed?: boolean; signal?: string }) | null;

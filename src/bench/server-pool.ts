@@ -2,6 +2,7 @@ import { execa, type ResultPromise } from 'execa';
 import type { Logger } from 'pino';
 import { RunError } from '../util/errors.js';
 import { onShutdown, shutdownSignal } from '../util/shutdown.js';
+import { toolSearchPath } from '../hostio/tool-path.js';
 
 export interface ServerSpec {
   port: number;
@@ -104,7 +105,8 @@ export class Iperf3ServerPool {
       cancelSignal: shutdownSignal,
       forceKillAfterDelay: 500,
       stdin: 'ignore',
-      env: { LC_ALL: 'C' },
+      // Never the caller's PATH: iperf3 comes from the system directories (tool-path.ts).
+      env: { PATH: toolSearchPath(), LC_ALL: 'C' },
       buffer: false,
     });
     const server: RunningServer = { spec, process: child, restarts, busySince: null };

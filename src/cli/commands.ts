@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -11,10 +11,11 @@ import { SnapshotHostIO } from '../hostio/snapshot.js';
 import type { HostIO } from '../hostio/types.js';
 import { reportSchema, type Profile, type Report } from '../report/schema.js';
 import { render, type Format } from '../reporters/index.js';
+import { claimOutputDirectory, writeNewFile } from '../util/private-dir.js';
 import { planOutput, writeOutput } from '../util/safe-output.js';
 import { checkInterfaceList, splitList } from '../util/validate.js';
 import { VERSION } from '../util/version.js';
-import { exitCodeOf, failureOf, RunError, UsageError } from './errors.js';
+import { exitCodeOf, failureOf, UsageError } from './errors.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
 import { required } from './options.js';
 import type { Policy } from '../policy/schema.js';
@@ -209,22 +210,15 @@ export interface CollectOptions {
  */
 export async function collectCommand(options: CollectOptions, log: Logger): Promise<number> {
   const ifaces = interfaceList(options.iface);
-  const dir = path.resolve(options.output);
-  const existing = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw new UsageError(`--output: ${dir}: ${error.code === 'ENOTDIR' ? 'not a directory' : error.message}`);
-  });
-  if (existing?.length) throw new UsageError(`--output: ${dir} is not empty; choose a new directory`);
-  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-    throw new RunError(`--output: cannot create ${dir}: ${error.code === 'EACCES' ? 'permission denied' : error.message}`);
-  });
+  // Made by nicdoctor (0700) or an empty one of the caller's: nobody else can plant files in it.
+  const { dir, created } = await claimOutputDirectory(options.output, '--output');
   const io = new RecordingHostIO(dir);
   let outcome: ScanOutcome;
   try {
     outcome = await scan({ io, checks: registry, log, ifaces, all: true });
   } catch (error) {
     // Refused before anything was read (--iface naming no interface): leave no empty snapshot behind.
-    if (existing === null && error instanceof UsageError) await rm(dir, { recursive: true, force: true });
+    if (created && error instanceof UsageError) await rm(dir, { recursive: true, force: true });
     throw error;
   }
   // Facts no check asked for this time are still recorded, for checks added later.
@@ -236,7 +230,7 @@ export async function collectCommand(options: CollectOptions, log: Logger): Prom
     ),
   );
   await io.writeManifest(await io.inventory(), { name: 'nicdoctor', version: VERSION });
-  await writeFile(path.join(dir, 'README.txt'), 'A nicdoctor snapshot. Analyse it anywhere with: nicdoctor analyze <this directory>\n');
+  await writeNewFile(path.join(dir, 'README.txt'), 'A nicdoctor snapshot. Analyse it anywhere with: nicdoctor analyze <this directory>\n');
   const failedRuns = outcome.store.runs.filter((run) => !run.ok);
   process.stderr.write(
     `Recorded ${outcome.store.runs.length} facts (${failedRuns.length} could not be read) for ${outcome.report.interfaces.length} interfaces in ${dir}\n`,

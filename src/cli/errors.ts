@@ -14,6 +14,7 @@ import { CommanderError, InvalidArgumentError } from 'commander';
 import { RunError, UsageError } from '../util/errors.js';
 import type { ScanOutcome } from '../pipeline/scan.js';
 import { EXIT } from './exit-codes.js';
+import { visibleControls } from '../reporters/escape.js';
 
 export { RunError, UsageError };
 
@@ -51,7 +52,8 @@ export function reportError(error: unknown, verbose: boolean): number {
   if (error instanceof CommanderError) return exitCodeOf(error);
   const expected = isInputError(error) || error instanceof RunError;
   const text = error instanceof Error ? (verbose && !expected ? (error.stack ?? error.message) : error.message) : String(error);
-  process.stderr.write(`nicdoctor: ${expected ? '' : 'could not run: '}${text}\n`);
+  // Messages quote file names and evidence: their control characters are shown, not obeyed.
+  process.stderr.write(`nicdoctor: ${expected ? '' : 'could not run: '}${visibleControls(text)}\n`);
   return exitCodeOf(error);
 }
 

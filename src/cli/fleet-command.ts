@@ -1,5 +1,5 @@
 import { EXIT, type FailOn } from './exit-codes.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { planOutput, writeOutput } from '../util/safe-output.js';
 import { buildFleet } from '../fleet/fleet.js';
 import { expandInputs, loadInput } from '../fleet/inputs.js';
 import { renderFleet, type FleetFormat } from '../fleet/render.js';
@@ -12,12 +12,15 @@ export interface FleetOptions {
 
 /** `nicdoctor fleet INPUT...`: exit 1 when a host fails its policy (or --fail-on), 0 otherwise. */
 export async function fleetCommand(inputs: readonly string[], options: FleetOptions): Promise<number> {
+  // Every named input, directories included: an output inside one would replace a host's report.
+  const target = { flag: '--output', inputs };
+  if (options.output) await planOutput(options.output, target); // before any work: a bad path is exit 2
   const files = await expandInputs(inputs, 'INPUT');
   const loaded = [];
   for (const file of files) loaded.push(await loadInput(file, 'INPUT'));
   const report = buildFleet(loaded, options.failOn);
   const text = renderFleet(report, options.format);
-  if (options.output) await writeFileAtomic(options.output, text);
+  if (options.output) await writeOutput(options.output, text, { ...target, inputs: [...inputs, ...files] });
   else process.stdout.write(text);
   return report.summary.failed > 0 ? EXIT.findings : EXIT.ok;
 }

@@ -58,6 +58,8 @@ case "$OUT" in
   *.tar.gz|*.tgz) ;;
   *) echo "collect.sh: the output must end in .tar.gz: $OUT" >&2; exit 2 ;;
 esac
+# A link at the output, even a dangling one, may be another user's plant: never written through.
+if [ -L "$OUT" ]; then echo "collect.sh: $OUT is a symbolic link; give a new file name" >&2; exit 2; fi
 if [ -e "$OUT" ]; then echo "collect.sh: $OUT exists; give a new file name" >&2; exit 2; fi
 
 WORK=$(mktemp -d "\${TMPDIR:-/tmp}/nicdoctor-collect.XXXXXX") || { echo "collect.sh: cannot create a temporary directory" >&2; exit 1; }
@@ -254,11 +256,26 @@ cat > "$ROOT/snapshot.json" <<EOF
 EOF
 printf 'A nicdoctor snapshot. Analyse it anywhere with: nicdoctor analyze <the .tar.gz>\\n' > "$ROOT/README.txt"
 
-if ! tar -czf "$OUT" -C "$WORK" "$NAME"; then
+# The archive is built in the private directory, then copied through a descriptor opened with
+# noclobber (set -C: O_EXCL), so a file or link planted at the name since the check above makes
+# the write fail instead of going through it.
+if ! tar -czf "$WORK/archive.tar.gz" -C "$WORK" "$NAME"; then
+  echo "collect.sh: could not build the archive" >&2
+  exit 1
+fi
+set -C
+if ! { command exec 3> "$OUT"; } 2>/dev/null; then
+  echo "collect.sh: cannot create $OUT (a file or link appeared at that name, or the directory is not writable)" >&2
+  exit 2
+fi
+set +C
+if ! cat "$WORK/archive.tar.gz" >&3; then
+  exec 3>&-
   rm -f "$OUT"
   echo "collect.sh: could not write $OUT" >&2
   exit 1
 fi
+exec 3>&-
 echo "collect.sh: wrote $OUT — send it; analyse it with: nicdoctor analyze $OUT" >&2
 if [ "$uid" -ne 0 ]; then
   echo "collect.sh: not run as root: PCIe link capabilities (lspci), and on some drivers ethtool -S/-g/-l, need root; run it with sudo for the full picture" >&2

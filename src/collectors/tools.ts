@@ -1,6 +1,7 @@
 import { defineCollector, TOOL_PACKAGES } from '../engine/collector.js';
 import { FactCollectionError } from '../engine/facts.js';
 import { HostIOError } from '../hostio/types.js';
+import { toolDirs } from '../hostio/tool-path.js';
 
 /** The tools checks and the bench run, with the packages that provide them. */
 export const TOOLS = ['ethtool', 'lspci', 'iperf3', 'numactl', 'taskset', 'irqbalance', 'tc', 'ip'] as const;
@@ -39,9 +40,9 @@ export const toolsCollector = defineCollector({
     'Which diagnostic tools are installed (ethtool, lspci, iperf3, numactl, taskset, irqbalance, tc, ip): directory listings of PATH and the sbin directories',
   async collect(ctx) {
     // Listing directories is cheap and is recorded in snapshots, unlike running `<tool> --version`.
-    // The PATH of nicdoctor is where its commands are found; a replayed snapshot must not use the
-    // PATH of the machine that analyses it.
-    const fromPath = ctx.io.mode === 'snapshot' ? [] : (process.env.PATH ?? '').split(':').filter((dir) => dir.startsWith('/'));
+    // nicdoctor runs its commands from these directories (tool-path.ts), never the caller's PATH;
+    // a replayed snapshot must not use the directories of the machine that analyses it.
+    const fromPath = ctx.io.mode === 'snapshot' ? [] : toolDirs();
     const dirs = [...new Set([...fromPath, ...STANDARD_DIRS])];
     const listings = await Promise.all(
       dirs.map(async (dir) => {

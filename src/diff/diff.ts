@@ -2,6 +2,7 @@ import type { AnyCheck } from '../engine/check.js';
 import type { LoadedInput } from '../fleet/inputs.js';
 import type { Report } from '../report/schema.js';
 import { references } from '../rules/conditions.js';
+import { escapeStrings, inertMarkdown, visibleControls } from '../reporters/escape.js';
 import type { LoadedRule } from '../rules/loader.js';
 
 /** One fact value (or, for bare reports, one setting) that differs between A and B. */
@@ -223,7 +224,12 @@ export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
 export function renderDiff(report: DiffReport, format: DiffFormat): string {
   if (format === 'json') return JSON.stringify(report, null, 2) + '\n';
-  const markdown = format === 'markdown';
+  // File and host names, and values from the evidence: shown, never obeyed (escape.ts).
+  const text = renderDiffText(escapeStrings(report, visibleControls), format === 'markdown');
+  return format === 'markdown' ? inertMarkdown(text) : text;
+}
+
+function renderDiffText(report: DiffReport, markdown: boolean): string {
   const out: string[] = [];
   out.push(markdown ? `# nicdoctor diff` : `nicdoctor diff`, '');
   out.push(

@@ -1,3 +1,4 @@
+import { escapeHtml, escapeStrings, inertMarkdown, markdownCell, visibleControls, xmlAttr } from '../reporters/escape.js';
 import { describeOutlier, type FleetHost, type FleetReport } from './fleet.js';
 
 export const FLEET_FORMATS = ['terminal', 'markdown', 'html', 'json', 'junit'] as const;
@@ -47,7 +48,7 @@ function renderTerminal(report: FleetReport): string {
   return out.join('\n') + '\n';
 }
 
-const md = (text: string) => text.replace(/\|/g, '\\|');
+const md = markdownCell;
 
 function renderMarkdown(report: FleetReport): string {
   const out = [
@@ -63,10 +64,8 @@ function renderMarkdown(report: FleetReport): string {
   return out.join('\n') + '\n';
 }
 
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 function renderHtml(report: FleetReport): string {
-  const row = (values: string[], tag: 'td' | 'th') => `<tr>${values.map((value) => `<${tag}>${escapeXml(value)}</${tag}>`).join('')}</tr>`;
+  const row = (values: string[], tag: 'td' | 'th') => `<tr>${values.map((value) => `<${tag}>${escapeHtml(value)}</${tag}>`).join('')}</tr>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>nicdoctor fleet</title>
 <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}tr.fail td{background:#fde2e2}</style>
@@ -80,7 +79,7 @@ ${report.hosts.map((host) => row(cells(host), 'td').replace('<tr>', host.failed 
 ${
   report.outliers.length
     ? `<ul>${outlierLines(report)
-        .map((text) => `<li>${escapeXml(text)}</li>`)
+        .map((text) => `<li>${escapeHtml(text)}</li>`)
         .join('')}</ul>`
     : '<p>None.</p>'
 }
@@ -92,11 +91,11 @@ ${
 function renderJunit(report: FleetReport): string {
   const hostCases = report.hosts.map(
     (host) =>
-      `    <testcase classname="fleet.hosts" name="${escapeXml(host.host)}">${host.failed ? `<failure message="${escapeXml(host.why)}"/>` : ''}</testcase>`,
+      `    <testcase classname="fleet.hosts" name="${xmlAttr(host.host)}">${host.failed ? `<failure message="${xmlAttr(host.why)}"/>` : ''}</testcase>`,
   );
   const outlierCases = report.outliers.map(
     (outlier) =>
-      `    <testcase classname="fleet.outliers" name="${escapeXml(`${outlier.group}: ${outlier.setting}`)}"><failure message="${escapeXml(describeOutlier(outlier).join('; '))}"/></testcase>`,
+      `    <testcase classname="fleet.outliers" name="${xmlAttr(`${outlier.group}: ${outlier.setting}`)}"><failure message="${xmlAttr(describeOutlier(outlier).join('; '))}"/></testcase>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="nicdoctor fleet" tests="${hostCases.length + outlierCases.length}" failures="${report.summary.failed + outlierCases.length}">
@@ -111,16 +110,17 @@ ${outlierCases.join('\n')}
 }
 
 export function renderFleet(report: FleetReport, format: FleetFormat): string {
+  if (format === 'json') return JSON.stringify(report, null, 2) + '\n';
+  // Host names come from file names and snapshots: shown, never obeyed, in every medium (escape.ts).
+  const shown = escapeStrings(report, visibleControls);
   switch (format) {
-    case 'json':
-      return JSON.stringify(report, null, 2) + '\n';
     case 'markdown':
-      return renderMarkdown(report);
+      return inertMarkdown(renderMarkdown(shown));
     case 'html':
-      return renderHtml(report);
+      return renderHtml(shown);
     case 'junit':
-      return renderJunit(report);
+      return renderJunit(shown);
     case 'terminal':
-      return renderTerminal(report);
+      return renderTerminal(shown);
   }
 }

@@ -4,16 +4,10 @@ import os from 'node:os';
 import { execFile } from 'node:child_process';
 import pLimit from 'p-limit';
 import { shutdownSignal } from '../util/shutdown.js';
+import { toolSearchPath } from './tool-path.js';
 import { HostIOError, type ExecOptions, type ExecResult, type HostIO, type HostInventory } from './types.js';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
-
-/** PATH plus the sbin directories: a normal user's PATH on Debian lacks them, and ethtool lives there. */
-export const TOOL_PATH = (() => {
-  const dirs = (process.env.PATH ?? '/usr/bin:/bin').split(':').filter(Boolean);
-  for (const dir of ['/usr/local/sbin', '/usr/sbin', '/sbin']) if (!dirs.includes(dir)) dirs.push(dir);
-  return dirs.join(':');
-})();
 
 /** Spawning hundreds of ethtool processes at once on a 2-core host is slower than a small pool. */
 const DEFAULT_CONCURRENCY = Math.max(4, Math.min(16, os.availableParallelism() * 4));
@@ -67,7 +61,7 @@ export class LiveHostIO implements HostIO {
               maxBuffer: 64 * 1024 * 1024,
               encoding: 'utf8',
               // Parsers rely on the C locale's number and message formats.
-              env: { PATH: TOOL_PATH, LC_ALL: 'C', LANG: 'C' },
+              env: { PATH: toolSearchPath(), LC_ALL: 'C', LANG: 'C' },
             },
             (error, stdout, stderr) => {
               const durationMs = performance.now() - started;

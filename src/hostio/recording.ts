@@ -1,4 +1,5 @@
-import { lstat, mkdir, readlink, symlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readlink, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { LiveHostIO } from './live.js';
 import { LISTING_FILE, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, commandPaths, mirrorPath } from './snapshot-layout.js';
@@ -12,6 +13,8 @@ export class RecordingHostIO extends LiveHostIO {
   override readonly mode = 'recording' as const;
   /** Writes to the same path are serialised, and each link is mirrored once. */
   private readonly mirroredLinks = new Map<string, Promise<void>>();
+  /** Files this run created, each with its last write: only those may be written again (a command run twice). */
+  private readonly written = new Map<string, Promise<void>>();
 
   constructor(readonly root: string) {
     super();
@@ -22,15 +25,15 @@ export class RecordingHostIO extends LiveHostIO {
     await mkdir(path.dirname(stdout), { recursive: true });
     try {
       const result = await super.exec(argv, options);
-      await writeFile(stdout, result.stdout);
-      await writeFile(
+      await this.write(stdout, result.stdout);
+      await this.write(
         meta,
         JSON.stringify({ argv, exitCode: result.exitCode, stderr: result.stderr, durationMs: Math.round(result.durationMs) }, null, 2),
       );
       return result;
     } catch (error) {
       if (error instanceof HostIOError && error.kind !== 'not-captured' && error.kind !== 'not-found') {
-        await writeFile(meta, JSON.stringify({ argv, error: error.kind, message: error.message }, null, 2));
+        await this.write(meta, JSON.stringify({ argv, error: error.kind, message: error.message }, null, 2));
       }
       throw error;
     }
@@ -41,7 +44,7 @@ export class RecordingHostIO extends LiveHostIO {
     const real = await this.mirrorLinksAlong(hostPath);
     const target = mirrorPath(this.root, real);
     await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, content);
+    await this.write(target, content);
     return content;
   }
 
@@ -50,7 +53,7 @@ export class RecordingHostIO extends LiveHostIO {
     const real = await this.mirrorLinksAlong(hostPath);
     const target = mirrorPath(this.root, real);
     await mkdir(target, { recursive: true });
-    await writeFile(path.join(target, LISTING_FILE), JSON.stringify(entries));
+    await this.write(path.join(target, LISTING_FILE), JSON.stringify(entries));
     return entries;
   }
 
@@ -100,6 +103,28 @@ export class RecordingHostIO extends LiveHostIO {
     return pending;
   }
 
+  /**
+   * Every file is created with O_EXCL|O_NOFOLLOW: a link or file planted at its name, dangling
+   * or not, fails the write instead of being written through. A file this run made itself is
+   * rewritten in place (still O_NOFOLLOW) when the same command or file is read again.
+   */
+  private write(file: string, content: string): Promise<void> {
+    const previous = this.written.get(file);
+    const flags = constants.O_WRONLY | constants.O_NOFOLLOW | (previous ? constants.O_TRUNC : constants.O_CREAT | constants.O_EXCL);
+    const next = (async () => {
+      // Writes to one path are serialised, so a rewrite finds the file its first write made.
+      await previous?.catch(() => undefined);
+      const handle = await open(file, flags, 0o644);
+      try {
+        await handle.writeFile(content);
+      } finally {
+        await handle.close();
+      }
+    })();
+    this.written.set(file, next);
+    return next;
+  }
+
   async writeManifest(inventory: HostInventory, tool: { name: string; version: string }, description?: string): Promise<void> {
     await mkdir(this.root, { recursive: true });
     const manifest = {
@@ -110,6 +135,6 @@ export class RecordingHostIO extends LiveHostIO {
       description,
       inventory,
     };
-    await writeFile(path.join(this.root, 'snapshot.json'), JSON.stringify(manifest, null, 2) + '\n');
+    await this.write(path.join(this.root, 'snapshot.json'), JSON.stringify(manifest, null, 2) + '\n');
   }
 }

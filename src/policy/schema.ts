@@ -3,7 +3,7 @@ import { READ_LIMITS, readRegularFile } from '../hostio/contained.js';
 import { HostIOError } from '../hostio/types.js';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { embeddedPolicy } from '../util/embedded.js';
+import { PolicyNameError, resolvePolicy } from './resolve.js';
 
 /**
  * A policy: what one host role must show before it is deployed (`nicdoctor scan --policy FILE`).
@@ -124,21 +124,26 @@ export function parsePolicy(text: string, file: string, knownChecks?: readonly s
 
 /** Reads and validates a policy file; an unreadable file is a PolicyLoadError too. */
 export async function loadPolicy(file: string, knownChecks?: readonly string[]): Promise<Policy> {
+  let source;
+  try {
+    source = await resolvePolicy(file);
+  } catch (error) {
+    if (error instanceof PolicyNameError) throw new PolicyLoadError(file, null, error.message);
+    throw error;
+  }
+  if (source.kind === 'shipped' && source.text !== undefined) return parsePolicy(source.text, file, knownChecks);
+  const where = source.path!;
   let text: string;
   try {
-    // A user's own link to a policy is fine; a FIFO, a device or a 50 MB file is not read.
-    text = await readRegularFile(await realpath(file), READ_LIMITS.policy, file);
+    // A FIFO, a device or a 50 MB file is not read.
+    text = await readRegularFile(await realpath(where), READ_LIMITS.policy, file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // The single executable has no policies/ beside it: "25g" or "policies/25g.yaml" is the shipped one.
-    const shipped = code === 'ENOENT' ? embeddedPolicy(file) : undefined;
-    if (!shipped)
-      throw new PolicyLoadError(
-        file,
-        null,
-        `cannot read: ${error instanceof HostIOError ? error.message.replace(`${file}: `, '') : (code ?? (error as Error).message)}`,
-      );
-    text = shipped.text;
+    throw new PolicyLoadError(
+      file,
+      null,
+      `cannot read: ${error instanceof HostIOError ? error.message.replace(`${file}: `, '') : (code ?? (error as Error).message)}`,
+    );
   }
   return parsePolicy(text, file, knownChecks);
 }

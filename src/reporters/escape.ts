@@ -1,10 +1,15 @@
 /**
- * Escaping of untrusted text (interface names, recorded errors, anything from a snapshot or a
- * sosreport) for each medium a report is shown in:
- * - terminal: control characters made visible, so that ESC sequences cannot clear the screen,
- *   move the cursor or rewrite lines, and bidi overrides cannot reorder what is read;
- * - HTML: the five special characters;
- * - Markdown: code spans and fences that the text cannot close.
+ * Escaping of untrusted text (host names, interface names, file names, recorded errors, anything
+ * from a snapshot or a sosreport) for each medium a report is shown in, used by every command
+ * (scan/analyze reports, fleet, diff):
+ * - terminal (and every medium but JSON first): control characters made visible, so that ESC
+ *   sequences cannot clear the screen, move the cursor or rewrite lines, BEL cannot ring, and
+ *   bidi overrides cannot reorder what is read;
+ * - HTML: the five special characters, after the controls;
+ * - XML (JUnit): text and attribute values, with what XML 1.0 cannot hold removed;
+ * - Markdown: code spans and fences that the text cannot close, table cells whose pipes are
+ *   escaped, and no raw HTML anywhere outside code (inertMarkdown), so that a host name such as
+ *   `<img src=x onerror=...>` stays text in any renderer.
  */
 
 /**
@@ -22,8 +27,112 @@ export function visibleControls(text: string): string {
   });
 }
 
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** HTML (and SVG) text or attribute value: no markup, and no raw control bytes. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+  return visibleControls(text).replace(/[&<>"']/g, (char) => HTML_ENTITIES[char]!);
+}
+
+/** What XML 1.0 cannot hold at all: the controls visibleControls leaves (none), U+FFFE/U+FFFF, lone surrogates. */
+const INVALID_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** XML text content: controls made visible, <, & and > (for "]]>") escaped, what XML cannot hold dropped. */
+export function xmlText(text: string): string {
+  return visibleControls(text).replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** XML attribute value in double quotes; newlines and tabs kept as references (parsers normalise raw ones to spaces). */
+export function xmlAttr(text: string): string {
+  return xmlText(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
+}
+
+/** Text inside a Markdown table cell: pipes and newlines would break the table. */
+export function markdownCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+const ASCII_PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
+const MARKDOWN_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * A rendered Markdown document with no raw HTML left: outside code, <, > and & become entities
+ * (shown as themselves), and control characters are made visible. Code is left as it is, since
+ * renderers show it literally, but only code that every CommonMark renderer agrees is code:
+ * - fenced blocks whose fence starts at the first column (an indented one may belong to a list
+ *   item that ends early, and is escaped like text instead);
+ * - code spans closed on the same line by a backtick run of the same length, not opened by an
+ *   escaped backtick (`\``).
+ * Being unsure makes this escape more, never less: the cost is an entity shown literally.
+ */
+export function inertMarkdown(markdown: string): string {
+  let fence: string | null = null;
+  return visibleControls(markdown)
+    .split('\n')
+    .map((line) => {
+      if (fence !== null) {
+        const close = /^(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1];
+        if (close && close[0] === fence[0] && close.length >= fence.length) fence = null;
+        return line;
+      }
+      const open = /^(`{3,}|~{3,})(.*)$/.exec(line);
+      // A backtick fence's info string has no backtick (CommonMark), else the line is text.
+      if (open && !(open[1]!.startsWith('`') && open[2]!.includes('`'))) {
+        fence = open[1]!;
+        return line;
+      }
+      return inertLine(line);
+    })
+    .join('\n');
+}
+
+/**
+ * One line of Markdown text: HTML escaped outside the code spans it holds. One pass, plus one
+ * search to the end of the line per backtick run length that is never closed (at most √n of them).
+ */
+function inertLine(line: string): string {
+  let out = '';
+  let index = 0;
+  while (index < line.length) {
+    const char = line[index]!;
+    if (char === '\\' && index + 1 < line.length && ASCII_PUNCTUATION.has(line[index + 1]!)) {
+      const next = line[index + 1]!;
+      // "\<" shows "<": so does "&lt;"; any other escape stays as written.
+      out += MARKDOWN_ENTITIES[next] ?? `\\${next}`;
+      index += 2;
+      continue;
+    }
+    if (char === '`') {
+      let end = index;
+      while (line[end] === '`') end += 1;
+      const run = line.slice(index, end);
+      const close = closingRun(line, end, run.length);
+      if (close !== -1) {
+        out += line.slice(index, close + run.length);
+        index = close + run.length;
+      } else {
+        out += run;
+        index = end;
+      }
+      continue;
+    }
+    out += MARKDOWN_ENTITIES[char] ?? char;
+    index += 1;
+  }
+  return out;
+}
+
+/** Where the next backtick run of exactly `length` starts at or after `from`, or -1. */
+function closingRun(line: string, from: number, length: number): number {
+  for (let at = line.indexOf('`', from); at !== -1;) {
+    let end = at;
+    while (line[end] === '`') end += 1;
+    if (end - at === length) return at;
+    at = line.indexOf('`', end);
+  }
+  return -1;
 }
 
 function longestBacktickRun(text: string): number {

@@ -4,7 +4,7 @@ import { renderJunit } from './junit.js';
 import { renderPrometheus } from './prometheus.js';
 import { renderMarkdown } from './markdown.js';
 import { renderTerminal } from './terminal.js';
-import { escapeStrings, visibleControls } from './escape.js';
+import { escapeStrings, inertMarkdown, visibleControls } from './escape.js';
 
 export const FORMATS = ['terminal', 'json', 'markdown', 'html', 'junit', 'prometheus'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -19,16 +19,17 @@ export function render(report: Report, format: Format, options: RenderOptions): 
   switch (format) {
     case 'json':
       return JSON.stringify(report, null, 2) + '\n';
-    // Text from the evidence reaches a terminal or a ticket: its control characters are shown, not obeyed.
+    // Text from the evidence reaches a terminal, a ticket, a browser or a CI dashboard: in every
+    // medium its control characters are shown, not obeyed; then each escapes for itself (escape.ts).
     case 'markdown':
-      return renderMarkdown(escapeStrings(report, visibleControls));
+      return inertMarkdown(renderMarkdown(escapeStrings(report, visibleControls)));
     case 'terminal':
       return renderTerminal(escapeStrings(report, visibleControls), options);
     case 'html':
-      return renderHtml(report);
+      return renderHtml(escapeStrings(report, visibleControls));
     case 'junit':
-      return renderJunit(report, report.policy);
+      return renderJunit(escapeStrings(report, visibleControls), report.policy && escapeStrings(report.policy, visibleControls));
     case 'prometheus':
-      return renderPrometheus(report, report.policy);
+      return renderPrometheus(escapeStrings(report, visibleControls), report.policy && escapeStrings(report.policy, visibleControls));
   }
 }

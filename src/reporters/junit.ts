@@ -1,26 +1,7 @@
 import type { PolicyItem, PolicyResult } from '../policy/evaluate.js';
 import type { CheckResult, Finding, Report, SubjectResult } from '../report/schema.js';
 import { formatEvidence, formatSource, formatValue } from './format-values.js';
-
-// Characters XML 1.0 forbids even as references (C0 controls but tab/LF/CR, U+FFFE/U+FFFF, lone surrogates).
-const INVALID_XML =
-  // eslint-disable-next-line no-control-regex -- matching the forbidden control characters is the point
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Text content: <, & and > (for "]]>") escaped; forbidden characters dropped. */
-export function xmlText(text: string): string {
-  return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Attribute value in double quotes; newlines and tabs kept as references (parsers normalise raw ones to spaces). */
-export function xmlAttr(text: string): string {
-  return xmlText(text)
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
-}
+import { xmlAttr, xmlText } from './escape.js';
 
 function attrs(values: Record<string, string | number | undefined>): string {
   return Object.entries(values)

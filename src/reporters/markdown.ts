@@ -1,6 +1,6 @@
 import type { Report } from '../report/schema.js';
 import { reportVerdict } from '../report/verdict.js';
-import { codeFence, codeSpan } from './escape.js';
+import { codeFence, codeSpan, markdownCell } from './escape.js';
 import { renderTicketReply } from './text-input.js';
 import {
   STATUS_LABEL,
@@ -12,11 +12,6 @@ import {
   interfaceLine,
   summaryLine,
 } from './format-values.js';
-
-/** Text inside a table cell: pipes and newlines would break the table. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
 
 const STATUS_ICON: Record<string, string> = { pass: '✅', fail: '❌', 'not-applicable': '➖', unknown: '❔', error: '💥' };
 
@@ -89,14 +84,14 @@ export function renderMarkdown(report: Report): string {
   for (const check of report.checks) {
     const detail = check.findings.length ? `${check.findings.length} finding${check.findings.length > 1 ? 's' : ''}` : (check.reason ?? '');
     out.push(
-      `| ${STATUS_ICON[check.status]} | ${cell(check.title)} (\`${check.id}\`) | ${STATUS_LABEL[check.status]} | ${cell(detail)}${check.hint ? ` — ${cell(check.hint)}` : ''} |`,
+      `| ${STATUS_ICON[check.status]} | ${markdownCell(check.title)} (\`${check.id}\`) | ${STATUS_LABEL[check.status]} | ${markdownCell(detail)}${check.hint ? ` — ${markdownCell(check.hint)}` : ''} |`,
     );
   }
   const bench = benchTable(report);
   if (bench) {
     out.push('', '## Bench', '', bench.heading, '');
     out.push(`| ${bench.columns.join(' | ')} |`, `|${bench.columns.map(() => '---').join('|')}|`);
-    for (const row of bench.rows) out.push(`| ${row.map(cell).join(' | ')} |`);
+    for (const row of bench.rows) out.push(`| ${row.map(markdownCell).join(' | ')} |`);
     out.push('', ...bench.result.map((line) => `- ${line}`));
   }
   const findings = report.checks.flatMap((check) => check.findings);
@@ -114,8 +109,10 @@ export function renderMarkdown(report: Report): string {
         out.push('|---|---|---|---|');
         for (const evidence of finding.evidence) {
           const expected = evidence.expected === undefined ? '' : formatValue(evidence.expected, evidence.unit);
-          const source = evidence.source ? cell(codeSpan(formatSource(evidence.source))) : '';
-          out.push(`| ${cell(evidence.label)} | ${cell(formatValue(evidence.observed, evidence.unit))} | ${cell(expected)} | ${source} |`);
+          const source = evidence.source ? markdownCell(codeSpan(formatSource(evidence.source))) : '';
+          out.push(
+            `| ${markdownCell(evidence.label)} | ${markdownCell(formatValue(evidence.observed, evidence.unit))} | ${markdownCell(expected)} | ${source} |`,
+          );
         }
         out.push('');
       }

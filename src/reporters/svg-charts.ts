@@ -1,3 +1,4 @@
+import { escapeHtml } from './escape.js';
 /**
  * Tiny inline-SVG chart primitives for the HTML report: strings out, no DOM, no scripts, no
  * network, so the report stays one self-contained file. Colours are attributes (not CSS classes)
@@ -5,9 +6,8 @@
  */
 
 /** Text and attribute values: the report's strings come from hosts and must never become markup. */
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
-}
+/** SVG inside the HTML report: the HTML escaping (escape.ts), controls included. */
+export const escapeXml = escapeHtml;
 
 export const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
 

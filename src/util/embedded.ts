@@ -13,16 +13,3 @@ export interface EmbeddedAssets {
 export function embeddedAssets(): EmbeddedAssets | undefined {
   return (globalThis as { __NICDOCTOR_EMBEDDED__?: EmbeddedAssets }).__NICDOCTOR_EMBEDDED__;
 }
-
-/**
- * A shipped policy by name: "25g", "25g.yaml" or "policies/25g.yaml" (the README's spelling),
- * for --policy in the executable, which has no policies/ directory beside it.
- */
-export function embeddedPolicy(file: string): { name: string; text: string } | undefined {
-  const policies = embeddedAssets()?.policies;
-  if (!policies) return undefined;
-  const base = file.replace(/^.*\//, '');
-  const name = base.endsWith('.yaml') || base.endsWith('.yml') ? base : `${base}.yaml`;
-  const text = policies[name];
-  return text === undefined ? undefined : { name, text };
-}

@@ -7,3 +7,13 @@ export class UsageError extends Error {
 export class RunError extends Error {
   override name = 'RunError';
 }
+
+/**
+ * A refusal of the path the user gave for `flag`, as exit 2: "--output: PATH is a directory" when
+ * the reason is a sentence about PATH, "--output: PATH: reason" otherwise.
+ */
+export function refusalOf(flag: string, target: string): (why: string) => never {
+  return (why) => {
+    throw new UsageError(`${flag}: ${target}${why.startsWith('is ') ? ' ' : ': '}${why}`);
+  };
+}

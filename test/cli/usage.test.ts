@@ -106,7 +106,8 @@ describe('a bad option value is exit 2 naming the option, before anything runs',
     [['serve', '--bind', '127.0.0.1', '--ports', '5100-5101'], /--control-port: 5100 is also in --ports/],
   ];
   it.each(cases)('%j', async (args, names) => {
-    expectUsageError(await runCli(args, withFakeTools), names);
+    // The stand-ins are where nicdoctor would look first: --tool-path (it never uses PATH).
+    expectUsageError(await runCli(['--tool-path', fakeBin, ...args], withFakeTools), names);
   });
 
   it('NICDOCTOR_LOG_LEVEL is validated like --log-level, naming the variable', async () => {

@@ -1,10 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunError, UsageError } from '../../src/util/errors.js';
-import { writeOutput } from '../../src/util/safe-output.js';
+import { planOutput, writeOutput } from '../../src/util/safe-output.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -42,14 +42,10 @@ describe('writeOutput: special files are written, never replaced', () => {
     expect((await lstat(fifo)).isFIFO()).toBe(true);
   });
 
-  it('a symbolic link is kept and the file it names is replaced', async () => {
-    const real = path.join(dir, 'real.txt');
-    const link = path.join(dir, 'link.txt');
-    await writeFile(real, 'old');
-    await symlink('real.txt', link);
-    await writeOutput(link, 'new', out);
-    expect(await readlink(link)).toBe('real.txt');
-    expect(await readFile(real, 'utf8')).toBe('new');
+  it('/dev/stdout and /dev/stderr are the process descriptors, not the file the link names', async () => {
+    const plan = await planOutput('/dev/stdout', out);
+    expect(plan).toEqual({ kind: 'stdio', fd: 1 });
+    expect(await planOutput('/dev/stderr', out)).toEqual({ kind: 'stdio', fd: 2 });
   });
 
   it('a replaced regular file keeps its mode; no temp file is left', async () => {
@@ -97,5 +93,51 @@ describe('writeOutput: bad targets are usage errors (exit 2) that say why', () =
     await symlink(evidence, path.join(dir, 'alias'));
     await expect(writeOutput(path.join(dir, 'alias'), 'x', { flag: '--output', inputs: [evidence] })).rejects.toThrow(UsageError);
     expect(await readFile(evidence, 'utf8')).toBe('evidence');
+  });
+
+  it('a hard link to the input (same device and inode) is the input', async () => {
+    const evidence = path.join(dir, 'a.json');
+    await writeFile(evidence, 'evidence');
+    await link(evidence, path.join(dir, 'b.json'));
+    await expect(writeOutput(path.join(dir, 'b.json'), 'x', { flag: '-o', inputs: [evidence] })).rejects.toThrow(
+      /^-o: .*b\.json is the input .*a\.json/,
+    );
+    expect(await readFile(evidence, 'utf8')).toBe('evidence');
+  });
+
+  it('/proc/version and a missing directory are usage errors naming the path as given, never a temp file', async () => {
+    for (const target of ['/proc/version', path.join(dir, 'nope', 'r.txt')]) {
+      const error = (await writeOutput(target, 'x', out).catch((caught: unknown) => caught)) as Error;
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.message).toContain(`--output: ${target}:`);
+      expect(error.message).not.toMatch(/\.tmp|nicdoctor-probe/);
+    }
+  });
+});
+
+describe('writeOutput: nothing another user planted is written through (issue 18.1)', () => {
+  it('a symbolic link is refused and its target untouched, the link kept', async () => {
+    const victim = path.join(dir, 'victim');
+    await writeFile(victim, 'precious');
+    await symlink(victim, path.join(dir, 'report.txt'));
+    await expect(writeOutput(path.join(dir, 'report.txt'), 'report', out)).rejects.toThrow(/report\.txt is a symbolic link/);
+    expect(await readFile(victim, 'utf8')).toBe('precious');
+    expect(await readlink(path.join(dir, 'report.txt'))).toBe(victim);
+  });
+
+  it('a dangling link is refused and nothing is created where it points', async () => {
+    await symlink(path.join(dir, 'created-by-link'), path.join(dir, 'report.txt'));
+    await expect(writeOutput(path.join(dir, 'report.txt'), 'report', out)).rejects.toThrow(/dangling/);
+    expect(await readdir(dir)).toEqual(['report.txt']);
+  });
+
+  it('a directory others can write, sticky or not, is refused', async () => {
+    for (const mode of [0o1777, 0o777, 0o775]) {
+      const shared = path.join(dir, `shared-${mode.toString(8)}`);
+      await mkdir(shared);
+      await chmod(shared, mode);
+      await expect(writeOutput(path.join(shared, 'report.txt'), 'x', out)).rejects.toThrow(/others can write/);
+      expect(await readdir(shared)).toEqual([]);
+    }
   });
 });

@@ -14,10 +14,19 @@ const skip = labAvailable() ?? cpuQuotaAvailable();
 if (skip) console.warn(`lab bench tests skipped: ${skip}`);
 
 /** Starts `nicdoctor serve` in namespace b; resolves (with the process in a box: awaiting the process itself would wait for it to exit) once it listens. */
-async function startServe(lab: Lab, ports: string, env: Record<string, string> = {}): Promise<{ process: ResultPromise }> {
-  const serve = lab.spawn('b', [process.execPath, CLI, 'serve', '--bind', lab.b.address, '--ports', ports, '--idle-timeout', '600'], {
-    env: { PATH: toolPath(), ...env },
-  });
+async function startServe(
+  lab: Lab,
+  ports: string,
+  env: Record<string, string> = {},
+  toolArgs: readonly string[] = [],
+): Promise<{ process: ResultPromise }> {
+  const serve = lab.spawn(
+    'b',
+    [process.execPath, CLI, ...toolArgs, 'serve', '--bind', lab.b.address, '--ports', ports, '--idle-timeout', '600'],
+    {
+      env: { PATH: toolPath(), ...env },
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('nicdoctor serve did not start')), 15_000);
     serve.stderr?.on('data', (chunk: Buffer) => {
@@ -69,7 +78,8 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
     const quota: CpuQuota = createCpuQuota(0.2, lab.tag);
     lab.defer(() => quota.destroy());
     const env = { PATH: `${quota.binDir}:${toolPath()}` };
-    serve = await startServe(lab, '5101-5108', env);
+    // nicdoctor runs tools from --tool-path (never PATH); the plain iperf3 baseline uses PATH.
+    serve = await startServe(lab, '5101-5108', env, quota.toolArgs);
 
     // The baseline a newcomer would run: one iperf3 process with four streams.
     const single = await lab.exec('a', ['iperf3', '-c', lab.b.address, '-p', '5101', '-P', '4', '-t', '5', '-O', '1', '-J'], {
@@ -79,7 +89,20 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
     const singleBps = parseIperf3Json(single.stdout).receiverBitsPerSecond!;
 
     const run = await runCli(
-      ['bench', '--peer', lab.b.address, '--ports', '5101-5108', '--duration', '5', '--step-duration', '3', '--format', 'json'],
+      [
+        ...quota.toolArgs,
+        'bench',
+        '--peer',
+        lab.b.address,
+        '--ports',
+        '5101-5108',
+        '--duration',
+        '5',
+        '--step-duration',
+        '3',
+        '--format',
+        'json',
+      ],
       { lab, ns: 'a', env, timeoutMs: 150_000 },
     );
     expect(run.stderr).not.toMatch(/^\s+at /m);

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagnosisEntry, Report } from '../../src/report/schema.js';
 import { references } from '../../src/rules/conditions.js';
 import { loadRules } from '../../src/rules/loader.js';
-import { brokenChecks, hasStackTrace, parseReport, runCli, toolPath } from '../../bench/lab/cli.js';
+import { brokenChecks, hasStackTrace, parseReport, runCli } from '../../bench/lab/cli.js';
 import { cpuQuotaAvailable, createCpuQuota } from '../../bench/lab/cpu-quota.js';
 import { cleanupStale, createLab, labAvailable, type Lab } from '../../bench/lab/lab.js';
 import { startServe, stopServe, type Serve } from './serve.js';
@@ -92,14 +92,15 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
     await lab?.destroy();
   });
 
-  /** serve in b, scan --peer in a; both see `env` (a CPU quota's PATH). */
-  async function scan(label: string, env: Record<string, string> = {}, ports = PORT_RANGE, stepSeconds = '2'): Promise<Report> {
-    serve = await startServe(lab, ports, env);
+  /** serve in b, scan --peer in a; both run their tools from `toolArgs` (a CPU quota's --tool-path). */
+  async function scan(label: string, toolArgs: readonly string[] = [], ports = PORT_RANGE, stepSeconds = '2'): Promise<Report> {
+    serve = await startServe(lab, ports, {}, 'b', toolArgs);
     const run = await runCli(
       // The veth's 10000 Mb/s is nominal; untouched, this lab's veth carries about 20-25 Gb/s, so
       // --link-speed 25000 makes it the 25G link it stands for: a fault then shows as a plateau
       // below that ceiling, and a run above it (veths beat their stated speed) judges no ceiling.
       [
+        ...toolArgs,
         'scan',
         '--peer',
         lab.b.address,
@@ -116,7 +117,7 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
         '--format',
         'json',
       ],
-      { lab, ns: 'a', env, timeoutMs: 150_000 },
+      { lab, ns: 'a', timeoutMs: 150_000 },
     );
     await stopServe(serve);
     serve = undefined;
@@ -144,7 +145,7 @@ describe.skipIf(skip)('nicdoctor scan --peer ranks the injected fault first', ()
     const quota = createCpuQuota(0.2, lab.tag);
     lab.defer(() => quota.destroy());
     // Eight ports, as the bench offers by default: quota'd processes fit several to a core, so the ramp must be able to add them.
-    const report = await scan('cpu quota 0.2', { PATH: `${quota.binDir}:${toolPath()}` }, '5101-5108', '3');
+    const report = await scan('cpu quota 0.2', quota.toolArgs, '5101-5108', '3');
     expect(symptoms(report)).toContain('throughput/single-core-bound');
     const top = report.diagnoses[0];
     expect(top?.cause, ranking(report)).toBe(2);

@@ -15,9 +15,15 @@ export interface Serve {
 }
 
 /** Starts `nicdoctor serve` in `side` (default b) on its address; resolves once it listens. */
-export async function startServe(lab: Lab, ports: string, env: Record<string, string> = {}, side: Side = 'b'): Promise<Serve> {
+export async function startServe(
+  lab: Lab,
+  ports: string,
+  env: Record<string, string> = {},
+  side: Side = 'b',
+  toolArgs: readonly string[] = [],
+): Promise<Serve> {
   const bind = lab[side].address;
-  const serve = lab.spawn(side, [process.execPath, CLI, 'serve', '--bind', bind, '--ports', ports, '--idle-timeout', '600'], {
+  const serve = lab.spawn(side, [process.execPath, CLI, ...toolArgs, 'serve', '--bind', bind, '--ports', ports, '--idle-timeout', '600'], {
     env: { PATH: toolPath(), ...env },
   });
   await new Promise<void>((resolve, reject) => {

@@ -184,3 +184,20 @@ describe('the .deb', () => {
     expect(result.code).toBe(0);
   }, 180_000);
 });
+
+describe('the single executable ignores the environment hooks of Node.js (issue 18.4)', () => {
+  it('NODE_OPTIONS=--require x.js does not run x.js, and a bad NODE_OPTIONS changes nothing', async () => {
+    const marker = path.join(work, 'x-ran');
+    const hook = path.join(work, 'x.js');
+    writeFileSync(hook, `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
+    for (const options of [`--require ${hook}`, `--import ${hook}`, '--max-old-space-size=not-a-number']) {
+      const { stdout } = await promisify(execFile)(EXECUTABLE, ['--version'], {
+        cwd: work,
+        timeout: 60_000,
+        env: { PATH: nodeFreePath(), NODE_OPTIONS: options },
+      });
+      expect(stdout.trim(), options).toBe(VERSION);
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+});
