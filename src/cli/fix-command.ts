@@ -11,7 +11,8 @@ import { LiveHostIO } from '../hostio/live.js';
 import type { HostIO } from '../hostio/types.js';
 import type { Profile, Report } from '../report/schema.js';
 import { planOutput, writeOutput } from '../util/safe-output.js';
-import { applyChanges, revertArgv, revertChanges } from '../fix/apply.js';
+import { applyChanges } from '../fix/apply.js';
+import { describeRevert, planRevert, revertChanges } from '../fix/revert.js';
 import { buildPlan, type FixPlan } from '../fix/plan.js';
 import { renderScript } from '../fix/script.js';
 import { shellJoin } from '../fix/shell.js';
@@ -160,20 +161,20 @@ async function applyCommand(options: FixOptions, log: Logger, stateFile: string)
 async function revertCommand(options: FixOptions, stateFile: string): Promise<number> {
   const state = await readState(stateFile);
   if (state === null) throw new UsageError(`no saved changes at ${stateFile}: nothing to revert`);
-  out(`nicdoctor fix --revert: ${state.entries.length} change(s) applied on ${state.host} at ${state.createdAt}. Will run:`);
-  for (const entry of [...state.entries].reverse())
-    out(
-      `  ${shellJoin(revertArgv(entry))}    # restores ${Object.entries(entry.before)
-        .map(([key, value]) => `${key}=${value}`)
-        .join(', ')}`,
-    );
-  if (!(await confirm(`Restore these ${state.entries.length} value(s)?`, options))) {
+  const io = new LiveHostIO();
+  const steps = await planRevert(io, state);
+  out(`nicdoctor fix --revert: ${state.entries.length} change(s) applied on ${state.host} at ${state.createdAt}.`);
+  for (const line of describeRevert(steps, shellJoin)) out(line);
+  const toRun = steps.filter((step) => step.kind === 'run').length;
+  if (toRun > 0 && !(await confirm(`Set these ${toRun} value(s)?`, options))) {
     out('Not confirmed: nothing changed.');
     return EXIT.ok;
   }
-  const results = await revertChanges(new LiveHostIO(), state, stateFile);
+  const results = await revertChanges(io, state, stateFile);
   for (const result of results)
-    out(`${result.ok ? 'restored' : 'FAILED  '}  ${shellJoin(result.command)}${result.ok ? '' : `: ${result.error}`}`);
+    out(
+      `${result.ok ? 'restored' : result.refused ? 'REFUSED ' : 'FAILED  '}  ${shellJoin(result.command)}${result.ok ? '' : `: ${result.error}`}`,
+    );
   const failed = results.filter((result) => !result.ok).length;
   out(failed ? `${failed} could not be restored; they stay in ${stateFile}.` : `All restored; ${stateFile} removed.`);
   if (failed) process.stderr.write(`nicdoctor: ${failed} value(s) could not be restored (kept in ${stateFile})\n`);
