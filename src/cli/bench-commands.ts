@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
 import { parseCpuList } from '../parsers/cpulist.js';
@@ -151,7 +152,6 @@ async function addressOfInterface(io: LiveHostIO, iface: string): Promise<string
  * protects nothing; one they can write is theirs.
  */
 async function readTrusted(flag: string, file: string, secret: boolean, maxBytes: number): Promise<string> {
-  const { realpath } = await import('node:fs/promises');
   let text: string | null;
   try {
     text = readPrivateFile(await realpath(file), { maxBytes, secret });

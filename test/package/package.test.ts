@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -91,6 +91,15 @@ describe('the single executable', () => {
     expect(report.policy).toMatchObject({ name: '25g', pass: false });
     expect(report.tool.version).toBe(VERSION);
     expect(report.diagnoses[0]?.ruleId).toBe('pcie-bandwidth-below-port');
+  });
+
+  it('serve reads its token file (no dynamic import of a builtin, which a single executable lacks)', async () => {
+    const token = path.join(work, 'token');
+    writeFileSync(token, 'abcdefghijklmnopqrstuvwxyz012345\n', { mode: 0o644 });
+    chmodSync(token, 0o644);
+    const result = await run(EXECUTABLE, ['serve', '--bind', '127.0.0.1', '--ports', '5391', '--control-port', '5390', '--token-file', token]);
+    expect(result.stderr).toContain('mode 0644: group or others may read it');
+    expect(result.code).toBe(2);
   });
 
   it('bad usage still names the argument and exits 2', async () => {
