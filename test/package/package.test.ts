@@ -97,7 +97,17 @@ describe('the single executable', () => {
     const token = path.join(work, 'token');
     writeFileSync(token, 'abcdefghijklmnopqrstuvwxyz012345\n', { mode: 0o644 });
     chmodSync(token, 0o644);
-    const result = await run(EXECUTABLE, ['serve', '--bind', '127.0.0.1', '--ports', '5391', '--control-port', '5390', '--token-file', token]);
+    const result = await run(EXECUTABLE, [
+      'serve',
+      '--bind',
+      '127.0.0.1',
+      '--ports',
+      '5391',
+      '--control-port',
+      '5390',
+      '--token-file',
+      token,
+    ]);
     expect(result.stderr).toContain('mode 0644: group or others may read it');
     expect(result.code).toBe(2);
   });
