@@ -25,7 +25,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../bench/lab/cli.js';
 import { cleanupStale, findTool, labAvailable } from '../../bench/lab/lab.js';
-import { createFleet, runPlaybook, type Fleet } from './fleet-hosts.js';
+import { createFleet, PLAYBOOK_TIMEOUT_MS, runPlaybook, type Fleet } from './fleet-hosts.js';
 
 const skip = (process.getuid?.() ?? -1) === 0 ? undefined : labAvailable(['ip']);
 if (skip) console.warn(`fleet attack lab test skipped: ${skip}`);
@@ -110,52 +110,64 @@ describe.skipIf(skip)('the Ansible roles against a local user who got there firs
   }
   const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-  it('refuses a working directory another user made, with their <host>.json link to a root file in it: the victim is untouched', async () => {
-    const planted = path.join(shared, 'nicdoctor');
-    asUser(['mkdir', '-m', '0777', planted]);
-    asUser(['ln', '-s', victim, path.join(planted, `${fleet.hosts[0]!.name}.json`)]);
-    asUser([
-      'sh',
-      '-c',
-      `printf '#!/bin/sh\\ntouch ${path.join(shared, 'pwned')}\\n' > ${planted}/nicdoctor; chmod 755 ${planted}/nicdoctor`,
-    ]);
-    const result = await install(planted, sha256(executable));
-    expect(result.exitCode, result.output).not.toBe(0);
-    expect(result.output).toMatch(/is not a directory of root's with mode 0700 \(owner uid \d+, mode 0777\)/);
-    // Not adopted: still theirs, nothing shipped into it, nothing run.
-    const info = statSync(planted);
-    expect(info.uid).not.toBe(0);
-    expect(info.mode & 0o777).toBe(0o777);
-    expect(readFileSync(path.join(planted, 'nicdoctor'), 'utf8')).toContain('pwned');
-    expect(existsSync(path.join(shared, 'pwned'))).toBe(false);
-    expect(existsSync(path.join(fleet.dir, 'ran'))).toBe(false);
-    expect(readlinkSync(path.join(planted, `${fleet.hosts[0]!.name}.json`))).toBe(victim);
-    expect(readFileSync(victim, 'utf8')).toBe('root only\n');
-    expect(statSync(victim).mode & 0o777).toBe(0o600);
-  }, 300_000);
+  it(
+    'refuses a working directory another user made, with their <host>.json link to a root file in it: the victim is untouched',
+    async () => {
+      const planted = path.join(shared, 'nicdoctor');
+      asUser(['mkdir', '-m', '0777', planted]);
+      asUser(['ln', '-s', victim, path.join(planted, `${fleet.hosts[0]!.name}.json`)]);
+      asUser([
+        'sh',
+        '-c',
+        `printf '#!/bin/sh\\ntouch ${path.join(shared, 'pwned')}\\n' > ${planted}/nicdoctor; chmod 755 ${planted}/nicdoctor`,
+      ]);
+      const result = await install(planted, sha256(executable));
+      expect(result.exitCode, result.output).not.toBe(0);
+      expect(result.output).toMatch(/is not a directory of root's with mode 0700 \(owner uid \d+, mode 0777\)/);
+      // Not adopted: still theirs, nothing shipped into it, nothing run.
+      const info = statSync(planted);
+      expect(info.uid).not.toBe(0);
+      expect(info.mode & 0o777).toBe(0o777);
+      expect(readFileSync(path.join(planted, 'nicdoctor'), 'utf8')).toContain('pwned');
+      expect(existsSync(path.join(shared, 'pwned'))).toBe(false);
+      expect(existsSync(path.join(fleet.dir, 'ran'))).toBe(false);
+      expect(readlinkSync(path.join(planted, `${fleet.hosts[0]!.name}.json`))).toBe(victim);
+      expect(readFileSync(victim, 'utf8')).toBe('root only\n');
+      expect(statSync(victim).mode & 0o777).toBe(0o600);
+    },
+    PLAYBOOK_TIMEOUT_MS + 30_000,
+  );
 
-  it('refuses a working directory that is a link to a root directory, and leaves that directory as it was', async () => {
-    const link = path.join(shared, 'nicdoctor-link');
-    asUser(['ln', '-s', victimDir, link]);
-    const result = await install(link, sha256(executable));
-    expect(result.exitCode, result.output).not.toBe(0);
-    expect(result.output).toContain("is not a directory of root's with mode 0700 (a symbolic link)");
-    expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(statSync(victimDir).mode & 0o777).toBe(0o755);
-    expect(existsSync(path.join(victimDir, 'nicdoctor'))).toBe(false);
-  }, 300_000);
+  it(
+    'refuses a working directory that is a link to a root directory, and leaves that directory as it was',
+    async () => {
+      const link = path.join(shared, 'nicdoctor-link');
+      asUser(['ln', '-s', victimDir, link]);
+      const result = await install(link, sha256(executable));
+      expect(result.exitCode, result.output).not.toBe(0);
+      expect(result.output).toContain("is not a directory of root's with mode 0700 (a symbolic link)");
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(statSync(victimDir).mode & 0o777).toBe(0o755);
+      expect(existsSync(path.join(victimDir, 'nicdoctor'))).toBe(false);
+    },
+    PLAYBOOK_TIMEOUT_MS + 30_000,
+  );
 
-  it('makes its own 0700 directory in the sticky shared directory, and never runs an executable that does not match its .sha256', async () => {
-    const fresh = path.join(shared, 'nicdoctor-fresh');
-    const mismatch = await install(fresh, '0'.repeat(64));
-    expect(mismatch.exitCode, mismatch.output).not.toBe(0);
-    expect(mismatch.output).toMatch(/does not match the \.sha256 \(sha256 [0-9a-f]{64}, expected 0{64}\): not run/);
-    expect(existsSync(path.join(fleet.dir, 'ran'))).toBe(false);
-    const info = statSync(fresh);
-    expect([info.uid, info.mode & 0o7777]).toEqual([0, 0o700]);
-    // The right checksum: it runs (the directory, root's from the first run, is used again).
-    const matching = await install(fresh, sha256(executable));
-    expect(matching.exitCode, matching.output).toBe(0);
-    expect(existsSync(path.join(fleet.dir, 'ran'))).toBe(true);
-  }, 300_000);
+  it(
+    'makes its own 0700 directory in the sticky shared directory, and never runs an executable that does not match its .sha256',
+    async () => {
+      const fresh = path.join(shared, 'nicdoctor-fresh');
+      const mismatch = await install(fresh, '0'.repeat(64));
+      expect(mismatch.exitCode, mismatch.output).not.toBe(0);
+      expect(mismatch.output).toMatch(/does not match the \.sha256 \(sha256 [0-9a-f]{64}, expected 0{64}\): not run/);
+      expect(existsSync(path.join(fleet.dir, 'ran'))).toBe(false);
+      const info = statSync(fresh);
+      expect([info.uid, info.mode & 0o7777]).toEqual([0, 0o700]);
+      // The right checksum: it runs (the directory, root's from the first run, is used again).
+      const matching = await install(fresh, sha256(executable));
+      expect(matching.exitCode, matching.output).toBe(0);
+      expect(existsSync(path.join(fleet.dir, 'ran'))).toBe(true);
+    },
+    PLAYBOOK_TIMEOUT_MS + 30_000,
+  );
 });

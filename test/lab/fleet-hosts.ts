@@ -186,6 +186,13 @@ export async function createFleet(count: number, prefix = FLEET_PREFIX): Promise
 }
 
 /**
+ * How long one play may take. The roles check and checksum before anything runs and set up
+ * serve's secrets per pair: on a loaded 2-core machine (load 20) scan.yml and bench.yml each took
+ * longer than 300 s, while every task succeeded.
+ */
+export const PLAYBOOK_TIMEOUT_MS = 600_000;
+
+/**
  * Runs ansible-playbook from the root namespace with nothing of this machine's Ansible set-up
  * (its own HOME, config, temp and control-socket directories in the fleet's directory).
  * Resolves with the exit code and the end of the output; never throws on a failed play.
@@ -199,7 +206,7 @@ export async function runPlaybook(
   writeFileSync(path.join(fleet.dir, 'no-ansible.cfg'), '[defaults]\n');
   const result = await execa(findTool('ansible-playbook') ?? 'ansible-playbook', ['-i', inventoryPath, playbookPath], {
     reject: false,
-    timeout: 300_000,
+    timeout: PLAYBOOK_TIMEOUT_MS,
     forceKillAfterDelay: 2_000,
     stdin: 'ignore',
     extendEnv: false,

@@ -17,7 +17,7 @@ import { reportSchema } from '../../src/report/schema.js';
 import { nodeFreePath, removeNodeFreePath } from '../../bench/lab/executable.js';
 import { REPO_ROOT } from '../../bench/lab/cli.js';
 import { cleanupStale, findTool, labAvailable } from '../../bench/lab/lab.js';
-import { createFleet, FLEET_PREFIX, runPlaybook, type Fleet } from './fleet-hosts.js';
+import { createFleet, FLEET_PREFIX, PLAYBOOK_TIMEOUT_MS, runPlaybook, type Fleet } from './fleet-hosts.js';
 
 const skip = (process.getuid?.() ?? -1) === 0 ? undefined : labAvailable(['ip']);
 if (skip) console.warn(`fleet lab test skipped: ${skip}`);
@@ -141,37 +141,45 @@ describe.skipIf(skip)('Ansible collection against three namespace hosts over SSH
     console.log(`fleet lab test: ${((performance.now() - started) / 1000).toFixed(1)} s in all`);
   });
 
-  it('scans all three with the executable and fetches redacted reports and bundles', async () => {
-    await playbook(fleet, 'scan.yml');
-    const reports = path.join(fleet.dir, 'reports');
-    // Private on the controller (issue 18.3): the directory 0700, every fetched file 0600.
-    expect(statSync(reports).mode & 0o777).toBe(0o700);
-    for (const file of readdirSync(reports)) expect(statSync(path.join(reports, file)).mode & 0o777, file).toBe(0o600);
-    for (const host of fleet.hosts) {
-      const remote = statSync(path.join(fleet.dir, `remote-${host.name}`));
-      expect([remote.uid, remote.mode & 0o7777]).toEqual([0, 0o700]);
-      expect(existsSync(path.join(reports, `${host.name}.tar.gz`))).toBe(true);
-      const report = reportSchema.parse(JSON.parse(readFileSync(path.join(reports, `${host.name}.json`), 'utf8')));
-      expect(report.policy?.name).toBe('10g');
-      expect(report.redacted).toBeDefined();
-      expect(report.interfaces.map((iface) => iface.name)).toContain(host.iface);
-      expect(JSON.stringify(report)).not.toContain(host.address);
-    }
-  }, 300_000);
+  it(
+    'scans all three with the executable and fetches redacted reports and bundles',
+    async () => {
+      await playbook(fleet, 'scan.yml');
+      const reports = path.join(fleet.dir, 'reports');
+      // Private on the controller (issue 18.3): the directory 0700, every fetched file 0600.
+      expect(statSync(reports).mode & 0o777).toBe(0o700);
+      for (const file of readdirSync(reports)) expect(statSync(path.join(reports, file)).mode & 0o777, file).toBe(0o600);
+      for (const host of fleet.hosts) {
+        const remote = statSync(path.join(fleet.dir, `remote-${host.name}`));
+        expect([remote.uid, remote.mode & 0o7777]).toEqual([0, 0o700]);
+        expect(existsSync(path.join(reports, `${host.name}.tar.gz`))).toBe(true);
+        const report = reportSchema.parse(JSON.parse(readFileSync(path.join(reports, `${host.name}.json`), 'utf8')));
+        expect(report.policy?.name).toBe('10g');
+        expect(report.redacted).toBeDefined();
+        expect(report.interfaces.map((iface) => iface.name)).toContain(host.iface);
+        expect(JSON.stringify(report)).not.toContain(host.address);
+      }
+    },
+    PLAYBOOK_TIMEOUT_MS + 30_000,
+  );
 
-  it('benches the pairs one at a time with serve started and stopped on the peer', async () => {
-    await playbook(fleet, 'bench.yml');
-    for (const host of fleet.hosts) {
-      const report = reportSchema.parse(JSON.parse(readFileSync(path.join(fleet.dir, 'reports', `${host.name}.bench.json`), 'utf8')));
-      expect(report.bench?.complete).toBe(true);
-      expect(report.bench?.mode).toBe('peer');
-    }
-    expect(await leftoversAfter(fleet, 15_000)).toEqual([]);
-    // serve ran with this run's token and iperf3 RSA key (the benches above authenticated); none is left.
-    for (const host of fleet.hosts)
-      expect(readdirSync(path.join(fleet.dir, `remote-${host.name}`)).filter((name) => /token|iperf3/.test(name))).toEqual([]);
-    expect(statSync(path.join(fleet.dir, 'reports', 'h1.bench.json')).mode & 0o777).toBe(0o600);
-  }, 300_000);
+  it(
+    'benches the pairs one at a time with serve started and stopped on the peer',
+    async () => {
+      await playbook(fleet, 'bench.yml');
+      for (const host of fleet.hosts) {
+        const report = reportSchema.parse(JSON.parse(readFileSync(path.join(fleet.dir, 'reports', `${host.name}.bench.json`), 'utf8')));
+        expect(report.bench?.complete).toBe(true);
+        expect(report.bench?.mode).toBe('peer');
+      }
+      expect(await leftoversAfter(fleet, 15_000)).toEqual([]);
+      // serve ran with this run's token and iperf3 RSA key (the benches above authenticated); none is left.
+      for (const host of fleet.hosts)
+        expect(readdirSync(path.join(fleet.dir, `remote-${host.name}`)).filter((name) => /token|iperf3/.test(name))).toEqual([]);
+      expect(statSync(path.join(fleet.dir, 'reports', 'h1.bench.json')).mode & 0o777).toBe(0o600);
+    },
+    PLAYBOOK_TIMEOUT_MS + 30_000,
+  );
 
   it('nicdoctor fleet over what came back names the shaped host as the outlier', async () => {
     const reports = path.join(fleet.dir, 'reports');
