@@ -168,6 +168,6 @@ describe.skipIf(skip)('the Ansible roles against a local user who got there firs
       expect(matching.exitCode, matching.output).toBe(0);
       expect(existsSync(path.join(fleet.dir, 'ran'))).toBe(true);
     },
-    PLAYBOOK_TIMEOUT_MS + 30_000,
+    2 * PLAYBOOK_TIMEOUT_MS + 30_000,
   );
 });
