@@ -132,6 +132,9 @@ const control = readFileSync(path.join(root, 'packaging/debian/control'), 'utf8'
   .replace('@SIZE@', String(installedKb));
 put('DEBIAN/control', control);
 put('DEBIAN/conffiles', '/etc/default/nicdoctor\n');
+// daemon-reload after install and removal; stop and disable the timer on removal; purge what nicdoctor made.
+for (const script of ['postinst', 'prerm', 'postrm'])
+  put(`DEBIAN/${script}`, readFileSync(path.join(root, 'packaging/debian', script)), 0o755);
 const md5 = run(['find', '.', '-type', 'f', '!', '-path', './DEBIAN/*', '-printf', '%P\\0'], { cwd: debRoot })
   .toString()
   .split('\0')

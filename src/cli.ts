@@ -226,7 +226,8 @@ async function main(argv: string[]): Promise<number> {
     .option('-o, --output <file>', 'write the script to a file instead of stdout')
     .option('--apply', 'apply the non-disruptive ethtool/sysctl changes now, after saving the current values')
     .option('--revert', 'restore the values saved by --apply')
-    .option('-y, --yes', 'confirm --apply or --revert without asking (needed without a terminal)')
+    .option('--forget', 'drop saved changes whose interfaces are gone (or saved on another host), after showing them; changes nothing')
+    .option('-y, --yes', 'confirm --apply, --revert or --forget without asking (needed without a terminal)')
     .option('--state <file>', 'where --apply saves the previous values (default /var/lib/nicdoctor/fix-state.json)')
     .action(async (input: string | undefined, options: import('./cli/fix-command.js').FixOptions) => {
       if (input !== undefined && options.from !== undefined)

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { z } from 'zod';
 
@@ -46,10 +46,16 @@ export function startInfoEndpoint(
   });
 }
 
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(/^Bearer (.+)$/.exec(header ?? '')?.[1] ?? '');
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Constant time whatever the lengths: both sides are hashed first, so the comparison is always
+ * of 32 bytes and a wrong guess's length tells nothing (a length check before timingSafeEqual
+ * returns early, and so leaks the token's length).
+ */
+export function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+  return timingSafeEqual(digest(given), digest(token)) && given.length > 0;
 }
 
 /** Closes the endpoint now: open keep-alive or slow connections do not delay shutdown. */

@@ -4,6 +4,13 @@ import { toolSearchPath } from '../hostio/tool-path.js';
 import { shutdownSignal } from '../util/shutdown.js';
 import type { ClientOutcome } from './aggregate.js';
 import { ProcessSampler } from './proc-sampler.js';
+import { clientAuthArgs, clientAuthFromEnv } from './iperf3-auth.js';
+
+/** Checked at the start of a bench (bench-commands.ts): incomplete credentials are exit 2 there. */
+const auth = () => {
+  const checked = clientAuthFromEnv();
+  return clientAuthArgs(checked.ok ? checked.auth : null);
+};
 
 export type Direction = 'forward' | 'reverse' | 'bidir';
 
@@ -46,6 +53,7 @@ export function clientArgv(spec: ClientSpec): string[] {
   if (spec.direction === 'reverse') iperf.push('-R');
   if (spec.direction === 'bidir') iperf.push('--bidir');
   if (spec.udpRate) iperf.push('-u', '-b', spec.udpRate);
+  iperf.push(...auth().args);
   // taskset, never -A: on 3.16+ -A pins every stream thread to one CPU (CAUSES.md).
   return spec.cpu === null ? iperf : ['taskset', '-c', String(spec.cpu), ...iperf];
 }
@@ -76,7 +84,7 @@ export async function runClient(spec: ClientSpec): Promise<ClientOutcome> {
       signal: shutdownSignal,
       maxBuffer: 64 * 1024 * 1024,
       encoding: 'utf8',
-      env: { PATH: toolSearchPath(), LC_ALL: 'C' },
+      env: { PATH: toolSearchPath(), LC_ALL: 'C', ...auth().env },
     },
     (failure, stdout, stderr) => {
       const error = failure as (NodeJS.ErrnoException & { code?: number | string; killed?: boolean; signal?: string }) | null;

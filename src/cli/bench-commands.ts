@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { checks as registry } from '../../checks/index.js';
 import { parseCpuList } from '../parsers/cpulist.js';
@@ -9,6 +10,8 @@ import type { Direction } from '../bench/iperf3-client.js';
 import { planCpus } from '../bench/cpu-plan.js';
 import { runBench, type BenchOptions } from '../bench/run-bench.js';
 import { Iperf3ServerPool } from '../bench/server-pool.js';
+import { clientAuthFromEnv } from '../bench/iperf3-auth.js';
+import { readPrivateFile } from '../hostio/private-file.js';
 import { onShutdown, shutdownSignal } from '../util/shutdown.js';
 import { VERSION } from '../util/version.js';
 import { checkOutputs, emit, exitCodeFor, policyInput, scanInputs, withBundle, type ReportOptions } from './commands.js';
@@ -67,6 +70,8 @@ export function benchPlan(options: BenchCliOptions, io: LiveHostIO, log: Logger)
 export async function benchReportCommand(options: ReportOptions & BenchCliOptions, log: Logger, which: 'bench' | 'scan'): Promise<number> {
   // Every option is checked, and the policy loaded, before anything runs.
   scanInputs(options);
+  const auth = clientAuthFromEnv();
+  if (!auth.ok) throw new UsageError(auth.reason);
   await checkOutputs(options, options.policy ? [options.policy] : []);
   const policy = await policyInput(options);
   benchPlan(options, new LiveHostIO(), log);
@@ -141,17 +146,26 @@ async function addressOfInterface(io: LiveHostIO, iface: string): Promise<string
   }
 }
 
-/** A small secret file (--token-file): its first line is the token. */
-async function readToken(file: string): Promise<string> {
-  const { readRegularFile } = await import('../hostio/contained.js');
-  const { realpath } = await import('node:fs/promises');
-  let text: string;
+/**
+ * A file serve trusts (--token-file, iperf3's key and users): refused when another user owns it
+ * or may write it, and a secret also when others may read it. A token others can read
+ * protects nothing; one they can write is theirs.
+ */
+async function readTrusted(flag: string, file: string, secret: boolean, maxBytes: number): Promise<string> {
+  let text: string | null;
   try {
-    text = await readRegularFile(await realpath(file), 4096, file);
+    text = readPrivateFile(await realpath(file), { maxBytes, secret });
   } catch (error) {
-    throw new UsageError(`--token-file: ${file}: ${(error as Error).message.replace(`${file}: `, '')}`);
+    const message = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new UsageError(`${flag}: ${file}: ${message.replace(/^\S+: /, '')}`);
   }
-  const token = text.split('\n')[0]!.trim();
+  if (text === null) throw new UsageError(`${flag}: ${file}: no such file`);
+  return text;
+}
+
+/** --token-file: its first line is the token. */
+async function readToken(file: string): Promise<string> {
+  const token = (await readTrusted('--token-file', file, true, 4096)).split('\n')[0]!.trim();
   if (token.length < 16 || /\s/.test(token))
     throw new UsageError(`--token-file: ${file}: the first line must be a token of at least 16 characters, no spaces`);
   return token;
@@ -175,6 +189,10 @@ export async function serveCommand(options: ServeCliOptions, log: Logger): Promi
   if (Boolean(options.rsaPrivateKey) !== Boolean(options.authorizedUsers))
     throw new UsageError('--rsa-private-key and --authorized-users go together (iperf3 authentication)');
   const token = options.tokenFile ? await readToken(options.tokenFile) : undefined;
+  if (options.rsaPrivateKey && options.authorizedUsers) {
+    await readTrusted('--rsa-private-key', options.rsaPrivateKey, true, 64 * 1024);
+    await readTrusted('--authorized-users', options.authorizedUsers, false, 1024 * 1024);
+  }
   const io = new LiveHostIO();
   if (options.bind && options.iface) throw new UsageError('--bind and --iface: choose one');
   // Never all addresses by accident: the address given, or the one of the interface under test.
@@ -226,8 +244,12 @@ export async function serveCommand(options: ServeCliOptions, log: Logger): Promi
     );
   });
   onShutdown(() => closeInfoEndpoint(info));
+  if (!options.rsaPrivateKey)
+    process.stderr.write(
+      `nicdoctor serve: warning: the iperf3 servers are open: anyone who reaches ${bind} on ports ${ports.join(', ')} can run tests (give --rsa-private-key and --authorized-users for iperf3's own authentication)\n`,
+    );
   process.stderr.write(
-    `nicdoctor serve: iperf3 servers on ${bind === '0.0.0.0' || bind === '::' ? 'all addresses' : bind} ports ${ports.join(', ')} (CPUs ${plan.cpus.join(',') || 'unpinned'}); plan at http://${bind.includes(':') ? `[${bind}]` : bind}:${controlPort}/nicdoctor/info${token ? ' (token required)' : ''}; Ctrl-C stops\n`,
+    `nicdoctor serve: iperf3 servers on ${bind === '0.0.0.0' || bind === '::' ? 'all addresses' : bind} ports ${ports.join(', ')} (CPUs ${plan.cpus.join(',') || 'unpinned'}); plan at http://${bind.includes(':') ? `[${bind}]` : bind}:${controlPort}/nicdoctor/info${token ? ' (token required)' : ''}${options.rsaPrivateKey ? '; iperf3 requires RSA authentication' : ''}; Ctrl-C stops\n`,
   );
   const reason = await new Promise<'signal' | 'idle'>((resolve) => {
     shutdownSignal.addEventListener('abort', () => resolve('signal'), { once: true });

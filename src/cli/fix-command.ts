@@ -11,12 +11,14 @@ import { LiveHostIO } from '../hostio/live.js';
 import type { HostIO } from '../hostio/types.js';
 import type { Profile, Report } from '../report/schema.js';
 import { planOutput, writeOutput } from '../util/safe-output.js';
-import { applyChanges, revertArgv, revertChanges } from '../fix/apply.js';
+import { applyChanges } from '../fix/apply.js';
+import { describeRevert, planRevert, revertChanges } from '../fix/revert.js';
+import { planForget } from '../fix/forget.js';
 import { buildPlan, type FixPlan } from '../fix/plan.js';
 import { renderScript } from '../fix/script.js';
 import { shellJoin } from '../fix/shell.js';
 import { lockStateFile, StateLockedError } from '../fix/lock.js';
-import { DEFAULT_STATE_FILE, readState, StateFileError } from '../fix/state.js';
+import { DEFAULT_STATE_FILE, readState, removeState, StateFileError, writeState } from '../fix/state.js';
 import { changeArgv } from '../fix/vocabulary.js';
 import { scanInputs, withOfflineInput, type ReportOptions } from './commands.js';
 import { failureOf, RunError, UsageError } from './errors.js';
@@ -32,6 +34,7 @@ export interface FixOptions {
   output?: string;
   apply?: boolean;
   revert?: boolean;
+  forget?: boolean;
   yes?: boolean;
   state?: string;
   verbose?: boolean;
@@ -121,7 +124,7 @@ function describePlan(plan: FixPlan): void {
 async function applyCommand(options: FixOptions, log: Logger, stateFile: string): Promise<number> {
   if ((await readState(stateFile)) !== null) {
     throw new UsageError(
-      `${stateFile} already holds changes from an earlier --apply: run \`nicdoctor fix --revert${options.state ? ` --state ${options.state}` : ''}\` first, or choose another --state file`,
+      `${stateFile} already holds changes from an earlier --apply: run \`nicdoctor fix --revert${options.state ? ` --state ${options.state}` : ''}\` first (or --forget, when its interfaces are gone), or choose another --state file`,
     );
   }
   const io = new LiveHostIO();
@@ -160,42 +163,70 @@ async function applyCommand(options: FixOptions, log: Logger, stateFile: string)
 async function revertCommand(options: FixOptions, stateFile: string): Promise<number> {
   const state = await readState(stateFile);
   if (state === null) throw new UsageError(`no saved changes at ${stateFile}: nothing to revert`);
-  out(`nicdoctor fix --revert: ${state.entries.length} change(s) applied on ${state.host} at ${state.createdAt}. Will run:`);
-  for (const entry of [...state.entries].reverse())
-    out(
-      `  ${shellJoin(revertArgv(entry))}    # restores ${Object.entries(entry.before)
-        .map(([key, value]) => `${key}=${value}`)
-        .join(', ')}`,
-    );
-  if (!(await confirm(`Restore these ${state.entries.length} value(s)?`, options))) {
+  const io = new LiveHostIO();
+  const steps = await planRevert(io, state);
+  out(`nicdoctor fix --revert: ${state.entries.length} change(s) applied on ${state.host} at ${state.createdAt}.`);
+  for (const line of describeRevert(steps, shellJoin)) out(line);
+  const toRun = steps.filter((step) => step.kind === 'run').length;
+  if (toRun > 0 && !(await confirm(`Set these ${toRun} value(s)?`, options))) {
     out('Not confirmed: nothing changed.');
     return EXIT.ok;
   }
-  const results = await revertChanges(new LiveHostIO(), state, stateFile);
+  const results = await revertChanges(io, state, stateFile);
   for (const result of results)
-    out(`${result.ok ? 'restored' : 'FAILED  '}  ${shellJoin(result.command)}${result.ok ? '' : `: ${result.error}`}`);
+    out(
+      `${result.ok ? 'restored' : result.refused ? 'REFUSED ' : 'FAILED  '}  ${shellJoin(result.command)}${result.ok ? '' : `: ${result.error}`}`,
+    );
   const failed = results.filter((result) => !result.ok).length;
   out(failed ? `${failed} could not be restored; they stay in ${stateFile}.` : `All restored; ${stateFile} removed.`);
   if (failed) process.stderr.write(`nicdoctor: ${failed} value(s) could not be restored (kept in ${stateFile})\n`);
   return failed ? EXIT.findings : EXIT.ok;
 }
 
+async function forgetCommand(options: FixOptions, stateFile: string): Promise<number> {
+  const state = await readState(stateFile);
+  if (state === null) throw new UsageError(`no saved changes at ${stateFile}: nothing to forget`);
+  const plan = planForget(state);
+  out(`nicdoctor fix --forget: ${state.entries.length} change(s) saved on ${state.host} at ${state.createdAt}.`);
+  if (plan.drop.length) {
+    out('Will drop from the state (nothing is changed on the host):');
+    for (const { entry, reason } of plan.drop) out(`  ${shellJoin(entry.apply)}    # ${entry.ruleId}: ${reason}`);
+  }
+  if (plan.keep.length) {
+    out('Kept (their interfaces are here: restore them with --revert):');
+    for (const entry of plan.keep) out(`  ${shellJoin(entry.apply)}    # ${entry.ruleId}`);
+  }
+  if (plan.drop.length === 0) {
+    out('Nothing to forget.');
+    return EXIT.ok;
+  }
+  if (!(await confirm(`Drop these ${plan.drop.length} change(s) from ${stateFile}?`, options))) {
+    out('Not confirmed: nothing dropped.');
+    return EXIT.ok;
+  }
+  if (plan.keep.length) await writeState(stateFile, { ...state, entries: plan.keep });
+  else await removeState(stateFile);
+  out(plan.keep.length ? `Dropped ${plan.drop.length}; ${plan.keep.length} kept in ${stateFile}.` : `Dropped all; ${stateFile} removed.`);
+  return EXIT.ok;
+}
+
 export async function fixCommand(options: FixOptions, log: Logger): Promise<number> {
-  if (options.apply && options.revert) throw new UsageError('--apply and --revert exclude each other');
-  if ((options.apply || options.revert) && options.from)
-    throw new UsageError(`--${options.apply ? 'apply' : 'revert'} changes this host: it takes no input to diagnose (INPUT or --from)`);
-  if ((options.apply || options.revert) && options.output)
-    throw new UsageError('--output writes the script; it does not go with --apply or --revert');
-  if (options.yes && !options.apply && !options.revert) throw new UsageError('--yes confirms --apply or --revert');
-  if (options.state !== undefined && !options.apply && !options.revert) throw new UsageError('--state goes with --apply or --revert');
+  const modes = (['apply', 'revert', 'forget'] as const).filter((mode) => options[mode]);
+  if (modes.length > 1) throw new UsageError(`${modes.map((mode) => `--${mode}`).join(' and ')} exclude each other`);
+  const mode = modes[0];
+  if (mode && options.from) throw new UsageError(`--${mode} works on this host's state: it takes no input to diagnose (INPUT or --from)`);
+  if (mode && options.output) throw new UsageError(`--output writes the script; it does not go with --${mode}`);
+  if (options.yes && !mode) throw new UsageError('--yes confirms --apply, --revert or --forget');
+  if (options.state !== undefined && !mode) throw new UsageError('--state goes with --apply, --revert or --forget');
   inputs(options); // validate before touching the host
   const stateFile = options.state ?? DEFAULT_STATE_FILE;
   try {
-    if (options.revert || options.apply) {
-      // One apply or revert per state file at a time: a second one refuses (exit 2).
+    if (mode) {
+      // One apply, revert or forget per state file at a time: a second one refuses (exit 2).
       const release = await lockStateFile(stateFile);
       try {
-        return options.revert ? await revertCommand(options, stateFile) : await applyCommand(options, log, stateFile);
+        if (mode === 'forget') return await forgetCommand(options, stateFile);
+        return mode === 'revert' ? await revertCommand(options, stateFile) : await applyCommand(options, log, stateFile);
       } finally {
         await release();
       }

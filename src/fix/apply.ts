@@ -12,11 +12,10 @@ import { parseEthtoolRings } from '../parsers/ethtool-rings.js';
 import type { HostIO } from '../hostio/types.js';
 import type { ApplyItem } from './plan.js';
 import { removeState, writeState, type FixState, type StateEntry } from './state.js';
+import { currentHostId } from './host-id.js';
 import {
-  checkOperation,
   ETHTOOL_FLAGS,
   ethtoolSettings,
-  isApplicable,
   normalizeSysctlValue,
   sysctlPath,
   withEthtoolSettings,
@@ -150,7 +149,8 @@ export interface ChangeResult {
   kept: boolean;
 }
 
-function requested(change: Change): Record<string, string> {
+/** The values a change sets, by setting name (what `after` records in the state). */
+export function requested(change: Change): Record<string, string> {
   return change.kind === 'sysctl' ? { [change.key]: change.value } : Object.fromEntries(ethtoolSettings(change));
 }
 
@@ -158,7 +158,7 @@ function requested(change: Change): Record<string, string> {
  * Runs a change and reads the values back: procps `sysctl -w` exits 0 on "Invalid argument",
  * and a driver may keep a feature off, so the exit code alone does not prove anything changed.
  */
-async function runAndVerify(io: FixIO, change: Change): Promise<void> {
+export async function runAndVerify(io: FixIO, change: Change): Promise<void> {
   await run(io, changeArgv(change));
   const now = (await snapshot(io, change)).before;
   const wanted = requested(change);
@@ -169,7 +169,7 @@ async function runAndVerify(io: FixIO, change: Change): Promise<void> {
     );
 }
 
-function sameValues(a: Record<string, string>, b: Record<string, string>): boolean {
+export function sameValues(a: Record<string, string>, b: Record<string, string>): boolean {
   return Object.keys(a).every((key) => a[key] === b[key]);
 }
 
@@ -178,7 +178,13 @@ function sameValues(a: Record<string, string>, b: Record<string, string>): boole
  * not made. A failed change stays in the state only when it changed something (a read-only
  * sysctl changes nothing). Throws only when the state file cannot be written.
  */
-export async function applyChanges(io: FixIO, items: readonly ApplyItem[], stateFile: string, host: string): Promise<ChangeResult[]> {
+export async function applyChanges(
+  io: FixIO,
+  items: readonly ApplyItem[],
+  stateFile: string,
+  host: string,
+  hostId = currentHostId(),
+): Promise<ChangeResult[]> {
   const results: ChangeResult[] = [];
   const entries: { entry: StateEntry; change: Change }[] = [];
   for (const item of items) {
@@ -191,7 +197,9 @@ export async function applyChanges(io: FixIO, items: readonly ApplyItem[], state
           apply: changeArgv(item.change),
           revert: changeArgv(revert),
           revertOperation: revert,
+          operation: item.change,
           before,
+          after: requested(item.change),
           status: 'pending',
         },
       });
@@ -204,6 +212,7 @@ export async function applyChanges(io: FixIO, items: readonly ApplyItem[], state
     format: 'nicdoctor-fix-state/1',
     createdAt: new Date().toISOString(),
     host,
+    hostId,
     entries: entries.map(({ entry }) => entry),
   };
   await writeState(stateFile, state);
@@ -224,52 +233,6 @@ export async function applyChanges(io: FixIO, items: readonly ApplyItem[], state
     }
   }
   if (state.entries.length) await writeState(stateFile, state);
-  else await removeState(stateFile);
-  return results;
-}
-
-export interface RevertResult {
-  command: string[];
-  ok: boolean;
-  error?: string;
-}
-
-/** What --revert would run for an entry (its typed operation's argv), or the saved argv when it runs nothing. */
-export function revertArgv(entry: StateEntry): string[] {
-  const revert = revertOperationOf(entry);
-  return revert.ok ? changeArgv(revert.op) : entry.revert;
-}
-
-/** The typed operation that restores an entry, when it is one --apply may run. */
-function revertOperationOf(entry: StateEntry): { ok: true; op: Change } | { ok: false; reason: string } {
-  if (!entry.revertOperation) return { ok: false, reason: 'no typed revert operation (saved by an older nicdoctor): run it by hand' };
-  const checked = checkOperation(entry.revertOperation);
-  if (!checked.ok) return checked;
-  if (!isApplicable(checked.op)) return { ok: false, reason: `${checked.op.kind} is not an operation nicdoctor applies` };
-  return { ok: true, op: checked.op };
-}
-
-/** Runs the saved restoring commands, last change first; keeps those that fail in the state. */
-export async function revertChanges(io: FixIO, state: FixState, stateFile: string): Promise<RevertResult[]> {
-  const results: RevertResult[] = [];
-  const remaining: StateEntry[] = [];
-  for (const entry of [...state.entries].reverse()) {
-    // The state file is input like any other: only an applicable operation, checked by its schema, runs.
-    const revert = revertOperationOf(entry);
-    if (!revert.ok) {
-      results.push({ command: entry.revert, ok: false, error: `refused: ${revert.reason}` });
-      remaining.unshift({ ...entry, status: 'revert-failed', error: revert.reason });
-      continue;
-    }
-    try {
-      await runAndVerify(io, revert.op);
-      results.push({ command: changeArgv(revert.op), ok: true });
-    } catch (error) {
-      results.push({ command: changeArgv(revert.op), ok: false, error: (error as Error).message });
-      remaining.unshift({ ...entry, status: 'revert-failed', error: (error as Error).message });
-    }
-  }
-  if (remaining.length) await writeState(stateFile, { ...state, entries: remaining });
   else await removeState(stateFile);
   return results;
 }

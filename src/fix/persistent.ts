@@ -118,6 +118,16 @@ export function isSysctlDropIn(file: string): boolean {
   return /^\/etc\/sysctl\.d\/[^/]+\.conf$/.test(file) || file === '/etc/sysctl.conf';
 }
 
+/**
+ * systemd's OriginalName= and udev's NAME== take shell-style globs (fnmatch; udev also `|`, and a
+ * leading `!` inverts a systemd match), and whether a backslash escapes depends on each parser.
+ * An interface name with such a character (`*` is a valid name) would match other NICs, so it is
+ * never written into a match: the caller says so instead.
+ */
+export function isLiteralMatchName(name: string): boolean {
+  return !/[*?[\]\\|!"]/.test(name);
+}
+
 export function isLinkFile(file: string): boolean {
   return /^\/etc\/systemd\/network\/[^/]+\.link$/.test(file);
 }

@@ -6,7 +6,7 @@
  */
 import { VERSION } from '../util/version.js';
 import { comment, shellJoin, shellQuote } from './shell.js';
-import { nmSetting } from './persistent.js';
+import { isLiteralMatchName, nmSetting } from './persistent.js';
 import { SYSCTL_DROP_IN, type FixPlan, type LinkPlan, type PlannedCommand, type PlannedDiagnosis } from './plan.js';
 import { ETHTOOL_FLAGS, type EthtoolKind } from './operations.js';
 
@@ -119,7 +119,20 @@ function sysctlBlock(plan: FixPlan): string[] {
   return out;
 }
 
+/** What replaces the .link file of an interface whose name is a glob and that has no PCI path to match. */
+function unmatchableLinkBlock(link: LinkPlan): string[] {
+  return [
+    '',
+    RULE,
+    ...comment(
+      `Persistent: not written for ${link.iface}: its name holds glob characters (* ? [ ] \\ | ! "), so OriginalName= or a udev NAME== match would also match other NICs, and the report has no PCI address to match by Path=. Write a .link file matching its MACAddress= by hand.`,
+    ),
+    RULE,
+  ];
+}
+
 function linkBlock(link: LinkPlan): string[] {
+  if (!link.pciAddress && !isLiteralMatchName(link.iface)) return unmatchableLinkBlock(link);
   const active = link.settings.filter((setting) => !setting.disruptive);
   const file = `/etc/systemd/network/10-nicdoctor-${link.iface}.link`;
   const match = link.pciAddress ? [`Path=pci-${link.pciAddress}`] : [`OriginalName=${link.iface}`];
@@ -170,7 +183,14 @@ function linkBlock(link: LinkPlan): string[] {
     out.push(...comment(`  NetworkManager: nmcli connection modify "$(nmcli -g GENERAL.CONNECTION device show ${link.iface})" ${nm}`));
     const byOp = new Map<EthtoolKind, string[]>();
     for (const entry of ethtool) byOp.set(entry.op, [...(byOp.get(entry.op) ?? []), entry.name, entry.value]);
-    out.push(...comment(`  udev, in /etc/udev/rules.d/90-nicdoctor.rules:`));
+    if (!isLiteralMatchName(link.iface)) {
+      out.push(
+        ...comment(
+          `  udev: no rule, since a NAME match on ${link.iface} is a glob that would match other NICs; match ATTR{address} by hand.`,
+        ),
+      );
+      byOp.clear();
+    } else out.push(...comment(`  udev, in /etc/udev/rules.d/90-nicdoctor.rules:`));
     for (const [op, settings] of byOp) {
       const argv = ['ethtool', ETHTOOL_FLAGS[op].set, link.iface, ...settings];
       out.push(...comment(`    ACTION=="add", SUBSYSTEM=="net", NAME=="${link.iface}", RUN+="/usr/sbin/${shellJoin(argv)}"`));

@@ -1,12 +1,18 @@
 /**
  * The state file of `nicdoctor fix --apply`: for every change, the value read before it and
- * the command that restores it. Written (atomically) before anything is changed, so an
- * interrupted apply can still be reverted.
+ * the command that restores it. Written (atomically, mode 0600) before anything is changed, so
+ * an interrupted apply can still be reverted. It is input to a root command: a file that
+ * another user owns or may write is refused, and --revert re-checks every entry against the
+ * typed operations (src/fix/revert-plan.ts) instead of trusting it.
  */
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { readPrivateFile } from '../hostio/private-file.js';
+
+/** Far more than any plan's entries; a larger file is not a state file. */
+const MAX_STATE_BYTES = 4 * 1024 * 1024;
 
 export const DEFAULT_STATE_FILE = '/var/lib/nicdoctor/fix-state.json';
 
@@ -19,8 +25,12 @@ export const stateEntrySchema = z.object({
   revert: z.array(z.string()).min(1),
   /** The same as a typed operation: what --revert runs, checked by its schema (src/fix/operations.ts). */
   revertOperation: z.record(z.string(), z.unknown()).optional(),
+  /** What was run as a typed operation: --revert restores only what nicdoctor itself changed. */
+  operation: z.record(z.string(), z.unknown()).optional(),
   /** Values before the change, by setting name. */
   before: z.record(z.string(), z.string()),
+  /** Values the change sets, by setting name: --revert runs only while the host still has them (or `before`). */
+  after: z.record(z.string(), z.string()).optional(),
   /** pending: saved, not yet run (an interrupted apply); partial: failed but changed something. */
   status: z.enum(['pending', 'applied', 'partial', 'revert-failed']),
   error: z.string().optional(),
@@ -31,6 +41,8 @@ export const stateSchema = z.object({
   format: z.literal('nicdoctor-fix-state/1'),
   createdAt: z.string(),
   host: z.string(),
+  /** Which host and network namespace the changes were made in (src/fix/host-id.ts). */
+  hostId: z.string().optional(),
   entries: z.array(stateEntrySchema),
 });
 export type FixState = z.infer<typeof stateSchema>;
@@ -41,18 +53,23 @@ export class StateFileError extends Error {
 
 export async function writeState(file: string, state: FixState): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, JSON.stringify(stateSchema.parse(state), null, 2) + '\n');
+  // 0600 and ours: it records what root changed, and only its owner may read or replace it.
+  await writeFileAtomic(file, JSON.stringify(stateSchema.parse(state), null, 2) + '\n', {
+    mode: 0o600,
+    uid: process.getuid?.() ?? 0,
+    gid: process.getgid?.() ?? 0,
+  });
 }
 
 /** The saved state, null when there is no file; StateFileError when it is not a state file. */
 export async function readState(file: string): Promise<FixState | null> {
-  let text: string;
+  let text: string | null;
   try {
-    text = await readFile(file, 'utf8');
+    text = readPrivateFile(file, { maxBytes: MAX_STATE_BYTES });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new StateFileError(`${file}: ${(error as Error).message}`);
+    throw new StateFileError((error as Error).message);
   }
+  if (text === null) return null;
   let json: unknown;
   try {
     json = JSON.parse(text);

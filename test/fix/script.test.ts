@@ -377,3 +377,44 @@ describe('nicdoctor fix script', () => {
     expect(plan.apply).toEqual([]);
   });
 });
+
+describe('.link and udev matches are literal (issue 18.6)', () => {
+  /** TSO for an interface named `name`, on a report where it has no PCI address (a veth, a VM's virtio by name). */
+  function globScript(name: string, pciAddress: string | null): string {
+    const fix = diagnosis('offloads-off', [
+      {
+        text: `Turn TSO back on for ${name}.`,
+        commands: [`ethtool -K '${name}' tso on`],
+        operations: [{ kind: 'ethtool-features', iface: name, on: ['tso'] }],
+        disruptive: false,
+      },
+    ]);
+    const base = report([fix]);
+    const iface = { ...base.interfaces[0]!, name, pciAddress };
+    return renderScript(buildPlan(report([fix], { interfaces: [iface] })));
+  }
+
+  it.each(['*', 'eth?', 'en[ps]0', '!eth0', 'a|b'])(
+    'an interface named %j gets no .link matching by name, nor a udev NAME== rule',
+    (name) => {
+      const script = globScript(name, null);
+      expect(script).not.toMatch(/^OriginalName=/m);
+      expect(script).not.toContain('.link <<');
+      expect(script).not.toMatch(/NAME=="/);
+      expect(script).toContain(`Persistent: not written for ${name}: its name holds glob characters`);
+      // The runtime change is still there, quoted for the shell.
+      expect(script).toMatch(/^ethtool -K .+ tso on/m);
+    },
+  );
+
+  it('with a PCI address the .link matches its Path= literally, still with no udev NAME== glob', () => {
+    const script = globScript('*', '0000:41:00.0');
+    expect(script).toContain('Path=pci-0000:41:00.0');
+    expect(script).not.toMatch(/^OriginalName=/m);
+    expect(script).not.toMatch(/NAME=="/);
+  });
+
+  it('a plain name keeps its OriginalName= match', () => {
+    expect(globScript('veth0', null)).toMatch(/^OriginalName=veth0$/m);
+  });
+});

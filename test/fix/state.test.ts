@@ -2,74 +2,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyChanges, revertChanges, type FixIO } from '../../src/fix/apply.js';
+import { applyChanges } from '../../src/fix/apply.js';
+import { revertChanges } from '../../src/fix/revert.js';
 import { readState, StateFileError, writeState, type FixState } from '../../src/fix/state.js';
-import { checkOperation, isApplicable, operationArgv, type ApplicableOperation } from '../../src/fix/operations.js';
-import { HostIOError, type ExecResult } from '../../src/hostio/types.js';
+import { operationArgv, type ApplicableOperation } from '../../src/fix/operations.js';
+import { changes, FakeHost } from './fake-fix-host.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-fix-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let counter = 0;
 const stateFile = () => path.join(dir, `sub${counter++}`, 'fix-state.json');
 
-/** A host with one veth-like interface: features, channels, and /proc/sys with a read-only key. */
-class FakeHost implements FixIO {
-  features: Record<string, boolean> = { 'tcp-segmentation-offload': false, 'generic-segmentation-offload': false };
-  channels = { rx: 1, tx: 1 };
-  sysctl: Record<string, string> = { 'net.ipv4.tcp_rmem': '4096\t8192\t16384', 'net.core.rmem_max': '212992' };
-  readOnly = new Set(['net.core.rmem_max']);
-  ran: string[][] = [];
-
-  async exec(argv: string[]): Promise<ExecResult> {
-    this.ran.push(argv);
-    const ok = (stdout = ''): ExecResult => ({ argv, exitCode: 0, stdout, stderr: '', durationMs: 1 });
-    const [tool, flag, iface, ...rest] = argv;
-    if (tool === 'ethtool' && iface !== 'eth0') return { argv, exitCode: 1, stdout: '', stderr: 'no such device', durationMs: 1 };
-    if (tool === 'ethtool' && flag === '-k') {
-      return ok(
-        `Features for eth0:\ntcp-segmentation-offload: ${this.features['tcp-segmentation-offload'] ? 'on' : 'off'}\n\ttx-tcp-segmentation: off\ngeneric-segmentation-offload: ${this.features['generic-segmentation-offload'] ? 'on' : 'off'}\n`,
-      );
-    }
-    if (tool === 'ethtool' && flag === '-K') {
-      const long: Record<string, string> = { tso: 'tcp-segmentation-offload', gso: 'generic-segmentation-offload' };
-      for (let i = 0; i < rest.length; i += 2) this.features[long[rest[i]!]!] = rest[i + 1] === 'on';
-      return ok();
-    }
-    if (tool === 'ethtool' && flag === '-l') {
-      return ok(
-        `Channel parameters for eth0:\nPre-set maximums:\nRX:\t\t2\nTX:\t\t2\nOther:\t\tn/a\nCombined:\tn/a\nCurrent hardware settings:\nRX:\t\t${this.channels.rx}\nTX:\t\t${this.channels.tx}\nOther:\t\tn/a\nCombined:\tn/a\n`,
-      );
-    }
-    if (tool === 'ethtool' && flag === '-L') {
-      for (let i = 0; i < rest.length; i += 2) this.channels[rest[i] as 'rx' | 'tx'] = Number(rest[i + 1]);
-      return ok();
-    }
-    if (tool === 'sysctl' && flag === '-w') {
-      const [key, value] = [iface!.slice(0, iface!.indexOf('=')), iface!.slice(iface!.indexOf('=') + 1)];
-      // procps sysctl prints an error and still exits 0 on a read-only key.
-      if (!this.readOnly.has(key)) this.sysctl[key] = value;
-      return ok();
-    }
-    return { argv, exitCode: 127, stdout: '', stderr: 'unexpected', durationMs: 1 };
-  }
-
-  async readFile(file: string): Promise<string> {
-    const key = file.replace('/proc/sys/', '').split('/').join('.');
-    const value = this.sysctl[key];
-    if (value === undefined) throw new HostIOError('not-found', `${file}: no such file or directory`);
-    return `${value}\n`;
-  }
-}
-
-/** Operations as a rule's fix carries them, checked by their schemas. */
-function changes(...candidates: Record<string, unknown>[]) {
-  return candidates.map((candidate) => {
-    const checked = checkOperation(candidate);
-    if (!checked.ok) throw new Error(checked.reason);
-    if (!isApplicable(checked.op)) throw new Error(`${checked.op.kind} is not applicable`);
-    return { change: checked.op, ruleId: 'test' };
-  });
-}
 const tsoGso = { kind: 'ethtool-features', iface: 'eth0', on: ['tso', 'gso'] };
 const tso = (iface = 'eth0') => ({ kind: 'ethtool-features', iface, on: ['tso'] });
 const sysctl = (key: string, value: string) => ({ kind: 'sysctl', key, value });
@@ -188,6 +131,7 @@ describe('apply and revert', () => {
       format: 'nicdoctor-fix-state/1',
       createdAt: 'x',
       host: 'db1',
+      hostId: 'test-host',
       entries: [
         // No typed operation (an older state file): the argv is never parsed into one.
         { ruleId: 'x', apply: ['ethtool', '-K', 'eth0', 'tso', 'on'], revert: ['sh', '-c', 'reboot'], before: {}, status: 'applied' },
@@ -212,18 +156,20 @@ describe('apply and revert', () => {
           apply: ['ethtool', '-L', 'eth0', 'rx', '2'],
           revert: ['ethtool', '-L', 'eth0', 'rx', '1'],
           revertOperation: { kind: 'ethtool-channels', iface: 'eth0', rx: 1 },
+          operation: { kind: 'ethtool-channels', iface: 'eth0', rx: 2 },
           before: { rx: '1' },
+          after: { rx: '2' },
           status: 'applied',
         },
       ],
     };
     host.channels.rx = 2;
-    const results = await revertChanges(host, state, file);
+    const results = await revertChanges(host, state, file, 'test-host');
     expect(results.map((result) => result.ok)).toEqual([true, false, false, false]);
     expect(results.slice(1).map((result) => result.error)).toEqual([
       'refused: iface: "eth0/../x" is not a valid interface name',
       'refused: manual is not an operation nicdoctor applies',
-      expect.stringContaining('refused: no typed revert operation'),
+      expect.stringContaining('refused: no typed restoring operation'),
     ]);
     expect(host.ran.some((argv) => argv[0] !== 'ethtool')).toBe(false);
     expect(host.channels.rx).toBe(1);

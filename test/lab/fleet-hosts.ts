@@ -10,6 +10,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
+import { toolPath } from '../../bench/lab/cli.js';
 import { findTool } from '../../bench/lab/lab.js';
 
 export const FLEET_PREFIX = 'ndf';
@@ -76,11 +78,12 @@ async function waitListening(ns: string, address: string, port: number): Promise
   }
 }
 
-export async function createFleet(count: number): Promise<Fleet> {
+/** `prefix` names the namespaces and links (a test of its own passes its own, for cleanupStale). */
+export async function createFleet(count: number, prefix = FLEET_PREFIX): Promise<Fleet> {
   const sshd = findTool('sshd');
   const keygen = findTool('ssh-keygen');
   if (!sshd || !keygen) throw new Error('the fleet lab needs sshd and ssh-keygen: apt-get install openssh-server');
-  const tag = `${FLEET_PREFIX}${Math.random().toString(36).slice(2, 6)}`;
+  const tag = `${prefix}${Math.random().toString(36).slice(2, 6)}`;
   const nsName = (slot: string) => `${tag}${slot}-${process.pid}-n`;
   const third = (process.pid % 250) + 1;
   const hosts: FleetHost[] = Array.from({ length: count }, (_, index) => ({
@@ -180,4 +183,52 @@ export async function createFleet(count: number): Promise<Fleet> {
     destroy();
     throw error;
   }
+}
+
+/**
+ * How long one play may take. The roles check and checksum before anything runs and set up
+ * serve's secrets per pair: on a loaded 2-core machine (load 20) scan.yml and bench.yml each took
+ * longer than 300 s, while every task succeeded.
+ */
+export const PLAYBOOK_TIMEOUT_MS = 600_000;
+
+/**
+ * Runs ansible-playbook from the root namespace with nothing of this machine's Ansible set-up
+ * (its own HOME, config, temp and control-socket directories in the fleet's directory).
+ * Resolves with the exit code and the end of the output; never throws on a failed play.
+ */
+export async function runPlaybook(
+  fleet: Fleet,
+  playbookPath: string,
+  inventoryPath: string,
+): Promise<{ exitCode: number; output: string }> {
+  const started = performance.now();
+  writeFileSync(path.join(fleet.dir, 'no-ansible.cfg'), '[defaults]\n');
+  const result = await execa(findTool('ansible-playbook') ?? 'ansible-playbook', ['-i', inventoryPath, playbookPath], {
+    reject: false,
+    timeout: PLAYBOOK_TIMEOUT_MS,
+    forceKillAfterDelay: 2_000,
+    stdin: 'ignore',
+    extendEnv: false,
+    env: {
+      PATH: toolPath(),
+      HOME: fleet.dir,
+      LANG: 'C.UTF-8',
+      ANSIBLE_HOME: path.join(fleet.dir, 'ansible'),
+      ANSIBLE_LOCAL_TEMP: path.join(fleet.dir, 'ansible', 'tmp'),
+      ANSIBLE_REMOTE_TEMP: path.join(fleet.dir, 'ansible', 'remote-tmp'),
+      ANSIBLE_SSH_CONTROL_PATH_DIR: path.join(fleet.dir, 'ansible', 'cp'),
+      ANSIBLE_HOST_KEY_CHECKING: 'False',
+      ANSIBLE_RETRY_FILES_ENABLED: 'False',
+      ANSIBLE_NOCOLOR: '1',
+      ANSIBLE_CONFIG: path.join(fleet.dir, 'no-ansible.cfg'),
+    },
+  });
+  console.log(
+    `ansible-playbook ${path.basename(playbookPath)}: exit ${result.exitCode}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return {
+    exitCode: result.exitCode ?? -1,
+    output: `${String(result.stdout).split('\n').slice(-60).join('\n')}\n${String(result.stderr)}`,
+  };
 }

@@ -8,16 +8,16 @@
  * Needs root, `npm run package` (the executable), ansible-core and openssh-server.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../../src/fleet/fleet.js';
 import { reportSchema } from '../../src/report/schema.js';
 import { nodeFreePath, removeNodeFreePath } from '../../bench/lab/executable.js';
-import { REPO_ROOT, toolPath } from '../../bench/lab/cli.js';
+import { REPO_ROOT } from '../../bench/lab/cli.js';
 import { cleanupStale, findTool, labAvailable } from '../../bench/lab/lab.js';
-import { createFleet, FLEET_PREFIX, type Fleet } from './fleet-hosts.js';
+import { createFleet, FLEET_PREFIX, PLAYBOOK_TIMEOUT_MS, runPlaybook, type Fleet } from './fleet-hosts.js';
 
 const skip = (process.getuid?.() ?? -1) === 0 ? undefined : labAvailable(['ip']);
 if (skip) console.warn(`fleet lab test skipped: ${skip}`);
@@ -35,8 +35,9 @@ function inventory(fleet: Fleet): string {
         ansible_host: host.address,
         ansible_ssh_common_args: fleet.sshArgs(host),
         nicdoctor_bench_address: host.address,
-        // The hosts share this machine's filesystem: each gets its own working directory.
-        nicdoctor_remote_dir: path.join(fleet.dir, 'remote', host.name),
+        // The hosts share this machine's filesystem: each gets its own working directory (made
+        // by the install role in the root-only lab directory).
+        nicdoctor_remote_dir: path.join(fleet.dir, `remote-${host.name}`),
       },
     ]),
   );
@@ -49,6 +50,8 @@ function inventory(fleet: Fleet): string {
         ansible_user: 'root',
         ansible_ssh_private_key_file: fleet.privateKey,
         ansible_python_interpreter: findTool('python3') ?? '/usr/bin/python3',
+        // The roles become root only where they must; su as root asks for no password.
+        ansible_become_method: 'su',
         nicdoctor_install: 'executable',
         nicdoctor_executable: EXECUTABLE,
         nicdoctor_policy: '10g',
@@ -64,36 +67,8 @@ function inventory(fleet: Fleet): string {
 }
 
 async function playbook(fleet: Fleet, name: string): Promise<void> {
-  const started = performance.now();
-  const result = await execa(
-    findTool('ansible-playbook') ?? 'ansible-playbook',
-    ['-i', path.join(fleet.dir, 'inventory.json'), path.join(PLAYBOOKS, name)],
-    {
-      reject: false,
-      timeout: 300_000,
-      forceKillAfterDelay: 2_000,
-      stdin: 'ignore',
-      extendEnv: false,
-      env: {
-        PATH: toolPath(),
-        HOME: fleet.dir,
-        LANG: 'C.UTF-8',
-        ANSIBLE_HOME: path.join(fleet.dir, 'ansible'),
-        ANSIBLE_LOCAL_TEMP: path.join(fleet.dir, 'ansible', 'tmp'),
-        ANSIBLE_REMOTE_TEMP: path.join(fleet.dir, 'ansible', 'remote-tmp'),
-        ANSIBLE_SSH_CONTROL_PATH_DIR: path.join(fleet.dir, 'ansible', 'cp'),
-        ANSIBLE_HOST_KEY_CHECKING: 'False',
-        ANSIBLE_RETRY_FILES_ENABLED: 'False',
-        ANSIBLE_NOCOLOR: '1',
-        ANSIBLE_CONFIG: path.join(fleet.dir, 'no-ansible.cfg'),
-      },
-    },
-  );
-  console.log(`ansible-playbook ${name}: exit ${result.exitCode}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  if (result.exitCode !== 0)
-    throw new Error(
-      `ansible-playbook ${name} exited ${result.exitCode}:\n${String(result.stdout).split('\n').slice(-40).join('\n')}\n${String(result.stderr)}`,
-    );
+  const result = await runPlaybook(fleet, path.join(PLAYBOOKS, name), path.join(fleet.dir, 'inventory.json'));
+  if (result.exitCode !== 0) throw new Error(`ansible-playbook ${name} exited ${result.exitCode}:\n${result.output}`);
 }
 
 /** nicdoctor or iperf3 processes still running in a host's namespace (serve must have stopped). */
@@ -158,7 +133,6 @@ describe.skipIf(skip)('Ansible collection against three namespace hosts over SSH
       '50ms',
     ]);
     writeFileSync(path.join(fleet.dir, 'inventory.json'), inventory(fleet));
-    writeFileSync(path.join(fleet.dir, 'no-ansible.cfg'), '[defaults]\n');
   }, 60_000);
 
   afterAll(() => {
@@ -167,28 +141,45 @@ describe.skipIf(skip)('Ansible collection against three namespace hosts over SSH
     console.log(`fleet lab test: ${((performance.now() - started) / 1000).toFixed(1)} s in all`);
   });
 
-  it('scans all three with the executable and fetches redacted reports and bundles', async () => {
-    await playbook(fleet, 'scan.yml');
-    const reports = path.join(fleet.dir, 'reports');
-    for (const host of fleet.hosts) {
-      expect(existsSync(path.join(reports, `${host.name}.tar.gz`))).toBe(true);
-      const report = reportSchema.parse(JSON.parse(readFileSync(path.join(reports, `${host.name}.json`), 'utf8')));
-      expect(report.policy?.name).toBe('10g');
-      expect(report.redacted).toBeDefined();
-      expect(report.interfaces.map((iface) => iface.name)).toContain(host.iface);
-      expect(JSON.stringify(report)).not.toContain(host.address);
-    }
-  }, 300_000);
+  it(
+    'scans all three with the executable and fetches redacted reports and bundles',
+    async () => {
+      await playbook(fleet, 'scan.yml');
+      const reports = path.join(fleet.dir, 'reports');
+      // Private on the controller (issue 18.3): the directory 0700, every fetched file 0600.
+      expect(statSync(reports).mode & 0o777).toBe(0o700);
+      for (const file of readdirSync(reports)) expect(statSync(path.join(reports, file)).mode & 0o777, file).toBe(0o600);
+      for (const host of fleet.hosts) {
+        const remote = statSync(path.join(fleet.dir, `remote-${host.name}`));
+        expect([remote.uid, remote.mode & 0o7777]).toEqual([0, 0o700]);
+        expect(existsSync(path.join(reports, `${host.name}.tar.gz`))).toBe(true);
+        const report = reportSchema.parse(JSON.parse(readFileSync(path.join(reports, `${host.name}.json`), 'utf8')));
+        expect(report.policy?.name).toBe('10g');
+        expect(report.redacted).toBeDefined();
+        expect(report.interfaces.map((iface) => iface.name)).toContain(host.iface);
+        expect(JSON.stringify(report)).not.toContain(host.address);
+      }
+    },
+    PLAYBOOK_TIMEOUT_MS + 30_000,
+  );
 
-  it('benches the pairs one at a time with serve started and stopped on the peer', async () => {
-    await playbook(fleet, 'bench.yml');
-    for (const host of fleet.hosts) {
-      const report = reportSchema.parse(JSON.parse(readFileSync(path.join(fleet.dir, 'reports', `${host.name}.bench.json`), 'utf8')));
-      expect(report.bench?.complete).toBe(true);
-      expect(report.bench?.mode).toBe('peer');
-    }
-    expect(await leftoversAfter(fleet, 15_000)).toEqual([]);
-  }, 300_000);
+  it(
+    'benches the pairs one at a time with serve started and stopped on the peer',
+    async () => {
+      await playbook(fleet, 'bench.yml');
+      for (const host of fleet.hosts) {
+        const report = reportSchema.parse(JSON.parse(readFileSync(path.join(fleet.dir, 'reports', `${host.name}.bench.json`), 'utf8')));
+        expect(report.bench?.complete).toBe(true);
+        expect(report.bench?.mode).toBe('peer');
+      }
+      expect(await leftoversAfter(fleet, 15_000)).toEqual([]);
+      // serve ran with this run's token and iperf3 RSA key (the benches above authenticated); none is left.
+      for (const host of fleet.hosts)
+        expect(readdirSync(path.join(fleet.dir, `remote-${host.name}`)).filter((name) => /token|iperf3/.test(name))).toEqual([]);
+      expect(statSync(path.join(fleet.dir, 'reports', 'h1.bench.json')).mode & 0o777).toBe(0o600);
+    },
+    PLAYBOOK_TIMEOUT_MS + 30_000,
+  );
 
   it('nicdoctor fleet over what came back names the shaped host as the outlier', async () => {
     const reports = path.join(fleet.dir, 'reports');

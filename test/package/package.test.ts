@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -93,6 +93,25 @@ describe('the single executable', () => {
     expect(report.diagnoses[0]?.ruleId).toBe('pcie-bandwidth-below-port');
   });
 
+  it('serve reads its token file (no dynamic import of a builtin, which a single executable lacks)', async () => {
+    const token = path.join(work, 'token');
+    writeFileSync(token, 'abcdefghijklmnopqrstuvwxyz012345\n', { mode: 0o644 });
+    chmodSync(token, 0o644);
+    const result = await run(EXECUTABLE, [
+      'serve',
+      '--bind',
+      '127.0.0.1',
+      '--ports',
+      '5391',
+      '--control-port',
+      '5390',
+      '--token-file',
+      token,
+    ]);
+    expect(result.stderr).toContain('mode 0644: group or others may read it');
+    expect(result.code).toBe(2);
+  });
+
   it('bad usage still names the argument and exits 2', async () => {
     const result = await run(EXECUTABLE, ['scan', '--policy', 'no-such-policy']);
     expect(result.code).toBe(2);
@@ -173,9 +192,93 @@ describe('the .deb', () => {
     expect(verify.stderr).toBe('');
     expect(verify.code).toBe(0);
     // Disabled by default: no maintainer script enables it and no wants/ link is shipped.
-    const control = (await run('dpkg-deb', ['-I', DEB])).stdout;
-    expect(control).not.toMatch(/postinst/);
     expect(existsSync(path.join(extracted, 'etc/systemd'))).toBe(false);
+  });
+
+  it('its service runs with least privilege: systemd-analyze security rates it at most 4.9 (it was 8.9)', async () => {
+    const result = await run('systemd-analyze', [
+      'security',
+      '--offline=true',
+      path.join(extracted, 'lib/systemd/system/nicdoctor-scan.service'),
+    ]);
+    const exposure = /Overall exposure level for nicdoctor-scan\.service: (\d+\.\d)/.exec(result.stdout);
+    expect(exposure, result.stdout + result.stderr).not.toBeNull();
+    console.log(`systemd-analyze security --offline=true nicdoctor-scan.service: ${exposure![1]}`);
+    expect(Number(exposure![1])).toBeLessThanOrEqual(4.9);
+    const service = readFileSync(path.join(extracted, 'lib/systemd/system/nicdoctor-scan.service'), 'utf8');
+    expect(service).toMatch(/^CapabilityBoundingSet=$/m);
+    expect(service).toMatch(/^IPAddressDeny=any$/m);
+    expect(service).toMatch(/^UMask=0077$/m);
+  });
+});
+
+describe('the .deb maintainer scripts', () => {
+  const control = path.join(work, 'control');
+  beforeAll(async () => {
+    expect((await run('dpkg-deb', ['-e', DEB, control])).code).toBe(0);
+  });
+
+  /**
+   * Runs a maintainer script for real, in a user and mount namespace of its own (no root needed)
+   * where /etc/systemd/system and /var/lib are empty tmpfs, so nothing of this machine changes;
+   * `setup` runs first, then the script, then `after`, whose output is returned.
+   */
+  async function inSandbox(script: string, args: string[], setup: string, after: string): Promise<Run> {
+    const body = [
+      'set -e',
+      'mount -t tmpfs tmpfs /etc/systemd/system',
+      'mount -t tmpfs tmpfs /var/lib',
+      setup,
+      `sh "$0" ${args.join(' ')}`,
+      after,
+    ].join('\n');
+    return run('unshare', [
+      '--user',
+      '--map-root-user',
+      '--mount',
+      '--propagation',
+      'private',
+      'sh',
+      '-c',
+      body,
+      path.join(control, script),
+    ]);
+  }
+
+  it('are shipped executable and parse; none enables the timer', async () => {
+    for (const script of ['postinst', 'prerm', 'postrm']) {
+      const file = path.join(control, script);
+      expect(statSync(file).mode & 0o777, script).toBe(0o755);
+      expect((await run('sh', ['-n', file])).code, script).toBe(0);
+      // A command that enables, not a comment that names one.
+      expect(readFileSync(file, 'utf8'), script).not.toMatch(/^[^#\n]*\b(?:systemctl|deb-systemd-helper)\b[^#\n]*\benable\b/m);
+    }
+  });
+
+  it('removal stops and disables a timer the admin enabled by hand; an upgrade keeps it', async () => {
+    const enable =
+      'mkdir -p /etc/systemd/system/timers.target.wants && ln -s /lib/systemd/system/nicdoctor-scan.timer /etc/systemd/system/timers.target.wants/nicdoctor-scan.timer';
+    const removed = await inSandbox('prerm', ['remove'], enable, 'ls /etc/systemd/system/timers.target.wants');
+    expect(removed, removed.stderr).toMatchObject({ code: 0, stdout: '' });
+    const upgraded = await inSandbox('prerm', ['upgrade', VERSION], enable, 'ls /etc/systemd/system/timers.target.wants');
+    expect(upgraded).toMatchObject({ code: 0, stdout: 'nicdoctor-scan.timer\n' });
+  });
+
+  it('purge removes the metrics file and the fix state nicdoctor made, and leaves other files alone', async () => {
+    const setup = [
+      'mkdir -p /var/lib/prometheus/node-exporter /var/lib/nicdoctor',
+      'touch /var/lib/prometheus/node-exporter/nicdoctor.prom /var/lib/prometheus/node-exporter/other.prom',
+      'touch /var/lib/nicdoctor/fix-state.json /var/lib/nicdoctor/fix-state.json.lock',
+    ].join(' && ');
+    const purged = await inSandbox(
+      'postrm',
+      ['purge'],
+      setup,
+      'ls /var/lib/prometheus/node-exporter; ls -d /var/lib/nicdoctor 2>/dev/null || echo gone',
+    );
+    expect(purged, purged.stderr).toMatchObject({ code: 0, stdout: 'other.prom\ngone\n' });
+    const removed = await inSandbox('postrm', ['remove'], setup, 'ls /var/lib/nicdoctor');
+    expect(removed).toMatchObject({ code: 0, stdout: 'fix-state.json\nfix-state.json.lock\n' });
   });
 
   it('passes lintian (overrides carry their reasons)', async () => {
