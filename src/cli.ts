@@ -24,6 +24,7 @@ import { PROFILES } from './report/schema.js';
 import { FORMATS } from './reporters/index.js';
 import { createLogger } from './util/log.js';
 import { runCleanups } from './util/shutdown.js';
+import { reportExit, runInWorker, runsInWorker, workerInput } from './cli/analysis-thread.js';
 import { VERSION } from './util/version.js';
 
 function reportOptions(command: Command): Command {
@@ -276,13 +277,27 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   void runCleanups().finally(() => process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok));
 });
 
-main(process.argv).then(
+/**
+ * `analyze` runs in a worker thread (src/cli/analysis-thread.ts) so that this thread stays free
+ * to handle Ctrl-C and SIGTERM during a long synchronous analysis; the other commands run here.
+ */
+const inWorker = workerInput();
+const run = inWorker
+  ? main(inWorker.argv)
+  : runsInWorker(process.argv)
+    ? runInWorker(new URL(import.meta.url), process.argv)
+    : main(process.argv);
+
+run.then(
   async (code) => {
     await runCleanups();
+    if (inWorker) return reportExit(code);
     const interrupted = interruptedBy();
     process.exitCode = interrupted ? SIGNAL_EXIT[interrupted] : code;
   },
   (error: unknown) => {
-    process.exitCode = reportError(error, false);
+    const code = reportError(error, false);
+    if (inWorker) reportExit(code);
+    else process.exitCode = code;
   },
 );

@@ -3,10 +3,12 @@
  * the command that restores it. Written (atomically) before anything is changed, so an
  * interrupted apply can still be reverted.
  */
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { READ_LIMITS, readRegularFile } from '../hostio/contained.js';
+import { HostIOError } from '../hostio/types.js';
 
 export const DEFAULT_STATE_FILE = '/var/lib/nicdoctor/fix-state.json';
 
@@ -48,10 +50,11 @@ export async function writeState(file: string, state: FixState): Promise<void> {
 export async function readState(file: string): Promise<FixState | null> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // A regular file only, opened non-blocking: a FIFO or a device as --state is refused at once.
+    text = await readRegularFile(file, READ_LIMITS.metadata);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new StateFileError(`${file}: ${(error as Error).message}`);
+    if (error instanceof HostIOError && error.kind === 'not-found') return null;
+    throw new StateFileError((error as Error).message);
   }
   let json: unknown;
   try {
