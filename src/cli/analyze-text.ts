@@ -71,6 +71,7 @@ export async function textOutcomes(input: string, options: TextAnalyzeOptions, l
   if (inputs.ifaces.length) throw new UsageError('--iface: not available for text input (the text names its interfaces)');
   const linkSpeedMbps = inputs.linkSpeedMbps;
   const text = await readInput(input);
+  log.debug({ phase: 'text', bytes: text.length }, 'scan phase');
   return analyzeText(text, {
     checks: registry,
     log,
@@ -84,6 +85,7 @@ export async function textOutcomes(input: string, options: TextAnalyzeOptions, l
 
 export async function analyzeTextCommand(input: string, options: TextAnalyzeOptions, log: Logger): Promise<number> {
   const outcomes = await textOutcomes(input, options, log);
+  log.debug({ phase: 'render', format: options.format, reports: outcomes.length }, 'scan phase');
   const color = !options.output && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const rendered =
     options.format === 'json' && outcomes.length > 1

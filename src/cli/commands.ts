@@ -85,7 +85,8 @@ export async function checkOutputs(options: ReportOptions, inputs: readonly stri
   }
 }
 
-export async function emit(report: Report, options: ReportOptions, inputs: readonly string[] = []): Promise<void> {
+export async function emit(report: Report, options: ReportOptions, inputs: readonly string[] = [], log?: Logger): Promise<void> {
+  log?.debug({ phase: 'render', format: options.format }, 'scan phase');
   const color =
     (!options.output || options.output === '-') && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const text = render(report, options.format, { color, verbose: options.verbose ?? false });
@@ -112,7 +113,7 @@ async function reportOn(
   sourcePath?: string,
 ): Promise<number> {
   const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...policy, ...(sourcePath ? { sourcePath } : {}) });
-  await emit(outcome.report, options, sourcePath ? [sourcePath] : []);
+  await emit(outcome.report, options, sourcePath ? [sourcePath] : [], log);
   // Offline, an interface list that cannot be read is bad input (exit 2), not a failure to run.
   const failure = sourcePath ? failureOf(outcome, sourcePath) : null;
   if (failure instanceof UsageError) throw failure;
