@@ -6,7 +6,8 @@
  * ends, so Ctrl-C and SIGTERM waited for the whole analysis (issue 19: 12.8 s). Here the main
  * thread tells the worker to stop (its shutdown signal aborts, so an async phase winds down and
  * prints what it has), and terminates it when it does not stop within STOP_GRACE_MS: V8
- * interrupts even a running regular expression.
+ * interrupts even a running regular expression. A worker inside one long native call is not
+ * waited for: the exit a second after the signal (signals.ts) ends it.
  *
  * The worker's temporary files (an extracted bundle or archive) go into a private directory the
  * main thread makes (TMPDIR of the worker, which os.tmpdir() reads) and always removes, so a
@@ -103,8 +104,11 @@ export function runInWorker(entry: URL, argv: string[]): Promise<number> {
     setTimeout(() => void worker.terminate(), STOP_GRACE_MS).unref();
   };
   shutdownSignal.addEventListener('abort', stop, { once: true });
-  const unregister = onShutdown(async () => {
-    await worker.terminate();
+  // At exit (signals.ts: a second after the signal at the latest) the worker is not waited for:
+  // inside one long native call (JSON.stringify of a large report) it cannot stop before it
+  // returns, and the process exit ends it anyway.
+  const unregister = onShutdown(() => {
+    void worker.terminate();
     removeTemp();
   });
   return new Promise((resolve, reject) => {

@@ -93,8 +93,8 @@ function inflated(input: ReadStream, file: string, limit: number): NodeJS.Readab
     const head = input.read(6) as Buffer | null;
     if (head) input.unshift(head);
     if (head && head[0] === 0xfd && head.subarray(1, 6).toString('latin1') === '7zXZ\0')
-      fail(new ArchiveError(`${file}: an xz archive; nicdoctor reads .tar.gz (gzip)`));
-    else if (head && (head[0] !== 0x1f || head[1] !== 0x8b)) fail(new ArchiveError(`${file}: not a gzip file (a .tar.gz was expected)`));
+      fail(new ArchiveError(`${file}: not a readable .tar.gz (xz data; nicdoctor reads gzip)`));
+    else if (head && (head[0] !== 0x1f || head[1] !== 0x8b)) fail(new ArchiveError(`${file}: not a readable .tar.gz (not gzip data)`));
     else input.pipe(gunzip).pipe(counted);
   });
   return counted;
