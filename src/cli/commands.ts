@@ -99,9 +99,14 @@ export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
   // The interface list unreadable, or a bench that could not finish: the partial report was printed.
   const failure = failureOf(outcome);
   if (failure) return exitCodeOf(failure);
+  return reportExitCode(outcome.report, failOn);
+}
+
+/** The exit code a report's verdict gives (its policy, else its findings against --fail-on). */
+export function reportExitCode(report: Report, failOn: FailOn): number {
   // A pre-deployment checklist decides by itself: pass → 0, fail → 1.
-  if (outcome.report.policy) return outcome.report.policy.pass ? EXIT.ok : EXIT.findings;
-  const severities = outcome.report.checks.flatMap((check) => check.findings.map((finding) => finding.severity));
+  if (report.policy) return report.policy.pass ? EXIT.ok : EXIT.findings;
+  const severities = report.checks.flatMap((check) => check.findings.map((finding) => finding.severity));
   return exceedsThreshold(severities, failOn) ? EXIT.findings : EXIT.ok;
 }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { exceedsThreshold, type FailOn } from '../report/fail-on.js';
 import type { Report, Scalar } from '../report/schema.js';
 import type { LoadedInput } from './inputs.js';
@@ -34,12 +35,19 @@ export interface Outlier {
   outliers: OutlierMember[];
 }
 
+/** An input that could not be read (missing, not a report, an old schema): shown, and the rest go on. */
+export interface UnreadInput {
+  file: string;
+  reason: string;
+}
+
 export interface FleetReport {
   generatedAt: string;
   failOn: FailOn;
   hosts: FleetHost[];
   outliers: Outlier[];
-  summary: { hosts: number; failed: number; outliers: number };
+  unread: UnreadInput[];
+  summary: { hosts: number; failed: number; outliers: number; unread: number };
 }
 
 /** The report that speaks for a host: the one judged by a policy, else a scan without bench, else the first. */
@@ -140,10 +148,35 @@ function groupOutliers(scope: Outlier['scope'], group: string, samples: readonly
   return outliers;
 }
 
-/** Per host verdicts plus the odd ones out among hosts; inputs sharing a host key are one host. */
-export function buildFleet(inputs: readonly LoadedInput[], failOn: FailOn): FleetReport {
-  const byHost = new Map<string, LoadedInput[]>();
-  for (const input of inputs) byHost.set(input.key, [...(byHost.get(input.key) ?? []), input]);
+/**
+ * Inputs are one host when they share a directory, a file-name key (h1.json, h1.bench.json) and
+ * the hostname their reports give: dA/web1.json and dB/web1.json are two hosts, and so are two
+ * files named alike whose reports name different hosts.
+ */
+function groupByHost(inputs: readonly LoadedInput[]): Map<string, LoadedInput[]> {
+  const groups = new Map<string, LoadedInput[]>();
+  for (const input of inputs) {
+    const id = JSON.stringify([path.dirname(input.file), input.key, input.report.host.hostname]);
+    groups.set(id, [...(groups.get(id) ?? []), input]);
+  }
+  // Each host's label: its key, with its directory and then its hostname where the key alone is ambiguous.
+  const labelled = new Map<string, LoadedInput[]>();
+  const members = [...groups.values()];
+  const count = (label: (group: LoadedInput[]) => string, group: LoadedInput[]) =>
+    members.filter((other) => label(other) === label(group)).length;
+  const byKey = (group: LoadedInput[]) => group[0]!.key;
+  const byPath = (group: LoadedInput[]) => path.join(path.dirname(group[0]!.file), group[0]!.key);
+  const byHostname = (group: LoadedInput[]) => `${byPath(group)} (${group[0]!.report.host.hostname})`;
+  for (const group of members) {
+    const label = count(byKey, group) === 1 ? byKey(group) : count(byPath, group) === 1 ? byPath(group) : byHostname(group);
+    labelled.set(label, group);
+  }
+  return labelled;
+}
+
+/** Per host verdicts plus the odd ones out among hosts; the inputs that could not be read are listed. */
+export function buildFleet(inputs: readonly LoadedInput[], failOn: FailOn, unread: readonly UnreadInput[] = []): FleetReport {
+  const byHost = groupByHost(inputs);
   const hosts = [...byHost].map(([host, group]) => hostRow(host, group, failOn));
   const interfaceSamples = new Map<string, Sample[]>();
   const hostSamples: Sample[] = [];
@@ -166,7 +199,13 @@ export function buildFleet(inputs: readonly LoadedInput[], failOn: FailOn): Flee
     failOn,
     hosts,
     outliers,
-    summary: { hosts: hosts.length, failed: hosts.filter((host) => host.failed).length, outliers: outliers.length },
+    unread: [...unread],
+    summary: {
+      hosts: hosts.length,
+      failed: hosts.filter((host) => host.failed).length,
+      outliers: outliers.length,
+      unread: unread.length,
+    },
   };
 }
 
