@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { exceedsThreshold, type FailOn } from '../report/fail-on.js';
 import type { Report, Scalar } from '../report/schema.js';
 import type { LoadedInput } from './inputs.js';
@@ -47,7 +46,7 @@ export interface FleetReport {
   hosts: FleetHost[];
   outliers: Outlier[];
   unread: UnreadInput[];
-  summary: { hosts: number; failed: number; outliers: number; unread: number };
+  summary: { hosts: number; failed: number; outliers: number };
 }
 
 /** The report that speaks for a host: the one judged by a policy, else a scan without bench, else the first. */
@@ -149,27 +148,23 @@ function groupOutliers(scope: Outlier['scope'], group: string, samples: readonly
 }
 
 /**
- * Inputs are one host when they share a directory, a file-name key (h1.json, h1.bench.json) and
- * the hostname their reports give: dA/web1.json and dB/web1.json are two hosts, and so are two
- * files named alike whose reports name different hosts.
+ * Inputs are one host when they share a file-name key (h1.json, h1.bench.json, a snapshot
+ * directory h1/) AND the hostname their reports give: dA/web1.json and dB/web1.json of two
+ * different hosts are two rows, while a host's report and its snapshot in two folders stay one.
  */
 function groupByHost(inputs: readonly LoadedInput[]): Map<string, LoadedInput[]> {
   const groups = new Map<string, LoadedInput[]>();
   for (const input of inputs) {
-    const id = JSON.stringify([path.dirname(input.file), input.key, input.report.host.hostname]);
+    const id = JSON.stringify([input.key, input.report.host.hostname]);
     groups.set(id, [...(groups.get(id) ?? []), input]);
   }
-  // Each host's label: its key, with its directory and then its hostname where the key alone is ambiguous.
+  // Each host's label: its key, with its hostname where the key alone is ambiguous.
   const labelled = new Map<string, LoadedInput[]>();
   const members = [...groups.values()];
-  const count = (label: (group: LoadedInput[]) => string, group: LoadedInput[]) =>
-    members.filter((other) => label(other) === label(group)).length;
-  const byKey = (group: LoadedInput[]) => group[0]!.key;
-  const byPath = (group: LoadedInput[]) => path.join(path.dirname(group[0]!.file), group[0]!.key);
-  const byHostname = (group: LoadedInput[]) => `${byPath(group)} (${group[0]!.report.host.hostname})`;
   for (const group of members) {
-    const label = count(byKey, group) === 1 ? byKey(group) : count(byPath, group) === 1 ? byPath(group) : byHostname(group);
-    labelled.set(label, group);
+    const key = group[0]!.key;
+    const shared = members.filter((other) => other[0]!.key === key).length > 1;
+    labelled.set(shared ? `${key} (${group[0]!.report.host.hostname})` : key, group);
   }
   return labelled;
 }
@@ -200,12 +195,7 @@ export function buildFleet(inputs: readonly LoadedInput[], failOn: FailOn, unrea
     hosts,
     outliers,
     unread: [...unread],
-    summary: {
-      hosts: hosts.length,
-      failed: hosts.filter((host) => host.failed).length,
-      outliers: outliers.length,
-      unread: unread.length,
-    },
+    summary: { hosts: hosts.length, failed: hosts.filter((host) => host.failed).length, outliers: outliers.length },
   };
 }
 

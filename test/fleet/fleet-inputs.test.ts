@@ -43,7 +43,7 @@ describe('fleet inputs', () => {
     const fleet = JSON.parse(result.stdout);
     expect(fleet.hosts.map((host: { hostname: string }) => host.hostname).sort()).toEqual(['web1-rack1', 'web1-rack2']);
     expect(new Set(fleet.hosts.map((host: { host: string }) => host.host)).size).toBe(2);
-    expect(fleet.hosts.map((host: { host: string }) => host.host).sort()).toEqual([path.join(dir, 'dA', 'web1'), path.join(dir, 'dB', 'web1')]);
+    expect(fleet.hosts.map((host: { host: string }) => host.host).sort()).toEqual(['web1 (web1-rack1)', 'web1 (web1-rack2)']);
   });
 
   it('a file that cannot be read (old schema, missing) is listed and the rest go on', async () => {
