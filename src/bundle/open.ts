@@ -60,7 +60,8 @@ export async function openBundle(file: string): Promise<OpenedBundle> {
   try {
     // One pass: each header is checked (limits, unsafe paths and links) before its entry is written.
     const extracted = await extractArchive({ file, cwd: dir, entryProblem, what: 'a bundle' }).catch((error: unknown) => {
-      if (error instanceof ArchiveError) throw new BundleError(error.message.replace('not a readable .tar.gz', 'not a readable .tar.gz bundle'));
+      if (error instanceof ArchiveError)
+        throw new BundleError(error.message.replace('not a readable .tar.gz', 'not a readable .tar.gz bundle'));
       throw error;
     });
     if (extracted.entries === 0) throw new BundleError(`${file}: empty or not a tar archive`);

@@ -25,7 +25,8 @@ export async function fleetCommand(inputs: readonly string[], options: FleetOpti
       unread.push({ file, reason: error.message.replace(`INPUT: ${file}: `, '').replace('INPUT: ', '') });
     }
   }
-  if (loaded.length === 0) throw new UsageError(`INPUT: none could be read: ${unread.map((input) => `${input.file}: ${input.reason}`).join('; ')}`);
+  if (loaded.length === 0)
+    throw new UsageError(`INPUT: none could be read: ${unread.map((input) => `${input.file}: ${input.reason}`).join('; ')}`);
   const report = buildFleet(loaded, options.failOn, unread);
   const text = renderFleet(report, options.format);
   if (options.output) await writeFileAtomic(options.output, text);

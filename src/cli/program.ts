@@ -27,7 +27,6 @@ import { FORMATS } from '../reporters/index.js';
 import { createLogger } from '../util/log.js';
 import { VERSION } from '../util/version.js';
 
-
 function reportOptions(command: Command): Command {
   return command
     .addOption(ifaceOption('interface to examine (repeatable, or comma-separated); default: all but loopback and down ones'))
@@ -271,4 +270,3 @@ export async function main(argv: string[]): Promise<number> {
     return reportError(error, verbose());
   }
 }
-

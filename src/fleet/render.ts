@@ -90,7 +90,13 @@ ${
         .join('')}</ul>`
     : '<p>None.</p>'
 }
-${report.unread.length ? `<h2>Not read</h2><ul>${unreadLines(report).map((text) => `<li>${escapeXml(text)}</li>`).join('')}</ul>` : ''}
+${
+  report.unread.length
+    ? `<h2>Not read</h2><ul>${unreadLines(report)
+        .map((text) => `<li>${escapeXml(text)}</li>`)
+        .join('')}</ul>`
+    : ''
+}
 </body></html>
 `;
 }
@@ -106,7 +112,8 @@ function renderJunit(report: FleetReport): string {
       `    <testcase classname="fleet.outliers" name="${escapeXml(`${outlier.group}: ${outlier.setting}`)}"><failure message="${escapeXml(describeOutlier(outlier).join('; '))}"/></testcase>`,
   );
   const unreadCases = report.unread.map(
-    (input) => `    <testcase classname="fleet.unread" name="${escapeXml(input.file)}"><error message="${escapeXml(input.reason)}"/></testcase>`,
+    (input) =>
+      `    <testcase classname="fleet.unread" name="${escapeXml(input.file)}"><error message="${escapeXml(input.reason)}"/></testcase>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="nicdoctor fleet" tests="${hostCases.length + outlierCases.length + unreadCases.length}" failures="${report.summary.failed + outlierCases.length}" errors="${unreadCases.length}">

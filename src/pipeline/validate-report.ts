@@ -36,7 +36,10 @@ function dropOffendingPart(report: Report, issue: Issue, dropped: Set<object>): 
     if (field === 'findings' && typeof inner === 'number' && check.findings[inner]) {
       const finding = check.findings[inner];
       dropped.add(finding);
-      breakCheck(check, `a ${finding.symptom} finding (${finding.subject}) was dropped: ${describe({ ...issue, path: issue.path.slice(4) })}`);
+      breakCheck(
+        check,
+        `a ${finding.symptom} finding (${finding.subject}) was dropped: ${describe({ ...issue, path: issue.path.slice(4) })}`,
+      );
       return true;
     }
     // Anything else of the check: its result cannot be trusted, only its id and title are kept.

@@ -12,7 +12,7 @@ import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from '../hostile/helpers.js';
 
 let dir: string;
-let report: Record<string, unknown> & { host: { hostname: string } };
+let report: Record<string, unknown> & { host: { hostname: string }; checks: unknown };
 
 const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, timeout: 120_000 });
 
@@ -51,7 +51,9 @@ describe('fleet inputs', () => {
     expect(result.exitCode).toBe(1);
     const fleet = JSON.parse(result.stdout);
     expect(fleet.hosts).toHaveLength(1);
-    expect(fleet.unread).toEqual([{ file: path.join(dir, 'old.json'), reason: expect.stringMatching(/not a nicdoctor report \(schemaVersion/) }]);
+    expect(fleet.unread).toEqual([
+      { file: path.join(dir, 'old.json'), reason: expect.stringMatching(/not a nicdoctor report \(schemaVersion/) },
+    ]);
     const terminal = await cli(['fleet', path.join(dir, 'dA', 'web1.json'), path.join(dir, 'old.json')]);
     expect(terminal.stdout).toMatch(/Not read:\n {2}- .*old\.json: not a nicdoctor report/);
   });
@@ -66,7 +68,7 @@ describe('analyze of a saved JSON report', () => {
     const json = await cli(['analyze', file, '-f', 'json']);
     const again = JSON.parse(json.stdout);
     expect(again.host.hostname).toBe('web1-rack1');
-    expect(again.checks).toEqual((report as { checks: unknown }).checks);
+    expect(again.checks).toEqual(report.checks);
   });
 
   it('a nicdoctor report of another schema version is exit 2 naming the file', async () => {

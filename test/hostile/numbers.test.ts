@@ -39,7 +39,9 @@ async function copyScenario(name: string): Promise<string> {
 describe('numbers in outputs are finite and in range', () => {
   it('the shared helper refuses non-finite and out-of-range numbers, naming what it read', () => {
     expect(numberInRange('42', 'x')).toBe(42);
-    expect(() => numberInRange(HUGE, 'ethtool -S rx_packets')).toThrow(/ethtool -S rx_packets: 999999999999… \(400 characters\) is not a finite number/);
+    expect(() => numberInRange(HUGE, 'ethtool -S rx_packets')).toThrow(
+      /ethtool -S rx_packets: 999999999999… \(400 characters\) is not a finite number/,
+    );
     expect(() => numberInRange('1e30', 'x')).toThrow(ParseError);
     expect(() => numberInRange('5', 'x', { min: 0, max: 4 })).toThrow(/outside 0\.\.4/);
   });
@@ -88,7 +90,7 @@ describe("a schema failure of nicdoctor's own report", () => {
     const finding = check.findings[0]!;
     const broken = structuredClone(report);
     const target = broken.checks.find((result) => result.id === check.id)!;
-    target.findings[0] = { ...finding, data: { ...finding.data, value: Infinity } as never, severity: 'bogus' as never };
+    target.findings[0] = { ...finding, data: { ...finding.data, value: Infinity }, severity: 'bogus' as never };
     const valid = validateReport(broken, (fixed) => {
       fixed.summary.error = fixed.checks.filter((result) => result.status === 'error').length;
     });
@@ -103,6 +105,8 @@ describe("a schema failure of nicdoctor's own report", () => {
     const { report } = await scanScenario('i40e-small-rings-drops');
     const broken = structuredClone(report);
     (broken.host as { logicalCpus: unknown }).logicalCpus = 'many';
-    expect(() => validateReport(broken, () => undefined)).toThrow(/^the report does not match its schema \(a bug in nicdoctor\): host\.logicalCpus: /);
+    expect(() => validateReport(broken, () => undefined)).toThrow(
+      /^the report does not match its schema \(a bug in nicdoctor\): host\.logicalCpus: /,
+    );
   });
 });

@@ -74,7 +74,11 @@ describe('a signal ends analyze within a second in every phase', () => {
     '10,000 interfaces, %s phase, %s → exit %i',
     async (phase, signal, code) => {
       const before = await runDirs();
-      const { result, sentAt, latencyMs } = await interruptAt([snapshot, '-f', 'json', '-o', path.join(dir, `${phase}.json`)], phase, signal);
+      const { result, sentAt, latencyMs } = await interruptAt(
+        [snapshot, '-f', 'json', '-o', path.join(dir, `${phase}.json`)],
+        phase,
+        signal,
+      );
       expect(sentAt, `phase ${phase} was never logged: ${String(result.stderr).slice(-500)}`).toBeDefined();
       expect(result.exitCode).toBe(code);
       expect(latencyMs).toBeLessThan(1500);
@@ -84,14 +88,10 @@ describe('a signal ends analyze within a second in every phase', () => {
     900_000,
   );
 
-  it(
-    'a large pasted text, text phase, SIGTERM → exit 143',
-    async () => {
-      const { result, sentAt, latencyMs } = await interruptAt([text], 'text', 'SIGTERM');
-      expect(sentAt, String(result.stderr).slice(-500)).toBeDefined();
-      expect(result.exitCode).toBe(143);
-      expect(latencyMs).toBeLessThan(1500);
-    },
-    900_000,
-  );
+  it('a large pasted text, text phase, SIGTERM → exit 143', async () => {
+    const { result, sentAt, latencyMs } = await interruptAt([text], 'text', 'SIGTERM');
+    expect(sentAt, String(result.stderr).slice(-500)).toBeDefined();
+    expect(result.exitCode).toBe(143);
+    expect(latencyMs).toBeLessThan(1500);
+  }, 900_000);
 });
