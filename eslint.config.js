@@ -4,6 +4,7 @@
 // every rule that would fight it.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import regexp from 'eslint-plugin-regexp';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -30,6 +31,32 @@ export default tseslint.config(
       // synchronous throw into a rejection; no-floating-promises and no-misused-promises cover the
       // defects that matter.
       '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // No super-linear regular expression on input (issue 19): every regex in shipped code passes
+    // a static check for backtracking that grows with the input, or carries a disable comment
+    // for the rule, on its line, with its reason.
+    files: ['src/**/*.ts', 'checks/**/*.ts'],
+    // TEMPORARY, until the branches of issue 19 are merged: these files are being rewritten by
+    // other branches (segmenter: src/text/{segment,normalize,formats,analyze}.ts; evidence: the
+    // kernel-log, lspci, proc-interrupts and iperf3-text parsers; src/text/text-host.ts). Their
+    // flagged regexes are listed in the branch report; remove this list at the merge.
+    ignores: [
+      'src/text/segment.ts',
+      'src/text/normalize.ts',
+      'src/text/formats.ts',
+      'src/text/analyze.ts',
+      'src/text/text-host.ts',
+      'src/parsers/kernel-log.ts',
+      'src/parsers/lspci.ts',
+      'src/parsers/proc-interrupts.ts',
+      'src/parsers/iperf3-text.ts',
+    ],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
   {

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createReadStream } from 'node:fs';
-import { Parser, extract, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
+import { ARCHIVE_LIMITS, ArchiveError, extractArchive } from '../hostio/archive.js';
 import { READ_LIMITS, readRegularFile } from '../hostio/contained.js';
 import { reportSchema, type Report } from '../report/schema.js';
 import { BUNDLE_FILES, BUNDLE_ROOT, bundleManifestSchema, sha256, type BundleManifest } from './manifest.js';
@@ -51,78 +51,22 @@ function entryProblem(entry: ReadEntry): string | undefined {
   return undefined;
 }
 
-/**
- * Extraction caps: a bundle holds a snapshot of a few MB. A crafted one (a 4 MB gzip that
- * inflates to GBs, or millions of entries) is refused before anything is written.
- */
-export const BUNDLE_LIMITS = { totalBytes: 512 * 1024 * 1024, entryBytes: READ_LIMITS.capture, entries: 100_000 } as const;
-
-/**
- * Reads the whole archive once: a truncated or corrupt gzip/tar fails here, before extraction,
- * and so does one past the caps, as soon as the first cap is crossed (the rest of a bomb is
- * never inflated).
- */
-async function validateArchive(file: string): Promise<void> {
-  const problems: string[] = [];
-  let entries = 0;
-  let totalBytes = 0;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const input = createReadStream(file);
-      const parser = new Parser({
-        strict: true,
-        onReadEntry: (entry) => {
-          entries += 1;
-          totalBytes += entry.size ?? 0;
-          let overLimit: string | undefined;
-          if ((entry.size ?? 0) > BUNDLE_LIMITS.entryBytes)
-            overLimit = `${entry.path} is ${entry.size} bytes (limit ${BUNDLE_LIMITS.entryBytes})`;
-          else if (totalBytes > BUNDLE_LIMITS.totalBytes) overLimit = `more than ${BUNDLE_LIMITS.totalBytes} bytes once extracted`;
-          else if (entries > BUNDLE_LIMITS.entries) overLimit = `more than ${BUNDLE_LIMITS.entries} entries`;
-          if (overLimit) {
-            input.destroy();
-            reject(new BundleError(`${file}: refusing a bundle with ${overLimit}`));
-            return;
-          }
-          const problem = entryProblem(entry);
-          if (problem && problems.length < 10) problems.push(problem);
-          entry.resume();
-        },
-      });
-      parser.on('error', reject);
-      parser.on('end', () => resolve());
-      input.on('error', reject);
-      input.pipe(parser);
-    });
-  } catch (error) {
-    if (error instanceof BundleError) throw error;
-    throw new BundleError(`${file}: not a readable .tar.gz bundle (${(error as Error).message})`);
-  }
-  if (entries === 0) throw new BundleError(`${file}: empty or not a tar archive`);
-  if (problems.length) throw new BundleError(`${file}: refusing an unsafe bundle: ${problems.slice(0, 3).join('; ')}`);
-}
+/** Extraction caps: the limits every archive gets (src/hostio/archive.ts). */
+export const BUNDLE_LIMITS = ARCHIVE_LIMITS;
 
 export async function openBundle(file: string): Promise<OpenedBundle> {
-  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
-    throw new BundleError(`${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
-  });
-  if (!info.isFile()) throw new BundleError(`${file} is not a file`);
-  await validateArchive(file);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nicdoctor-analyze-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
-    try {
-      // The filter repeats the checks: the archive could have changed since it was listed.
-      await extract({
-        file,
-        cwd: dir,
-        strict: true,
-        preservePaths: false,
-        filter: (_path, entry) => 'type' in entry && entryProblem(entry) === undefined,
-      });
-    } catch (error) {
-      throw new BundleError(`${file}: extraction failed (${(error as Error).message})`);
-    }
+    // One pass: each header is checked (limits, unsafe paths and links) before its entry is written.
+    const extracted = await extractArchive({ file, cwd: dir, entryProblem, what: 'a bundle' }).catch((error: unknown) => {
+      if (error instanceof ArchiveError)
+        throw new BundleError(error.message.replace('not a readable .tar.gz', 'not a readable .tar.gz bundle'));
+      throw error;
+    });
+    if (extracted.entries === 0) throw new BundleError(`${file}: empty or not a tar archive`);
+    if (extracted.problems.length)
+      throw new BundleError(`${file}: refusing an unsafe bundle: ${extracted.problems.slice(0, 3).join('; ')}`);
     const root = path.join(dir, BUNDLE_ROOT);
     const manifest = parseJson(
       await readText(root, BUNDLE_FILES.manifest, file),

@@ -30,7 +30,7 @@ const IPV6 = /(?<![0-9A-Fa-f:.])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![0-
 /** lspci: `Device Serial Number ec-0d-9a-03-00-f2-ac-00`; VPD: `[SN] Serial number: XYZ`; ethtool -m: `Vendor SN : XYZ`. */
 const SERIAL_LINES = [/Device Serial Number\s+(\S+)/g, /\[SN\]\s*Serial number:\s*(\S(?:.*\S)?)/g, /Vendor SN\s*:\s*(\S(?:.*\S)?)/g];
 /** Version fields hold dotted quads that are not addresses ("firmware-version: 11.1.183.62"). */
-const VERSION_LINE = /^\s*(?:firmware-version|version|expansion-rom-version|driver-version)\s*:.*$/gim;
+const VERSION_LINE = /^[ \t]*(?:firmware-version|version|expansion-rom-version|driver-version)[ \t]*:.*$/gim;
 
 /** Addresses that identify nothing and that checks may compare against. */
 const KEEP_IPV4 = (ip: string) => ip === '0.0.0.0' || ip.startsWith('127.') || ip.startsWith('255.');

@@ -8,7 +8,8 @@ import { readRegularFile } from '../hostio/contained.js';
 import { writeOutput } from '../util/safe-output.js';
 import { UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
-import { exitCodeFor, scanInputs, type ReportOptions } from './commands.js';
+import { emit, exitCodeFor, reportExitCode, scanInputs, type ReportOptions } from './commands.js';
+import { reportSchema, type Report } from '../report/schema.js';
 
 /**
  * `nicdoctor analyze FILE|-` on free text (a ticket, a forum post, pasted outputs). Several hosts
@@ -64,13 +65,18 @@ async function readInput(input: string): Promise<string> {
  * needs a host (--bundle, --policy, --iface) is refused before the text is read.
  */
 export async function textOutcomes(input: string, options: TextAnalyzeOptions, log: Logger): Promise<ScanOutcome[]> {
-  const inputs = scanInputs(options);
   if (options.bundle) throw new UsageError('--bundle: not available for text input (there is no host to record)');
   if (options.policy)
     throw new UsageError('--policy: not available for text input (a checklist needs every value; analyze a snapshot instead)');
+  scanInputs(options);
+  return textOutcomesOf(await readInput(input), input, options, log);
+}
+
+async function textOutcomesOf(text: string, input: string, options: TextAnalyzeOptions, log: Logger): Promise<ScanOutcome[]> {
+  const inputs = scanInputs(options);
   if (inputs.ifaces.length) throw new UsageError('--iface: not available for text input (the text names its interfaces)');
   const linkSpeedMbps = inputs.linkSpeedMbps;
-  const text = await readInput(input);
+  log.debug({ phase: 'text', bytes: text.length }, 'scan phase');
   return analyzeText(text, {
     checks: registry,
     log,
@@ -82,8 +88,50 @@ export async function textOutcomes(input: string, options: TextAnalyzeOptions, l
   });
 }
 
+/**
+ * A nicdoctor JSON report given to `analyze` (a report.json from scan -f json) is the report, not
+ * pasted text: it is rendered again in the requested format. Undefined when the text is not one;
+ * a nicdoctor report of another schema version is bad input naming the file.
+ */
+function savedReport(text: string, input: string): Report | undefined {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const tool = (json as { tool?: { name?: unknown } } | null)?.tool;
+  if (tool?.name !== 'nicdoctor') return undefined;
+  const parsed = reportSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new UsageError(
+    `${input}: a nicdoctor report this version cannot read (${issue?.path.join('.') || 'document'}: ${issue?.message ?? 'invalid'}); analyze its snapshot or bundle instead`,
+  );
+}
+
+async function renderSavedReport(report: Report, input: string, options: TextAnalyzeOptions, log: Logger): Promise<number> {
+  for (const [flag, given] of [
+    ['--only', options.only?.length],
+    ['--skip', options.skip?.length],
+    ['--iface', options.iface?.length],
+    ['--link-speed', options.linkSpeed],
+  ] as const)
+    if (given) throw new UsageError(`${flag}: not available for a saved report (${input} is rendered as it was written)`);
+  await emit(report, options, [input], log);
+  return reportExitCode(report, options.failOn);
+}
+
 export async function analyzeTextCommand(input: string, options: TextAnalyzeOptions, log: Logger): Promise<number> {
-  const outcomes = await textOutcomes(input, options, log);
+  if (options.bundle) throw new UsageError('--bundle: not available for text input (there is no host to record)');
+  if (options.policy)
+    throw new UsageError('--policy: not available for text input (a checklist needs every value; analyze a snapshot instead)');
+  const text = await readInput(input);
+  const saved = savedReport(text, input === '-' ? 'stdin' : input);
+  if (saved) return renderSavedReport(saved, input === '-' ? 'stdin' : input, options, log);
+  const outcomes = await textOutcomesOf(text, input, options, log);
+  log.debug({ phase: 'render', format: options.format, reports: outcomes.length }, 'scan phase');
   const color = !options.output && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const rendered =
     options.format === 'json' && outcomes.length > 1

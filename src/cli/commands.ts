@@ -86,7 +86,8 @@ export async function checkOutputs(options: ReportOptions, inputs: readonly stri
   }
 }
 
-export async function emit(report: Report, options: ReportOptions, inputs: readonly string[] = []): Promise<void> {
+export async function emit(report: Report, options: ReportOptions, inputs: readonly string[] = [], log?: Logger): Promise<void> {
+  log?.debug({ phase: 'render', format: options.format }, 'scan phase');
   const color =
     (!options.output || options.output === '-') && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const text = render(report, options.format, { color, verbose: options.verbose ?? false });
@@ -99,9 +100,14 @@ export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
   // The interface list unreadable, or a bench that could not finish: the partial report was printed.
   const failure = failureOf(outcome);
   if (failure) return exitCodeOf(failure);
+  return reportExitCode(outcome.report, failOn);
+}
+
+/** The exit code a report's verdict gives (its policy, else its findings against --fail-on). */
+export function reportExitCode(report: Report, failOn: FailOn): number {
   // A pre-deployment checklist decides by itself: pass → 0, fail → 1.
-  if (outcome.report.policy) return outcome.report.policy.pass ? EXIT.ok : EXIT.findings;
-  const severities = outcome.report.checks.flatMap((check) => check.findings.map((finding) => finding.severity));
+  if (report.policy) return report.policy.pass ? EXIT.ok : EXIT.findings;
+  const severities = report.checks.flatMap((check) => check.findings.map((finding) => finding.severity));
   return exceedsThreshold(severities, failOn) ? EXIT.findings : EXIT.ok;
 }
 
@@ -113,7 +119,7 @@ async function reportOn(
   sourcePath?: string,
 ): Promise<number> {
   const outcome = await scan({ io, checks: registry, log, ...scanInputs(options), ...policy, ...(sourcePath ? { sourcePath } : {}) });
-  await emit(outcome.report, options, sourcePath ? [sourcePath] : []);
+  await emit(outcome.report, options, sourcePath ? [sourcePath] : [], log);
   // Offline, an interface list that cannot be read is bad input (exit 2), not a failure to run.
   const failure = sourcePath ? failureOf(outcome, sourcePath) : null;
   if (failure instanceof UsageError) throw failure;

@@ -1,7 +1,8 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { extract, list, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
+import { ArchiveError, extractArchive, firstEntryPath } from '../hostio/archive.js';
 
 /**
  * The archive `collect.sh` writes: one directory holding a snapshot (snapshot.json, fs/, cmd/).
@@ -31,56 +32,35 @@ function entryProblem(entry: ReadEntry): string | undefined {
   return undefined;
 }
 
-/** Whether a .tar.gz is a collect.sh archive (its first entry is a nicdoctor-collect-* directory). */
+/**
+ * Whether a .tar.gz is a collect.sh archive: its first entry is a nicdoctor-collect-* directory.
+ * Only the first header is read (an input that is not a regular file is refused here).
+ */
 export async function isSnapshotArchive(file: string): Promise<boolean> {
-  let first: string | undefined;
-  try {
-    await list({
-      file,
-      onReadEntry: (entry) => {
-        first ??= entry.path;
-        entry.resume();
-      },
-    });
-  } catch {
-    return false;
-  }
+  const first = await firstEntryPath(file).catch((error: unknown) => {
+    throw error instanceof ArchiveError ? new SnapshotArchiveError(error.message) : error;
+  });
   return first !== undefined && TOP.test(first.split('/')[0]!);
 }
 
+/**
+ * Extracts the archive in one pass under the limits every archive gets (src/hostio/archive.ts),
+ * each entry checked before it is written; any failure removes the directory and names `file`.
+ */
 export async function openSnapshotArchive(file: string): Promise<{ snapshotDir: string; cleanup: () => Promise<void> }> {
-  const info = await stat(file).catch(() => undefined);
-  if (!info?.isFile()) throw new SnapshotArchiveError(`${file}: no such file`);
-  const problems: string[] = [];
-  const tops = new Set<string>();
-  try {
-    await list({
-      file,
-      onReadEntry: (entry) => {
-        const problem = entryProblem(entry);
-        if (problem) problems.push(problem);
-        tops.add(entry.path.split('/')[0]!);
-        entry.resume();
-      },
-    });
-  } catch (error) {
-    throw new SnapshotArchiveError(`${file}: not a readable .tar.gz (${(error as Error).message})`);
-  }
-  if (problems.length) throw new SnapshotArchiveError(`${file}: refusing an unsafe archive: ${problems.slice(0, 3).join('; ')}`);
-  if (tops.size !== 1) throw new SnapshotArchiveError(`${file}: expected one nicdoctor-collect-* directory, found ${tops.size}`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nicdoctor-collect-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
-    await extract({
-      file,
-      cwd: dir,
-      strict: true,
-      preservePaths: false,
-      filter: (_path, entry) => 'type' in entry && entryProblem(entry) === undefined,
+    const extracted = await extractArchive({ file, cwd: dir, entryProblem, what: 'an archive' }).catch((error: unknown) => {
+      throw error instanceof ArchiveError ? new SnapshotArchiveError(error.message) : error;
     });
+    if (extracted.problems.length)
+      throw new SnapshotArchiveError(`${file}: refusing an unsafe archive: ${extracted.problems.slice(0, 3).join('; ')}`);
+    if (extracted.tops.size !== 1)
+      throw new SnapshotArchiveError(`${file}: expected one nicdoctor-collect-* directory, found ${extracted.tops.size}`);
+    return { snapshotDir: path.join(dir, [...extracted.tops][0]!), cleanup };
   } catch (error) {
     await cleanup();
-    throw new SnapshotArchiveError(`${file}: extraction failed (${(error as Error).message})`);
+    throw error;
   }
-  return { snapshotDir: path.join(dir, [...tops][0]!), cleanup };
 }

@@ -78,8 +78,14 @@ export function shellAssignments(text: string): Map<string, string> {
     if (!match) continue;
     let value = match[2]!.trim();
     const quoted = /^(["'])(.*)\1/.exec(value);
-    value = quoted ? quoted[2]! : value.replace(/\s+#.*$/, '');
+    value = quoted ? quoted[2]! : withoutComment(value);
     settings.set(match[1]!, value.trim());
   }
   return settings;
+}
+
+/** The value before a " # comment" (found without a regex that rescans the line from every space). */
+function withoutComment(value: string): string {
+  const hash = value.search(/\s#/);
+  return hash < 0 ? value : value.slice(0, hash).trimEnd();
 }

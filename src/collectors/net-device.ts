@@ -229,7 +229,7 @@ async function lspciDevice(
     const first = result.stdout.split('\n', 1)[0] ?? '';
     return {
       driver: /Kernel driver in use:\s*(\S+)/.exec(result.stdout)?.[1] ?? null,
-      description: /^\S+\s+(.*)$/.exec(first)?.[1] ?? null,
+      description: /^\S+\s+(\S.*)$/.exec(first)?.[1] ?? null,
     };
   } catch {
     return undefined;

@@ -27,7 +27,7 @@ export function splitQdiscsByDevice(text: string): Record<string, string> {
   const blocks: Record<string, string[]> = {};
   let current: string[] | null = null;
   for (const line of text.split('\n')) {
-    const header = /^(qdisc\s+\S+\s+\S+)\s+dev\s+(\S+)\s+(.*)$/.exec(line);
+    const header = /^(qdisc\s+\S+\s+\S+)\s+dev\s+(\S+)\s+(\S.*)$/.exec(line);
     if (header) {
       current = blocks[header[2]!] ??= [];
       current.push(`${header[1]} ${header[3]}`);

@@ -333,8 +333,8 @@ export interface QueuedName {
 
 /** Per-queue naming styles across drivers, tried in order. */
 const QUEUE_STYLES: ReadonlyArray<{ pattern: RegExp; base(match: RegExpExecArray): string }> = [
-  { pattern: /^\[(\d+)\]:\s*(.+)$/, base: (m) => m[2]! }, // bnxt_en, bnx2x
-  { pattern: /^[rt]xq(\d+):\s*(.+)$/, base: (m) => m[2]! }, // be2net
+  { pattern: /^\[(\d+)\]:\s*(\S.*)$/, base: (m) => m[2]! }, // bnxt_en, bnx2x
+  { pattern: /^[rt]xq(\d+):\s*(\S.*)$/, base: (m) => m[2]! }, // be2net
   { pattern: /^(rx|tx)_queue_(\d+)_(.+)$/, base: (m) => `${m[1]}_${m[3]}` }, // igb, ixgbe, ice, virtio_net (old), veth
   { pattern: /^queue_(\d+)_(rx|tx)_(.+)$/, base: (m) => `${m[2]}_${m[3]}` }, // ena
   { pattern: /^(rx|tx)-(\d+)\.(.+)$/, base: (m) => (m[3]!.startsWith(`${m[1]}_`) ? m[3]! : `${m[1]}_${m[3]}`) }, // i40e, sfc
@@ -342,8 +342,8 @@ const QUEUE_STYLES: ReadonlyArray<{ pattern: RegExp; base(match: RegExpExecArray
 ];
 
 export function splitQueue(counter: Pick<EthtoolCounter, 'name' | 'block'>): QueuedName {
-  const block = counter.block ? /(\d+)$/.exec(counter.block) : null;
-  if (block) return { base: counter.name, queue: Number(block[1]) };
+  const blockQueue = counter.block ? trailingNumber(counter.block) : null;
+  if (blockQueue !== null) return { base: counter.name, queue: blockQueue };
   for (const style of QUEUE_STYLES) {
     const match = style.pattern.exec(counter.name);
     if (match) {
@@ -441,4 +441,11 @@ export function rxQueuePackets(stats: EthtoolStats): Array<{ queue: number; pack
     if (queues) return [...queues.entries()].sort((a, b) => a[0] - b[0]).map(([queue, packets]) => ({ queue, packets }));
   }
   return [];
+}
+
+/** The number a text ends with ("Rx Queue#: 3" → 3), or null; a scan from the end, linear in the text. */
+function trailingNumber(text: string): number | null {
+  let start = text.length;
+  while (start > 0 && text.charCodeAt(start - 1) >= 48 && text.charCodeAt(start - 1) <= 57) start -= 1;
+  return start === text.length ? null : Number(text.slice(start));
 }

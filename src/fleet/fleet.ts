@@ -34,11 +34,18 @@ export interface Outlier {
   outliers: OutlierMember[];
 }
 
+/** An input that could not be read (missing, not a report, an old schema): shown, and the rest go on. */
+export interface UnreadInput {
+  file: string;
+  reason: string;
+}
+
 export interface FleetReport {
   generatedAt: string;
   failOn: FailOn;
   hosts: FleetHost[];
   outliers: Outlier[];
+  unread: UnreadInput[];
   summary: { hosts: number; failed: number; outliers: number };
 }
 
@@ -140,10 +147,31 @@ function groupOutliers(scope: Outlier['scope'], group: string, samples: readonly
   return outliers;
 }
 
-/** Per host verdicts plus the odd ones out among hosts; inputs sharing a host key are one host. */
-export function buildFleet(inputs: readonly LoadedInput[], failOn: FailOn): FleetReport {
-  const byHost = new Map<string, LoadedInput[]>();
-  for (const input of inputs) byHost.set(input.key, [...(byHost.get(input.key) ?? []), input]);
+/**
+ * Inputs are one host when they share a file-name key (h1.json, h1.bench.json, a snapshot
+ * directory h1/) AND the hostname their reports give: dA/web1.json and dB/web1.json of two
+ * different hosts are two rows, while a host's report and its snapshot in two folders stay one.
+ */
+function groupByHost(inputs: readonly LoadedInput[]): Map<string, LoadedInput[]> {
+  const groups = new Map<string, LoadedInput[]>();
+  for (const input of inputs) {
+    const id = JSON.stringify([input.key, input.report.host.hostname]);
+    groups.set(id, [...(groups.get(id) ?? []), input]);
+  }
+  // Each host's label: its key, with its hostname where the key alone is ambiguous.
+  const labelled = new Map<string, LoadedInput[]>();
+  const members = [...groups.values()];
+  for (const group of members) {
+    const key = group[0]!.key;
+    const shared = members.filter((other) => other[0]!.key === key).length > 1;
+    labelled.set(shared ? `${key} (${group[0]!.report.host.hostname})` : key, group);
+  }
+  return labelled;
+}
+
+/** Per host verdicts plus the odd ones out among hosts; the inputs that could not be read are listed. */
+export function buildFleet(inputs: readonly LoadedInput[], failOn: FailOn, unread: readonly UnreadInput[] = []): FleetReport {
+  const byHost = groupByHost(inputs);
   const hosts = [...byHost].map(([host, group]) => hostRow(host, group, failOn));
   const interfaceSamples = new Map<string, Sample[]>();
   const hostSamples: Sample[] = [];
@@ -166,6 +194,7 @@ export function buildFleet(inputs: readonly LoadedInput[], failOn: FailOn): Flee
     failOn,
     hosts,
     outliers,
+    unread: [...unread],
     summary: { hosts: hosts.length, failed: hosts.filter((host) => host.failed).length, outliers: outliers.length },
   };
 }

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { checks as registry } from '../../checks/index.js';
 import { BundleError, looksLikeBundle, openBundle } from '../bundle/index.js';
@@ -8,6 +8,8 @@ import { scan } from '../pipeline/scan.js';
 import { SnapshotError, SnapshotHostIO } from '../hostio/snapshot.js';
 import { reportSchema, type Report } from '../report/schema.js';
 import { silentLogger } from '../util/log.js';
+import { READ_LIMITS, readRegularFile } from '../hostio/contained.js';
+import { HostIOError } from '../hostio/types.js';
 import { settingsFromReport, settingsFromStore, type HostSettings } from './settings.js';
 
 /** One file or directory given to `fleet` or `diff`, read. */
@@ -49,6 +51,7 @@ export async function expandInputs(inputs: readonly string[], argument: string):
       files.push(input);
       continue;
     }
+    if (!info.isDirectory()) throw new UsageError(`${argument}: ${input}: not a regular file or directory; not read`);
     const found: string[] = [];
     const walk = async (dir: string): Promise<void> => {
       for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -96,8 +99,10 @@ export async function loadInput(file: string, argument = 'INPUT'): Promise<Loade
     }
     let json: unknown;
     try {
-      json = JSON.parse(await readFile(file, 'utf8'));
+      // A regular file only, opened non-blocking: a FIFO given as a report is refused, not waited on.
+      json = JSON.parse(await readRegularFile(file, READ_LIMITS.report));
     } catch (error) {
+      if (error instanceof HostIOError) throw new UsageError(`${argument}: ${error.message}`);
       throw new UsageError(`${argument}: ${file}: not a JSON report (${(error as Error).message})`);
     }
     const parsed = reportSchema.safeParse(json);

@@ -24,6 +24,10 @@ function outlierLines(report: FleetReport): string[] {
   return report.outliers.flatMap(describeOutlier);
 }
 
+function unreadLines(report: FleetReport): string[] {
+  return report.unread.map((input) => `${input.file}: ${input.reason}`);
+}
+
 function renderTerminal(report: FleetReport): string {
   const rows = [HEADERS, ...report.hosts.map(cells)];
   const widths = HEADERS.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -45,6 +49,7 @@ function renderTerminal(report: FleetReport): string {
       : 'Odd ones out: none (every compared setting agrees, or too few hosts share it).',
   );
   out.push(...outlierLines(report).map((text) => `  - ${text}`));
+  if (report.unread.length) out.push('', 'Not read:', ...unreadLines(report).map((text) => `  - ${text}`));
   return out.join('\n') + '\n';
 }
 
@@ -61,6 +66,7 @@ function renderMarkdown(report: FleetReport): string {
   for (const host of report.hosts) out.push(`| ${cells(host).map(md).join(' | ')} |`);
   out.push('', '## Odd ones out', '');
   out.push(...(report.outliers.length ? outlierLines(report).map((text) => `- ${md(text)}`) : ['None.']));
+  if (report.unread.length) out.push('', '## Not read', '', ...unreadLines(report).map((text) => `- ${md(text)}`));
   return out.join('\n') + '\n';
 }
 
@@ -83,6 +89,13 @@ ${
         .join('')}</ul>`
     : '<p>None.</p>'
 }
+${
+  report.unread.length
+    ? `<h2>Not read</h2><ul>${unreadLines(report)
+        .map((text) => `<li>${escapeHtml(text)}</li>`)
+        .join('')}</ul>`
+    : ''
+}
 </body></html>
 `;
 }
@@ -97,13 +110,20 @@ function renderJunit(report: FleetReport): string {
     (outlier) =>
       `    <testcase classname="fleet.outliers" name="${xmlAttr(`${outlier.group}: ${outlier.setting}`)}"><failure message="${xmlAttr(describeOutlier(outlier).join('; '))}"/></testcase>`,
   );
+  const unreadCases = report.unread.map(
+    (input) =>
+      `    <testcase classname="fleet.unread" name="${xmlAttr(input.file)}"><error message="${xmlAttr(input.reason)}"/></testcase>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="nicdoctor fleet" tests="${hostCases.length + outlierCases.length}" failures="${report.summary.failed + outlierCases.length}">
+<testsuites name="nicdoctor fleet" tests="${hostCases.length + outlierCases.length + unreadCases.length}" failures="${report.summary.failed + outlierCases.length}" errors="${unreadCases.length}">
   <testsuite name="hosts" tests="${hostCases.length}" failures="${report.summary.failed}">
 ${hostCases.join('\n')}
   </testsuite>
   <testsuite name="outliers" tests="${outlierCases.length}" failures="${outlierCases.length}">
 ${outlierCases.join('\n')}
+  </testsuite>
+  <testsuite name="unread" tests="${unreadCases.length}" errors="${unreadCases.length}">
+${unreadCases.join('\n')}
   </testsuite>
 </testsuites>
 `;

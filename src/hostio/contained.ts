@@ -30,6 +30,8 @@ export const READ_LIMITS = {
   listing: 4 * 1024 * 1024,
   /** A --policy file: a checklist is a few KB. */
   policy: 1024 * 1024,
+  /** A JSON report given to fleet, diff or analyze: 10,000 interfaces make tens of MB. */
+  report: 256 * 1024 * 1024,
 } as const;
 export type ReadKind = keyof typeof READ_LIMITS;
 
@@ -180,7 +182,8 @@ function safeRealpath(file: string): string | undefined {
   }
 }
 
-function fileType(info: {
+/** What a non-regular file is, for messages ("a FIFO"). */
+export function fileType(info: {
   isFIFO(): boolean;
   isDirectory(): boolean;
   isCharacterDevice(): boolean;

@@ -248,7 +248,7 @@ export class SosreportHostIO implements HostIO {
       kernel: unamed.kernel ?? 'unknown',
       os: /^PRETTY_NAME="?([^"\n]+)"?/m.exec(osRelease ?? '')?.[1] ?? redhatRelease?.trim() ?? 'unknown',
       arch: nodeArch(unamed.machine ?? lscpuField('Architecture') ?? 'unknown'),
-      cpuModel: lscpuField('Model name') ?? /^model name\s*:\s*(.+)$/m.exec(cpuinfo ?? '')?.[1] ?? 'unknown',
+      cpuModel: lscpuField('Model name') ?? /^model name[ \t]*:[ \t]*(\S.*)$/m.exec(cpuinfo ?? '')?.[1] ?? 'unknown',
       logicalCpus: logical,
       physicalCores: Number.isFinite(cores) && cores > 0 ? cores : logical,
       virtualization: lscpuField('Hypervisor vendor') ?? null,
@@ -356,7 +356,7 @@ export function parseUname(text: string): { kernel: string | null; machine: stri
 }
 
 const ARCH_NAME =
-  /^(?:x86_64|amd64|i[3-6]86|aarch64|arm64|armv\d+\w*|ppc64(?:le)?|ppc|s390x?|riscv(?:32|64)|mips\w*|loongarch64|sparc64|ia64)$/;
+  /^(?:x86_64|amd64|i[3-6]86|aarch64|arm64|armv\d\w*|ppc64(?:le)?|ppc|s390x?|riscv(?:32|64)|mips\w*|loongarch64|sparc64|ia64)$/;
 
 /** Directories sos copies whole when its plugin ran (processor, numa, networking). */
 const AREAS = [/^\/sys\/devices\/system\/cpu(?=\/)/, /^\/sys\/devices\/system\/node(?=\/)/, /^\/proc\/irq(?=\/)/];

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { HostIOError, type HostIO } from './types.js';
+import { numberInRange } from '../parsers/numbers.js';
 
 /** What reading sysfs needs: a collector's context and a HostIO both have it. */
 type SysfsReader = Pick<HostIO, 'readFile' | 'readLink'>;
@@ -19,7 +20,8 @@ export async function readAttribute(ctx: SysfsReader, file: string): Promise<str
 
 export function parseIntOrNull(text: string | undefined): number | null {
   if (text === undefined || !/^-?\d+$/.test(text)) return null;
-  return Number.parseInt(text, 10);
+  // A sysfs integer (numa_node, mtu, a counter) is at most 64-bit: more digits are not sysfs.
+  return numberInRange(text, 'a sysfs integer');
 }
 
 /** Resolves a link the way the kernel does; undefined when the path is not a link. */

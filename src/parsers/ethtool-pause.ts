@@ -44,8 +44,8 @@ function parseText(text: string): EthtoolPause {
       continue;
     }
     // Some published outputs have "Autonegotiate : on"; tolerate space before the colon.
-    const field = /^([A-Za-z][A-Za-z ]*?)\s*:\s*(\S+)$/.exec(line);
-    const key = field ? FIELDS[field[1]!.toLowerCase()] : undefined;
+    const field = /^([A-Za-z][A-Za-z ]*):[ \t]*(\S+)$/.exec(line);
+    const key = field ? FIELDS[field[1]!.trimEnd().toLowerCase()] : undefined;
     // Statistics (-I) and warnings are not pause settings.
     if (!field || !key) continue;
     const value = parseOnOff(field[2]);

@@ -1,5 +1,6 @@
 import { ParseError } from './parse-error.js';
 import { lines } from './text.js';
+import { numberInRange } from './numbers.js';
 
 /** One counter of `ethtool -S`, as the driver names it. */
 export interface EthtoolCounter {
@@ -44,7 +45,7 @@ export function parseEthtoolStats(text: string): EthtoolStats {
     }
     const match = COUNTER.exec(line);
     if (!match) throw new ParseError(`ethtool -S line ${index + 1} is not "name: number": ${JSON.stringify(line.slice(0, 120))}`);
-    counters.push({ name: match[1]!, value: Number(match[2]), block: block?.name ?? null });
+    counters.push({ name: match[1]!, value: numberInRange(match[2]!, `ethtool -S ${match[1]!}`), block: block?.name ?? null });
   });
   return { counters };
 }

@@ -89,7 +89,7 @@ export function parseIpLink(text: string): IpLink[] {
       pending = null;
       continue;
     }
-    const stats = /^(RX|TX)(?: errors)?:\s*(.*)$/.exec(trimmed);
+    const stats = /^(RX|TX)(?: errors)?:(.*)$/.exec(trimmed);
     if (stats) {
       // "RX errors:" lines of `-s -s` add columns to the same side; keep the first block.
       if (/^(RX|TX) errors:/.test(trimmed)) continue;

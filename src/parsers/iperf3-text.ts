@@ -1,4 +1,5 @@
 import { ParseError } from './parse-error.js';
+import { numberInRange } from './numbers.js';
 
 /**
  * iperf3's human-readable output, as pasted into tickets: client or server side, -P with [SUM]
@@ -80,8 +81,12 @@ export function sniffIperf2Text(text: string): boolean {
   return /\[\s*(?:\d+|SUM)\]\s+\d+\.\d-\s*\d+\.\d sec\s/.test(text) && !/\d+\.\d\d-\s*\d+\.\d\d\s+sec/.test(text);
 }
 
+/** Seconds of an interval, and counts: finite and in range (a 400-digit interval is not iperf3's). */
+const SECONDS = { min: 0, max: 10 ** 9 };
+const COUNT = { min: 0, max: 2 ** 64 };
+
 function rate(value: string, prefix: string): number {
-  return Math.round(Number(value) * UNIT[prefix]!);
+  return Math.round(numberInRange(value, 'iperf3 rate', COUNT) * UNIT[prefix]!);
 }
 
 interface Row {
@@ -121,15 +126,15 @@ export function parseIperf3Text(text: string, command: string | null = null): Ip
     rows.push({
       id: match[1]!,
       tag: match[2] ?? null,
-      start: Number(match[3]),
-      end: Number(match[4]),
+      start: numberInRange(match[3]!, 'iperf3 interval start', SECONDS),
+      end: numberInRange(match[4]!, 'iperf3 interval end', SECONDS),
       bitsPerSecond: rate(match[7]!, match[8]!),
       // UDP rows carry a datagram count where TCP rows carry retransmits.
-      retransmits: match[13] !== undefined && match[9] === undefined ? Number(match[13]) : null,
+      retransmits: match[13] !== undefined && match[9] === undefined ? numberInRange(match[13], 'iperf3 retransmits', COUNT) : null,
       omitted: match[15] !== undefined,
       side: (match[16] as 'sender' | 'receiver' | undefined) ?? (unlabelled ? (match[9] !== undefined ? 'receiver' : 'sender') : null),
-      jitterMs: match[9] !== undefined ? Number(match[9]) : null,
-      lostPercent: match[12] !== undefined ? Number(match[12]) : null,
+      jitterMs: match[9] !== undefined ? numberInRange(match[9], 'iperf3 jitter', SECONDS) : null,
+      lostPercent: match[12] !== undefined ? numberInRange(match[12], 'iperf3 loss', { min: 0, max: 100 }) : null,
     });
   }
   if (rows.length === 0) {

@@ -23,7 +23,7 @@ export interface Iperf3Version extends VersionTriple {
 
 // "iperf 3.12 (cJSON 1.7.15)", "iperf 3.17.1", "iperf 3.10.1+ (cJSON 1.7.13)"; also the
 // `start.version` string of -J output ("iperf 3.1.3").
-const VERSION_LINE = /^iperf (\d+)\.(\d+)(?:\.(\d+))?([^\s(]*)(?:\s+\(cJSON ([^)]+)\))?\s*$/;
+const VERSION_LINE = /^iperf (\d+)\.(\d+)(?:\.(\d+))?([^\s(\d.][^\s(]*)?(?:\s+\(cJSON ([^)]+)\))?\s*$/;
 const FEATURES_PREFIX = 'Optional features available:';
 
 /** Parses an iperf3 version string such as "iperf 3.12 (cJSON 1.7.15)". */

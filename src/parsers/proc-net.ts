@@ -11,7 +11,7 @@ export interface ProcNetDevEntry {
 export function parseProcNetDev(text: string): ProcNetDevEntry[] {
   const entries: ProcNetDevEntry[] = [];
   for (const line of lines(text)) {
-    const match = /^\s*([^:\s|]+):\s*(.*)$/.exec(line);
+    const match = /^\s*([^:\s|]+):(.*)$/.exec(line);
     if (!match) continue;
     const values = match[2]!.trim().split(/\s+/);
     if (values.length < 16 || !values.every((value) => /^\d+$/.test(value))) continue;
@@ -34,11 +34,11 @@ export function parseProcNetCounters(text: string, file: string): Record<string,
   const counters: Record<string, number> = {};
   const rows = lines(text).filter((line) => /^\w+:/.test(line.trim()));
   for (let index = 0; index + 1 < rows.length; index += 1) {
-    const names = /^(\w+):\s*(.*)$/.exec(rows[index]!.trim());
-    const values = /^(\w+):\s*(.*)$/.exec(rows[index + 1]!.trim());
+    const names = /^(\w+):(.*)$/.exec(rows[index]!.trim());
+    const values = /^(\w+):(.*)$/.exec(rows[index + 1]!.trim());
     if (!names || !values || names[1] !== values[1]) continue;
-    const keys = names[2]!.split(/\s+/);
-    const numbers = values[2]!.split(/\s+/);
+    const keys = names[2]!.trim().split(/\s+/);
+    const numbers = values[2]!.trim().split(/\s+/);
     if (!numbers.every((value) => /^-?\d+$/.test(value))) continue;
     keys.forEach((key, position) => {
       if (numbers[position] !== undefined) counters[`${names[1]}.${key}`] = Number(numbers[position]);

@@ -33,7 +33,7 @@ export interface TcEntry {
   backlogPackets: number | null;
 }
 
-const HEADER = /^(qdisc|class)\s+(\S+)\s+(\S+)\s+(?:(root)|parent\s+(\S+))(?:\s+(.*))?$/;
+const HEADER = /^(qdisc|class)\s+(\S+)\s+(\S+)\s+(?:(root)|parent\s+(\S+))(?:\s+(\S.*))?$/;
 const SENT = /^Sent\s+(\d+)\s+bytes\s+(\d+)\s+pkts?\s+\(dropped\s+(\d+),\s+overlimits\s+(\d+)\s+requeues\s+(\d+)\)$/;
 const BACKLOG = /^backlog\s+(\S+)\s+(\d+)p\b/;
 const RATE_UNITS: Record<string, number> = {

@@ -1,4 +1,5 @@
 import { ParseError } from './parse-error.js';
+import { numberInRange } from './numbers.js';
 
 /** Small helpers shared by the text parsers. Parsers are pure: text in, typed value out. */
 
@@ -15,7 +16,7 @@ export function parseOptionalNumber(value: string | undefined): number | null {
   if (value === undefined) return null;
   const trimmed = value.trim();
   if (!/^-?\d+$/.test(trimmed)) return null;
-  return Number.parseInt(trimmed, 10);
+  return numberInRange(trimmed, 'a count');
 }
 
 /** ethtool's "on" / "off"; anything else ("n/a", absent) is null. */

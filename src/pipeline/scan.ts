@@ -2,12 +2,13 @@ import type { Logger } from 'pino';
 import { collectors as allCollectors } from '../collectors/index.js';
 import { SYS_CLASS_NET, summarize, type NetDevice } from '../collectors/net-device.js';
 import type { HostIO } from '../hostio/types.js';
-import { SCHEMA_VERSION, reportSchema, type CheckResult, type Profile, type Report } from '../report/schema.js';
+import { SCHEMA_VERSION, type CheckResult, type Profile, type Report } from '../report/schema.js';
 import { VERSION } from '../util/version.js';
 import type { AnyCheck } from '../engine/check.js';
 import { FactStore, type Collector } from '../engine/collector.js';
 import { UsageError } from '../util/errors.js';
 import { runChecks } from './run-checks.js';
+import { validateReport } from './validate-report.js';
 import { loadRules, type LoadedRule } from '../rules/loader.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import { collectPolicyFacts } from '../policy/facts.js';
@@ -64,6 +65,8 @@ export function selectChecks(checks: readonly AnyCheck[], only: readonly string[
 /** Collect → check → one validated report. Never throws for what the host holds, only for bad usage. */
 export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   const started = performance.now();
+  // Each phase is logged (debug) as it starts: where a slow or interrupted analysis was.
+  options.log.debug({ phase: 'collect' }, 'scan phase');
   const checks = selectChecks(options.checks, options.only, options.skip);
   const store = new FactStore(options.io, options.collectors ?? allCollectors, options.log);
   await refuseMissingInterfaces(options.io, options.ifaces);
@@ -91,6 +94,7 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   const profile = options.profile ?? 'throughput';
   // The bench runs before the checks so that their commands do not disturb its measurement.
   await options.beforeChecks?.(store);
+  options.log.debug({ phase: 'checks', interfaces: interfaces.length }, 'scan phase');
   const results = await runChecks({ store, checks, interfaces, profile, log: options.log, checkOptions: options.checkOptions });
   if (!interfacesResult.ok) {
     // Without the interface list nothing per-interface can be judged; say why on each such check.
@@ -141,6 +145,7 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
     report.bench = { ...bench.value, findings: results.find((result) => result.id === 'throughput')?.findings ?? [] };
   }
   // Diagnoses read only facts already collected: rules never make the scan run anything.
+  options.log.debug({ phase: 'rules' }, 'scan phase');
   const rules = options.rules ?? loadRules();
   const facts = await collectRuleFacts(
     store,
@@ -152,8 +157,14 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   report.verdict = reportVerdict(report);
   if (options.policy) report.policy = evaluatePolicy(options.policy, report, await collectPolicyFacts(store, report));
   for (const check of report.checks) check.durationMs = round(check.durationMs);
-  // The report is the contract: validate what we emit, so a bug fails here and not in a user's jq.
-  return { report: reportSchema.parse(report), store };
+  // The report is the contract: validate what we emit, so a bug shows here and not in a user's jq;
+  // a finding that breaks it turns its check into an error instead of losing the report.
+  options.log.debug({ phase: 'report' }, 'scan phase');
+  const valid = validateReport(report, (fixed) => {
+    fixed.summary = countResults(fixed.checks);
+    fixed.verdict = reportVerdict(fixed);
+  });
+  return { report: valid, store };
 }
 
 /**

@@ -261,7 +261,7 @@ function pcieItem(report: Report, iface: InterfaceSummary): Judged {
 }
 
 function looseVersion(text: string | null | undefined): VersionTriple | null {
-  const match = text ? /(\d+)\.(\d+)(?:\.(\d+))?/.exec(text) : null;
+  const match = text ? /(?<!\d)(\d+)\.(\d+)(?:\.(\d+))?/.exec(text) : null;
   return match ? { major: Number(match[1]), minor: Number(match[2]), patch: match[3] === undefined ? null : Number(match[3]) } : null;
 }
 
