@@ -1,3 +1,4 @@
+import { receivesOnOneQueueByDesign } from '../src/domain/rss.js';
 import { z } from 'zod';
 import { defineCheck, symptom } from '../src/engine/check.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
@@ -197,7 +198,7 @@ export default defineCheck({
     } else {
       // Only a NIC the host owns: a guest's emulated or paravirtual NIC has the queues its hypervisor gives it.
       const single =
-        device.kind !== 'physical'
+        device.kind !== 'physical' || receivesOnOneQueueByDesign(device.driver)
           ? null
           : singleVectorEvidence(optional['nic.irqs'], optional['proc.interrupts'], cpus.count, opts.singleVectorHostShare);
       if (!single) return unknownForFailedFact(ctx, channelsResult.error, `ethtool -l ${subject}`);

@@ -24,3 +24,14 @@ export function queueShares(indirection: readonly number[], ringCount: number): 
 export function isZeroKey(key: readonly number[]): boolean {
   return key.length > 0 && key.every((byte) => byte === 0);
 }
+
+/**
+ * Drivers whose NICs receive on one queue by design (e1000 and e1000e's 82571-82574 and I21x/I219
+ * parts, Realtek's r8169, the old Marvell and VIA gigabit drivers): one busy vector on such a NIC
+ * is how it works, not a queue left unused.
+ */
+const SINGLE_QUEUE_DRIVERS = new Set(['e1000', 'e1000e', 'r8169', '8139too', 'skge', 'sky2', 'via-rhine', 'atl1', 'atl1c', 'atl1e']);
+
+export function receivesOnOneQueueByDesign(driver: string | null | undefined): boolean {
+  return driver !== null && driver !== undefined && SINGLE_QUEUE_DRIVERS.has(driver);
+}

@@ -52,6 +52,8 @@ export function matches(item: LabelItem, alarm: Alarm): boolean {
  * refute. Notes (a separate `notes[]`, when the report has one) are never alarms.
  */
 export function alarmsOf(report: unknown): Alarm[] {
+  // A text that names several hosts gives one report each: what the user is told is all of them.
+  if (Array.isArray(report)) return report.flatMap((one) => alarmsOf(one));
   const diagnoses = (report as { diagnoses?: unknown }).diagnoses;
   if (!Array.isArray(diagnoses)) throw new Error('the JSON report has no diagnoses[] array');
   return diagnoses

@@ -67,20 +67,32 @@ const MARKDOWN_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '
  *   escaped backtick (`\``).
  * Being unsure makes this escape more, never less: the cost is an entity shown literally.
  */
+/**
+ * A fence's marker (a run of three or more backticks or tildes at the line's start) and what
+ * follows it; scanned by hand, since a pattern with the run and a free tail backtracks.
+ */
+function fenceMarker(line: string): { marker: string; info: string } | null {
+  const char = line[0];
+  if (char !== '`' && char !== '~') return null;
+  let end = 0;
+  while (line[end] === char) end++;
+  return end >= 3 ? { marker: line.slice(0, end), info: line.slice(end) } : null;
+}
+
 export function inertMarkdown(markdown: string): string {
   let fence: string | null = null;
   return visibleControls(markdown)
     .split('\n')
     .map((line) => {
       if (fence !== null) {
-        const close = /^(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1];
-        if (close && close[0] === fence[0] && close.length >= fence.length) fence = null;
+        const close = fenceMarker(line);
+        if (close && /^[ \t]*$/.test(close.info) && close.marker[0] === fence[0] && close.marker.length >= fence.length) fence = null;
         return line;
       }
-      const open = /^(`{3,}|~{3,})(.*)$/.exec(line);
+      const open = fenceMarker(line);
       // A backtick fence's info string has no backtick (CommonMark), else the line is text.
-      if (open && !(open[1]!.startsWith('`') && open[2]!.includes('`'))) {
-        fence = open[1]!;
+      if (open && !(open.marker.startsWith('`') && open.info.includes('`'))) {
+        fence = open.marker;
         return line;
       }
       return inertLine(line);

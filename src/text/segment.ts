@@ -89,6 +89,8 @@ const HEADER_LEAD = /^(?:={2,}|-{3,}|#{1,6}(?=\s)|\*\*|__)/;
 /** Markdown list items before a command: `- `, `* `, `+ `, `1. `, `2) `. */
 const LIST_MARK = /^(?:[-*+]|\d{1,3}[.)])\s+/;
 const FENCE = /^\s*(?:```|~~~)/;
+/** A shell's own default prompt (`bash-4.2# `, `sh-5.1$ `): it names the shell's version, not a host. */
+const SHELL_DEFAULT_PROMPT = /^(?:ba|da|k|z)?sh-\d+(?:\.\d+)*$/;
 /** Filters that leave only part of an output. */
 const FILTERS = /^\s*(?:grep|egrep|fgrep|head|tail|awk|sed|cut|sort|uniq|tr)\b/;
 
@@ -98,7 +100,8 @@ function parsePrompt(line: string): Prompt | undefined {
     if (!match) continue;
     const command = match[prompt.command]!.trim();
     if (prompt.needsKnownCommand && !KNOWN_COMMAND.test(command) && !formatForCommand(command)) continue;
-    return { host: prompt.host ? match[prompt.host]! : null, command, windows: /^\s*(?:PS )?[A-Za-z]:\\/.test(line) };
+    const host = prompt.host ? match[prompt.host]! : null;
+    return { host: host && !SHELL_DEFAULT_PROMPT.test(host) ? host : null, command, windows: /^\s*(?:PS )?[A-Za-z]:\\/.test(line) };
   }
   return undefined;
 }

@@ -354,6 +354,20 @@ describe('rss-queues from /proc/interrupts alone (ethtool -l not captured)', () 
     expect(result.findings[0]).toMatchObject({ symptom: 'single-queue-vector', severity: 'warning', data: { vector: 'eth2', cpus: 12 } });
   });
 
+  it('stays unknown for a NIC whose driver receives on one queue by design (e1000e), with the same busy vector', async () => {
+    const result = await tester.run(
+      {
+        'net.device': netDevice('eth2', { driver: 'e1000e', localCpuList: null }),
+        'ethtool.channels': notCaptured,
+        'nic.irqs': irqsOf('eth2'),
+        'proc.interrupts': interrupts,
+      },
+      { interfaces: [{ name: 'eth2' }] },
+    );
+    expect(result.status).toBe('unknown');
+    expect(result.findings).toEqual([]);
+  });
+
   it("stays unknown for an idle single-vector port, and for a guest's emulated NIC", async () => {
     const idle = await tester.run(
       {

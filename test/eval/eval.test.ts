@@ -228,6 +228,12 @@ describe('label validation and matching', () => {
     expect(alarmsOf(report).map((alarm) => alarm.ruleId)).toEqual(['nic-drops']);
     expect(() => alarmsOf({ checks: [] })).toThrow(/diagnoses/);
   });
+
+  it('takes the alarms of every report when a text gave one per host', () => {
+    const one = { diagnoses: [{ ruleId: 'nic-drops', cause: 7, subject: 'eth0', confidence: 'high', mode: 'static' }] };
+    const two = { diagnoses: [{ ruleId: 'rss-single-queue', cause: 6, subject: 'eth1', confidence: 'high', mode: 'static' }] };
+    expect(alarmsOf([one, two]).map((alarm) => alarm.ruleId)).toEqual(['nic-drops', 'rss-single-queue']);
+  });
 });
 
 describe('scripts/eval.mjs', () => {

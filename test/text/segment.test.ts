@@ -245,3 +245,21 @@ describe("grep'd fragments without their header", () => {
     expect(parseEthtoolStats(segments[0]!.text).counters).toHaveLength(lines.length);
   });
 });
+
+describe("a shell's default prompt names no host", () => {
+  it('reads `bash-4.2# ` as a prompt of the host already named, not as a host called bash-4.2', () => {
+    const text = [
+      'root@arista-Idaville:/home/arista# ethtool -i enp2s0',
+      'driver: igc',
+      '',
+      'bash-4.2# ethtool -i enp2s0',
+      'driver: igc',
+    ].join('\n');
+    const result = segment(text);
+    expect(result.hosts).toEqual(['arista-Idaville']);
+    expect(result.segments.filter((part) => part.command !== null).map((part) => part.host)).toEqual([
+      'arista-Idaville',
+      'arista-Idaville',
+    ]);
+  });
+});
