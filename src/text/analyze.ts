@@ -13,6 +13,7 @@ import { benchFromRuns, runRate } from './bench.js';
 import { statedCpuCount, statedLinkSpeedMbps, statedNicModel } from '../parsers/prose.js';
 import { segment, type IgnoredText, type Segment } from './segment.js';
 import { UsageError } from '../util/errors.js';
+import { kernelLogOfText } from './kernel-text.js';
 
 /** Hosts one text may name in its prompts: more is a fleet, to be split into one text per host. */
 export const MAX_TEXT_HOSTS = 256;
@@ -56,7 +57,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
       statedSpeedMbps: stated,
       statedNic: statedNicModel(segmentation.prose),
       statedCpus: statedCpuCount(segmentation.prose),
-      ...(singleHost ? { kernelLog: text } : {}),
+      ...(singleHost ? { kernelLog: kernelLogOfText(text) } : {}),
     });
     const notes: string[] = [...segmentation.repairs.map((repair) => `repaired: ${repair}`), ...io.inferences];
     const segmentNotes = new Map<Segment, string>();

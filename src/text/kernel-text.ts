@@ -1,0 +1,31 @@
+import { normalize } from './normalize.js';
+
+/** Where a kernel log line starts: `[ 12.345678]`, a syslog or journal stamp, or `<6>`. */
+const KERNEL_LINE_START = /^(?:\[\s{0,12}\d{1,12}\.\d{1,9}\]|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|<\d>)/;
+/** A mailer wraps at 72-80 columns: a kernel line at least this long may go on on the next line. */
+const WRAPPED_AT_LEAST = 60;
+
+/**
+ * The kernel log lines of a pasted text, read wherever they stand: quoting, CRLF and Unicode
+ * spaces undone as for the outputs (normalize.ts), and a line a mailer wrapped joined back to the
+ * kernel line it was cut from, so that "limited by 8.0 GT/s PCIe x8 link" survives a 72-column
+ * reply.
+ */
+export function kernelLogOfText(text: string): string {
+  const out: string[] = [];
+  let open = false;
+  for (const { text: line } of normalize(text).lines) {
+    if (KERNEL_LINE_START.test(line)) {
+      out.push(line);
+      open = line.length >= WRAPPED_AT_LEAST;
+    } else if (open && line.trim() !== '' && !/^\s/.test(line)) {
+      // A piece as long as the wrap width was itself cut: the line may go on once more.
+      out[out.length - 1] += ` ${line.trim()}`;
+      open = line.length >= WRAPPED_AT_LEAST;
+    } else {
+      out.push(line);
+      open = false;
+    }
+  }
+  return out.join('\n');
+}
