@@ -6,6 +6,7 @@ import { analyzeText } from '../../src/text/analyze.js';
 import { segment, type Segment } from '../../src/text/segment.js';
 import { silentLogger } from '../../src/util/log.js';
 import { FIXTURES } from '../helpers/fixtures.js';
+import { wrap } from './variants.js';
 
 /**
  * What tickets do to pasted outputs, applied to real texts: every damaged copy must segment
@@ -26,25 +27,6 @@ async function symptoms(text: string): Promise<string[]> {
       outcome.report.checks.flatMap((check) => check.findings.map((finding) => `${finding.check}/${finding.symptom}@${finding.subject}`)),
     )
     .sort();
-}
-
-/** Wraps every line longer than `width` at the last space before it, as mail clients do. */
-function wrap(text: string, width: number): string {
-  return text
-    .split('\n')
-    .flatMap((line) => {
-      const out: string[] = [];
-      let rest = line;
-      while (rest.length > width) {
-        const cut = rest.lastIndexOf(' ', width);
-        if (cut <= 0) break;
-        out.push(rest.slice(0, cut));
-        rest = rest.slice(cut + 1);
-      }
-      out.push(rest);
-      return out;
-    })
-    .join('\n');
 }
 
 describe('segmenting damaged texts', () => {

@@ -3,26 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKernelLog } from '../../src/parsers/kernel-log.js';
 import { kernelLogOfText } from '../../src/text/kernel-text.js';
+import { wrap } from './variants.js';
 
 const MLX5 = readFileSync(path.join(import.meta.dirname, '../../fixtures/text/mlx5-cx6dx-pcie-gen3x8-upstream.txt'), 'utf8');
-
-/** Word wrap as a mailer does it, at `width` columns. */
-function wrap(text: string, width: number): string {
-  return text
-    .split('\n')
-    .flatMap((line) => {
-      const pieces: string[] = [];
-      let rest = line;
-      while (rest.length > width) {
-        const cut = rest.lastIndexOf(' ', width);
-        if (cut <= 0) break;
-        pieces.push(rest.slice(0, cut));
-        rest = rest.slice(cut + 1);
-      }
-      return [...pieces, rest];
-    })
-    .join('\n');
-}
 
 describe('kernel log lines in a pasted text', () => {
   it('reads the PCIe bandwidth line of a real mlx5 ticket as pasted, quoted, and wrapped at 72 and 80 columns', () => {
@@ -34,6 +17,12 @@ describe('kernel log lines in a pasted text', () => {
 
   it('does not join the next kernel line, an indented line or an empty one to a long kernel line', () => {
     const text = ['[    1.000000] ' + 'x'.repeat(70), '[    2.000000] next line', '  indented', '', 'prose'].join('\n');
-    expect(kernelLogOfText(text).split('\n')).toEqual(['[    1.000000] ' + 'x'.repeat(70), '[    2.000000] next line', '  indented', '', 'prose']);
+    expect(kernelLogOfText(text).split('\n')).toEqual([
+      '[    1.000000] ' + 'x'.repeat(70),
+      '[    2.000000] next line',
+      '  indented',
+      '',
+      'prose',
+    ]);
   });
 });
