@@ -151,16 +151,25 @@ function groupOutliers(scope: Outlier['scope'], group: string, samples: readonly
  * Inputs are one host when they share a file-name key (h1.json, h1.bench.json, a snapshot
  * directory h1/) AND the hostname their reports give: dA/web1.json and dB/web1.json of two
  * different hosts are two rows, while a host's report and its snapshot in two folders stay one.
+ * A redacted report's hostname is a token, not a name: it tells no host apart, so such a report
+ * joins the one named host of its key (a redacted scan and its unredacted bench of one host).
  */
 function groupByHost(inputs: readonly LoadedInput[]): Map<string, LoadedInput[]> {
-  const groups = new Map<string, LoadedInput[]>();
-  for (const input of inputs) {
-    const id = JSON.stringify([input.key, input.report.host.hostname]);
-    groups.set(id, [...(groups.get(id) ?? []), input]);
+  const byKey = new Map<string, LoadedInput[]>();
+  for (const input of inputs) byKey.set(input.key, [...(byKey.get(input.key) ?? []), input]);
+  const members: LoadedInput[][] = [];
+  for (const sameKey of byKey.values()) {
+    const names = [...new Set(sameKey.filter((input) => !input.report.redacted).map((input) => input.report.host.hostname))];
+    if (names.length <= 1) {
+      members.push(sameKey);
+      continue;
+    }
+    for (const name of names) members.push(sameKey.filter((input) => !input.report.redacted && input.report.host.hostname === name));
+    const tokens = sameKey.filter((input) => input.report.redacted);
+    if (tokens.length > 0) members.push(tokens);
   }
   // Each host's label: its key, with its hostname where the key alone is ambiguous.
   const labelled = new Map<string, LoadedInput[]>();
-  const members = [...groups.values()];
   for (const group of members) {
     const key = group[0]!.key;
     const shared = members.filter((other) => other[0]!.key === key).length > 1;

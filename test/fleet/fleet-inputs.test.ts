@@ -30,6 +30,14 @@ beforeAll(async () => {
     await writeFile(path.join(dir, sub, 'web1.json'), JSON.stringify({ ...report, host: { ...report.host, hostname } }));
   }
   await writeFile(path.join(dir, 'old.json'), JSON.stringify({ ...report, schemaVersion: 0 }));
+  // One host's redacted scan (its hostname a token) and its unredacted bench report, as the Ansible roles fetch them.
+  await mkdir(path.join(dir, 'fetched'));
+  const redacted = { hostnames: 1, ips: 0, macs: 0, serials: 0 };
+  await writeFile(
+    path.join(dir, 'fetched', 'h1.json'),
+    JSON.stringify({ ...report, host: { ...report.host, hostname: 'host-1' }, redacted }),
+  );
+  await writeFile(path.join(dir, 'fetched', 'h1.bench.json'), JSON.stringify({ ...report, host: { ...report.host, hostname: 'vm' } }));
 }, 180_000);
 
 afterAll(async () => {
@@ -44,6 +52,12 @@ describe('fleet inputs', () => {
     expect(fleet.hosts.map((host: { hostname: string }) => host.hostname).sort()).toEqual(['web1-rack1', 'web1-rack2']);
     expect(new Set(fleet.hosts.map((host: { host: string }) => host.host)).size).toBe(2);
     expect(fleet.hosts.map((host: { host: string }) => host.host).sort()).toEqual(['web1 (web1-rack1)', 'web1 (web1-rack2)']);
+  });
+
+  it("a redacted report's hostname token tells no host apart: a host's redacted scan and its bench are one row", async () => {
+    const result = await cli(['fleet', path.join(dir, 'fetched'), '-f', 'json']);
+    expect(result.exitCode, result.stderr).toBeLessThan(2);
+    expect(JSON.parse(result.stdout).hosts.map((host: { host: string }) => host.host)).toEqual(['h1']);
   });
 
   it('a file that cannot be read (old schema, missing) is listed and the rest go on', async () => {
