@@ -25,9 +25,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../bench/lab/cli.js';
 import { cleanupStale, findTool, labAvailable } from '../../bench/lab/lab.js';
+import { forbidSkipOnCi } from '../../bench/lab/no-skip-on-ci.js';
 import { createFleet, PLAYBOOK_TIMEOUT_MS, runPlaybook, type Fleet } from './fleet-hosts.js';
 
-const skip = (process.getuid?.() ?? -1) === 0 ? undefined : labAvailable(['ip']);
+// Needs root; under CI=true (run as root) a missing prerequisite fails instead of skipping.
+const skip = forbidSkipOnCi('the fleet attack lab test', (process.getuid?.() ?? -1) === 0 ? undefined : labAvailable(['ip']));
 if (skip) console.warn(`fleet attack lab test skipped: ${skip}`);
 
 /** This test's own namespace prefix and local user (names shared with nothing else). */
