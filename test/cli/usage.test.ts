@@ -177,7 +177,7 @@ describe('fix takes its input like analyze', () => {
     expectUsageError(await runCli(['fix', TWO_HOST_TEXT], QUICK), /holds 2 hosts/);
     expectUsageError(await runCli(['fix', SNAPSHOT, '--from', SNAPSHOT], QUICK), /give the input once/);
     expectUsageError(await runCli(['fix', '--apply', '--yes', '--from', SNAPSHOT], QUICK), /--apply works on this host's state.*--from/);
-    expectUsageError(await runCli(['fix', '--revert', SNAPSHOT], QUICK), /--revert changes this host/);
+    expectUsageError(await runCli(['fix', '--revert', SNAPSHOT], QUICK), /--revert works on this host's state.*INPUT or --from/);
     // Text has no host to choose interfaces on, as for analyze.
     expectUsageError(await runCli(['fix', ONE_HOST_TEXT, '--iface', 'eth0'], QUICK), /--iface: not available for text input/);
   });
