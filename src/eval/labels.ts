@@ -2,13 +2,14 @@ import { lstat, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { MAX_CAUSE } from '../domain/causes.js';
 
 /**
  * The label of one evaluation case (fixtures/eval/<case>/label.yaml): what a NIC engineer
  * concludes from the captured outputs. Strict so that a typo (`expects:`, `cause: 21`, an
  * expectation without its evidence) fails loudly instead of silently weakening the set.
  */
-const cause = z.number().int().min(1).max(20);
+const cause = z.number().int().min(1).max(MAX_CAUSE);
 
 /**
  * Where a case came from, as a source family: `list:<mailing list>`, `repo:<owner>/<name>` (a

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dropInSchema, operationTemplateSchema } from '../report/fix-operations.js';
+import { MAX_CAUSE } from '../domain/causes.js';
 
 /**
  * The rule format (rules/*.yaml): what was observed (check symptoms, facts, check verdicts) →
@@ -105,10 +106,10 @@ export const ruleSchema = z
   .strictObject({
     id: z.string().regex(KEBAB, 'kebab-case'),
     title: z.string().min(3),
-    /** The cause number in CAUSES.md (1–20). */
-    cause: z.number().int().min(1).max(20),
+    /** The cause number (src/domain/causes.ts). */
+    cause: z.number().int().min(1).max(MAX_CAUSE),
     /** Other causes the same observation points to (a checklist rule). */
-    relatedCauses: z.array(z.number().int().min(1).max(20)).optional(),
+    relatedCauses: z.array(z.number().int().min(1).max(MAX_CAUSE)).optional(),
     when: conditionSchema,
     /** The rule does not fire when this holds (a more specific rule explains it). */
     unless: conditionSchema.optional(),
