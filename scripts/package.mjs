@@ -66,7 +66,18 @@ await build({
 step('single executable');
 const seaConfig = path.join(work, 'sea-config.json');
 const blob = path.join(work, 'sea-prep.blob');
-writeFileSync(seaConfig, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }));
+// The bundle is also an asset: `analyze` runs it again in a worker thread, so that the main thread
+// stays free for Ctrl-C and SIGTERM (src/cli/analysis-thread.ts, WORKER_ASSET).
+writeFileSync(
+  seaConfig,
+  JSON.stringify({
+    main: bundle,
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    useCodeCache: true,
+    assets: { 'nicdoctor.cjs': bundle },
+  }),
+);
 run([process.execPath, '--experimental-sea-config', seaConfig]);
 copyFileSync(process.execPath, executable);
 chmodSync(executable, 0o755);

@@ -33,7 +33,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const inWorker = workerInput();
 const run = inWorker
   ? main(inWorker.argv)
-  : runsInWorker(process.argv)
+  : runsInWorker(process.argv, new URL(import.meta.url))
     ? runInWorker(new URL(import.meta.url), process.argv)
     : main(process.argv);
 

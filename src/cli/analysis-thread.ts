@@ -13,15 +13,20 @@
  * main thread makes (TMPDIR of the worker, which os.tmpdir() reads) and always removes, so a
  * terminated worker leaves nothing behind.
  *
- * The single executable (Node SEA) has no module file a worker could load: there the analysis
- * runs on the main thread, as before.
+ * The single executable (Node SEA) has no module file a worker could load: it carries its own
+ * bundle as an asset (scripts/package.mjs, WORKER_ASSET), and the worker evaluates that text. An
+ * executable built without the asset runs the analysis on the main thread, as before.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { getAsset, isSea } from 'node:sea';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { onShutdown, requestShutdown, shutdownSignal } from '../util/shutdown.js';
 import { embeddedAssets } from '../util/embedded.js';
+
+/** The single executable's asset holding its own bundle (scripts/package.mjs adds it). */
+export const WORKER_ASSET = 'nicdoctor.cjs';
 
 /** How long a worker that was told to stop may take before it is terminated. */
 const STOP_GRACE_MS = 400;
@@ -54,9 +59,22 @@ export function commandOf(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** Whether this process should run its command in a worker thread (the analysis commands, not in the executable). */
-export function runsInWorker(argv: readonly string[]): boolean {
-  return isMainThread && embeddedAssets() === undefined && commandOf(argv) === 'analyze';
+/** What a worker runs: the module file, or in the single executable the text of its bundle; undefined when there is none. */
+type WorkerCode = { file: URL } | { source: string };
+
+function workerCode(entry: URL): WorkerCode | undefined {
+  if (embeddedAssets() === undefined) return { file: entry };
+  if (!isSea()) return undefined;
+  try {
+    return { source: getAsset(WORKER_ASSET, 'utf8') };
+  } catch {
+    return undefined; // an executable built before the asset existed
+  }
+}
+
+/** Whether this process should run its command in a worker thread (the analysis commands). */
+export function runsInWorker(argv: readonly string[], entry: URL): boolean {
+  return isMainThread && commandOf(argv) === 'analyze' && workerCode(entry) !== undefined;
 }
 
 /** In the worker: the work given to it, or undefined on the main thread. */
@@ -86,7 +104,10 @@ export function runInWorker(entry: URL, argv: string[]): Promise<number> {
   const tempRoot = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-run-'));
   const removeTemp = () => rmSync(tempRoot, { recursive: true, force: true });
   const readsStdin = argv.includes('-');
-  const worker = new Worker(entry, {
+  const code = workerCode(entry);
+  if (code === undefined) throw new Error('runInWorker: no worker code (check runsInWorker first)');
+  const worker = new Worker('file' in code ? code.file : code.source, {
+    eval: 'source' in code,
     argv: argv.slice(2),
     workerData: {
       argv,

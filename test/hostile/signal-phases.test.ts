@@ -9,11 +9,11 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../../bench/lab/cli.js';
 import { writeManyInterfaceSnapshot } from '../../bench/many-interfaces.js';
 import { tempDir } from './helpers.js';
+import { interruptAtPhase, largePastedText } from '../helpers/interrupt.js';
 
 let dir: string;
 let snapshot: string;
@@ -24,11 +24,8 @@ beforeAll(async () => {
   snapshot = path.join(dir, 'many');
   await mkdir(snapshot);
   await writeManyInterfaceSnapshot(snapshot, 10_000);
-  // A large pasted text: 100 hosts' `ethtool -S` of 1,500 counters each (6 MB; few hosts, short lines).
-  const counters = Array.from({ length: 1500 }, (_, index) => `     rx_queue_${index}_packets: ${index * 1000}`).join('\n');
-  const hosts = Array.from({ length: 100 }, (_, index) => `[root@web${index} ~]# ethtool -S eth0\nNIC statistics:\n${counters}\n`);
   text = path.join(dir, 'ticket.txt');
-  await writeFile(text, hosts.join('\n'));
+  await writeFile(text, largePastedText());
 }, 600_000);
 
 // 10,000 interfaces' sysfs trees: removing them takes a while on a busy 2-core machine.
@@ -41,28 +38,8 @@ async function runDirs(): Promise<string[]> {
 }
 
 /** Starts `analyze`, sends `signal` as soon as `phase` starts; the exit code and how long the exit took. */
-async function interruptAt(args: string[], phase: string, signal: 'SIGTERM' | 'SIGINT') {
-  const child = execa(process.execPath, [CLI, '--log-level', 'debug', 'analyze', ...args], {
-    reject: false,
-    timeout: 900_000,
-    forceKillAfterDelay: false,
-    buffer: { stdout: false },
-  });
-  let sentAt: number | undefined;
-  const reached = new Promise<void>((resolve) => {
-    let seen = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      seen = (seen + chunk.toString()).slice(-4096);
-      if (sentAt === undefined && seen.includes(`"phase":"${phase}"`)) {
-        sentAt = performance.now();
-        child.kill(signal);
-        resolve();
-      }
-    });
-  });
-  await Promise.race([reached, child]);
-  const result = await child;
-  return { result, sentAt, latencyMs: sentAt === undefined ? Infinity : performance.now() - sentAt };
+function interruptAt(args: string[], phase: string, signal: 'SIGTERM' | 'SIGINT') {
+  return interruptAtPhase(process.execPath, [CLI, '--log-level', 'debug', 'analyze', ...args], phase, signal);
 }
 
 describe('a signal ends analyze within a second in every phase', () => {

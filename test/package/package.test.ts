@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRules } from '../../src/rules/loader.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { nodeFreePath, removeNodeFreePath } from '../../bench/lab/executable.js';
+import { interruptAtPhase, largePastedText } from '../helpers/interrupt.js';
 
 const ROOT = path.resolve(FIXTURES, '..');
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -111,6 +112,16 @@ describe('the single executable', () => {
     expect(result.stderr).toContain('mode 0644: group or others may read it');
     expect(result.code).toBe(2);
   });
+
+  it('analyze runs in a worker there too: SIGTERM during a long text analysis ends it within a second (issue 19.3)', async () => {
+    // On the main thread this analysis runs for seconds before a signal handler could run.
+    const text = path.join(work, 'large-ticket.txt');
+    writeFileSync(text, largePastedText());
+    const { result, sentAt, latencyMs } = await interruptAtPhase(EXECUTABLE, ['--log-level', 'debug', 'analyze', text], 'text', 'SIGTERM');
+    expect(sentAt, String(result.stderr).slice(-500)).toBeDefined();
+    expect(result.exitCode).toBe(143);
+    expect(latencyMs).toBeLessThan(1500);
+  }, 300_000);
 
   it('bad usage still names the argument and exits 2', async () => {
     const result = await run(EXECUTABLE, ['scan', '--policy', 'no-such-policy']);
