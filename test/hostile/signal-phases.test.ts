@@ -59,7 +59,9 @@ describe('a signal ends analyze within a second in every phase', () => {
       );
       expect(sentAt, `phase ${phase} was never logged: ${String(result.stderr).slice(-500)}`).toBeDefined();
       expect(result.exitCode).toBe(code);
-      expect(latencyMs).toBeLessThan(1500);
+      // Under 1 s on a quiet machine; the bound leaves room for a loaded one (a busy CI runner
+      // measured 1.9-3.8 s) and still fails when the signal waits for the analysis (20-30 s here).
+      expect(latencyMs).toBeLessThan(5000);
       // The interrupted worker's temporary files are removed with it.
       expect((await runDirs()).filter((name) => !before.includes(name))).toEqual([]);
     },
