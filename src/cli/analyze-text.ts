@@ -4,7 +4,7 @@ import { checks as registry } from '../../checks/index.js';
 import type { ScanOutcome } from '../pipeline/scan.js';
 import { render } from '../reporters/index.js';
 import { analyzeText } from '../text/analyze.js';
-import { readRegularFile } from '../hostio/contained.js';
+import { READ_LIMITS, readRegularFile } from '../hostio/contained.js';
 import { writeOutput } from '../util/safe-output.js';
 import { UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -19,7 +19,7 @@ import { reportSchema, type Report } from '../report/schema.js';
 export type TextAnalyzeOptions = ReportOptions;
 
 /** Larger than any ticket; a bigger input is a mistake (a binary, a log directory cat'ed). */
-const MAX_TEXT_BYTES = 16 * 1024 * 1024;
+const MAX_TEXT_BYTES = READ_LIMITS.text;
 
 /** `-` (stdin) and regular files that are not .tar.gz bundles are text. */
 export async function isTextInput(input: string): Promise<boolean> {

@@ -10,9 +10,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { readPrivateFile } from '../hostio/private-file.js';
+import { READ_LIMITS } from '../hostio/contained.js';
 
 /** Far more than any plan's entries; a larger file is not a state file. */
-const MAX_STATE_BYTES = 4 * 1024 * 1024;
+const MAX_STATE_BYTES = READ_LIMITS.state;
 
 export const DEFAULT_STATE_FILE = '/var/lib/nicdoctor/fix-state.json';
 

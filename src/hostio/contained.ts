@@ -32,6 +32,10 @@ export const READ_LIMITS = {
   policy: 1024 * 1024,
   /** A JSON report given to fleet, diff or analyze: 10,000 interfaces make tens of MB. */
   report: 256 * 1024 * 1024,
+  /** A pasted ticket or mail thread given to analyze (file or stdin): the longest real ones are tens of KB. */
+  text: 16 * 1024 * 1024,
+  /** fix's state file: one entry per applied operation. */
+  state: 4 * 1024 * 1024,
 } as const;
 export type ReadKind = keyof typeof READ_LIMITS;
 
