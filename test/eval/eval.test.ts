@@ -10,6 +10,7 @@ import { HashFileError, labelHashProblems, parseHashes, readHashes, sha256 } fro
 import { LabelError, loadCase, sourceFamily } from '../../src/eval/labels.js';
 import { alarmsOf, evaluateCase, scoreCase, type Alarm } from '../../src/eval/score.js';
 import { EVAL_SETS, KNOWN_WRONG_FILE, type EvalSet } from '../../src/eval/sets.js';
+import { MAX_CAUSE } from '../../src/domain/causes.js';
 
 /**
  * The labelled real-world evaluation sets (fixtures/eval/, tuned; fixtures/holdout/, held out):
@@ -133,11 +134,14 @@ describe('label validation and matching', () => {
   }
   const head = 'case: c1\nsource: list:netdev\nenvironment: vm\nreasoning: r\n';
 
-  it('rejects unknown keys, causes outside 1-20 and expectations without why', async () => {
+  it('rejects unknown keys, causes outside the catalogue (src/domain/causes.ts) and expectations without why', async () => {
     await expect(
       loadCase(await caseWith(`${head}verdict: fault\nexpect:\n  - cause: 7\n    why: x\n    severity: high\n`)),
     ).rejects.toThrow(LabelError);
-    await expect(loadCase(await caseWith(`${head}verdict: fault\nexpect:\n  - cause: 21\n    why: x\n`))).rejects.toThrow(/cause/);
+    await expect(loadCase(await caseWith(`${head}verdict: fault\nexpect:\n  - cause: ${MAX_CAUSE + 1}\n    why: x\n`))).rejects.toThrow(
+      /cause/,
+    );
+    await expect(loadCase(await caseWith(`${head}verdict: fault\nexpect:\n  - cause: 0\n    why: x\n`))).rejects.toThrow(/cause/);
     await expect(loadCase(await caseWith(`${head}verdict: fault\nexpect:\n  - cause: 7\n`))).rejects.toThrow(/why/);
     await expect(loadCase(await caseWith(`${head}verdict: healthy\nexpects: []\n`))).rejects.toThrow(LabelError);
     await expect(loadCase(await caseWith(`${head}verdict: healthy\nexpect:\n  - cause: 7\n    why: x\n`))).rejects.toThrow(/healthy/);
