@@ -15,7 +15,7 @@ import { claimOutputDirectory, writeNewFile } from '../util/private-dir.js';
 import { planOutput, writeOutput } from '../util/safe-output.js';
 import { checkInterfaceList, splitList } from '../util/validate.js';
 import { VERSION } from '../util/version.js';
-import { exitCodeOf, failureOf, UsageError } from './errors.js';
+import { failureOf, reportError, UsageError } from './errors.js';
 import { EXIT, exceedsThreshold, type FailOn } from './exit-codes.js';
 import { required } from './options.js';
 import type { Policy } from '../policy/schema.js';
@@ -99,7 +99,9 @@ export async function emit(report: Report, options: ReportOptions, inputs: reado
 export function exitCodeFor(outcome: ScanOutcome, failOn: FailOn): number {
   // The interface list unreadable, or a bench that could not finish: the partial report was printed.
   const failure = failureOf(outcome);
-  if (failure) return exitCodeOf(failure);
+  // The partial report may have gone to a file: the reason must reach the terminal (or the
+  // Ansible task's stderr) as well.
+  if (failure) return reportError(failure, false);
   return reportExitCode(outcome.report, failOn);
 }
 

@@ -216,6 +216,8 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
     const report = parseReport(run.stdout);
     expect(report.bench?.complete).toBe(false);
     expect(report.bench?.error).toMatch(/cannot reach iperf3/);
+    // The reason is on stderr too: with -o the report is in a file nobody is looking at yet.
+    expect(run.stderr).toMatch(/^nicdoctor: the bench did not finish: .*cannot reach iperf3/m);
     expect(await iperfLeft(lab)).toEqual([]);
   });
 });
