@@ -10,12 +10,16 @@ import {
   interfaceLine,
   summaryLine,
   type Diagnosis,
+  noteLines,
 } from './format-values.js';
+import { renderOneScreen } from './one-screen.js';
 
 export interface TerminalOptions {
   color: boolean;
   /** Every check, every finding, stack traces: the long form. */
   verbose?: boolean;
+  /** The verdict and the diagnoses only. */
+  short?: boolean;
 }
 
 const MARK: Record<CheckResult['status'], string> = {
@@ -44,6 +48,7 @@ type Paint = (color: Color, text: string) => string;
  * registry order (flutter-doctor style) with all findings and stack traces.
  */
 export function renderTerminal(report: Report, options: TerminalOptions): string {
+  if (!options.verbose) return renderOneScreen(report, options);
   const paint: Paint = (color, text) => (options.color ? `\u001b[${COLORS[color]}m${text}\u001b[0m` : text);
   const lines: string[] = [];
   lines.push(paint('bold', `nicdoctor ${report.tool.version}`) + ` — ${hostLine(report)} — profile ${report.profile}`);
@@ -96,7 +101,7 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
     }
   }
 
-  const notes = noteLines(report, options.verbose === true);
+  const notes = noteLines(report, true);
   if (notes.length) lines.push('', paint('bold', 'Notes:'), ...notes.map((line) => paint('grey', `  - ${line}`)));
 
   if (report.refuted.length) {
@@ -151,21 +156,5 @@ function findingLines(finding: Finding, paint: Paint): string[] {
     lines.push(`        ${formatEvidence(evidence)}${where}`);
   }
   if (finding.fix) lines.push(`        fix: ${finding.fix}`);
-  return lines;
-}
-
-/** One line per note: low-confidence causes, then info findings no note already covers (all of them with --verbose). */
-function noteLines(report: Report, verbose: boolean): string[] {
-  const lines = report.notes.map((note) => `${note.title} (${note.subject}): ${note.explanation}`);
-  if (verbose) return lines;
-  const covered = new Set(
-    report.notes.flatMap((note) =>
-      note.evidence.flatMap((item) => ('check' in item ? [`${item.check}/${item.symptom}@${item.subject}`] : [])),
-    ),
-  );
-  for (const finding of report.checks.flatMap((check) => check.findings)) {
-    if (finding.severity !== 'info' || covered.has(`${finding.check}/${finding.symptom}@${finding.subject}`)) continue;
-    lines.push(`${finding.subject === 'host' ? '' : `${finding.subject}: `}${finding.message}`.replace(/^(\S+): \1 /, '$1 '));
-  }
   return lines;
 }
