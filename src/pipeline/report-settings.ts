@@ -8,6 +8,12 @@ import type { EthtoolChannels } from '../parsers/ethtool-channels.js';
 import type { EthtoolSettings } from '../parsers/ethtool-settings.js';
 import type { PcieLink, PcieLinkReading } from '../collectors/pcie-link.js';
 import type { NetStatistics } from '../collectors/net-statistics.js';
+import type { NicIrqs } from '../collectors/nic-irqs.js';
+import type { NetDevice } from '../collectors/net-device.js';
+import type { NumaTopology } from '../parsers/numactl.js';
+import type { EthtoolStats } from '../parsers/ethtool-stats.js';
+import { parseCpuList } from '../parsers/cpulist.js';
+import { rxQueuePackets } from '../domain/drop-counters.js';
 
 /**
  * The settings a scan read, by readable name ("rx ring", "PCIe link"), for the report: fleet and
@@ -44,8 +50,13 @@ const INTERFACE_FACTS = [
   'ethtool.driver',
   'tc.qdisc',
   'net.statistics',
+  'nic.irqs',
+  'ethtool.stats',
+  'net.device',
 ] as const;
-const HOST_FACTS = ['sysctl.net', 'cpufreq', 'iperf3.version'] as const;
+const HOST_FACTS = ['sysctl.net', 'cpufreq', 'iperf3.version', 'numa'] as const;
+/** CPUs, queues and hops kept for a picture: more than a screen shows is summed up, not drawn. */
+const MAX_POINTS = 1024;
 
 /** Drop counters of /sys/class/net/<if>/statistics summed for the table's "drops" column. */
 const DROP_COUNTERS = ['rx_dropped', 'rx_missed_errors', 'rx_fifo_errors', 'tx_dropped'];
@@ -200,7 +211,56 @@ export function modelName(summary: Pick<InterfaceSummary, 'kind' | 'softwareType
   return summary.kind === 'unknown' ? 'unidentified' : summary.kind;
 }
 
-export function interfaceEntry(summary: InterfaceSummary, facts: Record<string, unknown>): InterfaceSettingsEntry {
+type Distribution = NonNullable<InterfaceSettingsEntry['distribution']>;
+
+function localCpus(device: NetDevice | undefined): number[] | null {
+  if (!device?.localCpuList) return null;
+  try {
+    return parseCpuList(device.localCpuList);
+  } catch {
+    return null;
+  }
+}
+
+/** Where the work lands: queue interrupts per CPU and per vector, packets per RX queue, the PCIe path. */
+function distribution(facts: Record<string, unknown>, numa: NumaTopology | undefined): Distribution | undefined {
+  const irqs = facts['nic.irqs'] as NicIrqs | undefined;
+  const stats = facts['ethtool.stats'] as EthtoolStats | undefined;
+  const pcie = facts['pcie.link'] as PcieLink | undefined;
+  const nodeOf = new Map<number, number>();
+  for (const node of numa?.nodes ?? []) for (const cpu of node.cpus) nodeOf.set(cpu, node.id);
+  const queues = (irqs?.irqs ?? []).filter((irq) => irq.role === 'queue' && irq.counts.length);
+  const perCpu = (irqs?.cpus ?? []).slice(0, MAX_POINTS).map((cpu, column) => ({
+    cpu,
+    count: queues.reduce((sum, irq) => sum + (irq.counts[column] ?? 0), 0),
+    node: nodeOf.get(cpu) ?? null,
+  }));
+  const perQueue = queues
+    .slice(0, MAX_POINTS)
+    .map((irq) => ({ name: irq.name ?? `IRQ ${irq.irq}`, count: irq.counts.reduce((sum, value) => sum + value, 0) }));
+  const packets = stats ? rxQueuePackets(stats).slice(0, MAX_POINTS) : [];
+  const path: Distribution['pciePath'] = [];
+  if (pcie?.present) {
+    const narrowest = pcie.upstream.length ? narrowestHop(pcie)?.address : undefined;
+    const hop = (address: string, link: PcieLinkReading | null) => ({
+      address,
+      link: link ? linkText(link.speedGts, link.width) : null,
+      capable: link && (link.maxSpeedGts !== null || link.maxWidth !== null) ? linkText(link.maxSpeedGts, link.maxWidth) : null,
+      narrowest: address === narrowest,
+    });
+    path.push(hop(pcie.address, pcie.link), ...pcie.upstream.slice(0, MAX_POINTS).map((port) => hop(port.address, port.link)));
+  }
+  if (!perQueue.length && !packets.length && path.length < 2) return undefined;
+  return {
+    interruptsPerCpu: perQueue.length ? perCpu : [],
+    localCpus: localCpus(facts['net.device'] as NetDevice | undefined),
+    interruptsPerQueue: perQueue,
+    rxQueuePackets: packets,
+    pciePath: path.length >= 2 ? path : [],
+  };
+}
+
+export function interfaceEntry(summary: InterfaceSummary, facts: Record<string, unknown>, numa?: NumaTopology): InterfaceSettingsEntry {
   // sysfs names no driver for software devices; ethtool -i does (veth).
   const driver = summary.driver ?? (facts['ethtool.driver'] as { driver?: string } | undefined)?.driver ?? null;
   return {
@@ -212,7 +272,13 @@ export function interfaceEntry(summary: InterfaceSummary, facts: Record<string, 
     values: interfaceValues(facts, summary),
     limits: interfaceLimits(facts),
     counters: interfaceCounters(facts),
+    ...(distributionOf(facts, numa) ?? {}),
   };
+}
+
+function distributionOf(facts: Record<string, unknown>, numa: NumaTopology | undefined): { distribution: Distribution } | undefined {
+  const found = distribution(facts, numa);
+  return found ? { distribution: found } : undefined;
 }
 
 /** The report's settings, from the facts the scan's checks collected. */
@@ -223,7 +289,7 @@ export async function reportSettings(store: FactStore, interfaces: readonly Inte
   for (const summary of interfaces) {
     const facts: Record<string, unknown> = {};
     for (const id of INTERFACE_FACTS) facts[id] = await collected(store, id, summary.name);
-    entries.push(interfaceEntry(summary, facts));
+    entries.push(interfaceEntry(summary, facts, hostFacts.numa as NumaTopology | undefined));
   }
   return { host: hostValues(hostFacts, kernel), interfaces: entries };
 }

@@ -264,6 +264,23 @@ export const interfaceSettingsSchema = z.object({
   values: z.record(z.string(), scalar),
   limits: z.record(z.string(), scalar).default({}),
   counters: z.record(z.string(), scalar).default({}),
+  /** Where the work lands, for the pictures: present when the checks read the outputs behind it. */
+  distribution: z
+    .object({
+      /** Queue interrupts since boot per CPU (/proc/interrupts), for the CPUs listed in `cpus`. */
+      interruptsPerCpu: z.array(z.object({ cpu: z.number().int(), count: z.number(), node: z.number().int().nullable() })),
+      /** CPUs local to the NIC (local_cpulist); null when unknown. */
+      localCpus: z.array(z.number().int()).nullable(),
+      /** Interrupts since boot per queue vector ("eth0-TxRx-3"). */
+      interruptsPerQueue: z.array(z.object({ name: z.string(), count: z.number() })),
+      /** Received packets per RX queue (ethtool -S). */
+      rxQueuePackets: z.array(z.object({ queue: z.number().int(), packets: z.number() })),
+      /** The PCIe path from the NIC to its root port, nearest first; the narrowest hop marked. */
+      pciePath: z.array(
+        z.object({ address: z.string(), link: z.string().nullable(), capable: z.string().nullable(), narrowest: z.boolean() }),
+      ),
+    })
+    .optional(),
 });
 export type InterfaceSettingsEntry = z.infer<typeof interfaceSettingsSchema>;
 

@@ -5,6 +5,7 @@ import { benchTable, diagnosisModeLabel, formatEvidence, hostLine, noteLines, su
 import { INTERFACE_COLUMNS, alignedTable, interfaceRows } from './interface-table.js';
 import { missingOutputs } from './missing-outputs.js';
 import { textInputSummary } from './text-input.js';
+import { pciePathLines, pictureMatters, terminalBars, workPictures, type Picture } from './work-pictures.js';
 
 /**
  * The terminal report on one screen: the verdict, the diagnoses with their fixes, one line per
@@ -54,6 +55,13 @@ export function renderOneScreen(report: Report, options: OneScreenOptions): stri
   if (report.skippedInterfaces?.length)
     lines.push(paint('grey', `  skipped: ${report.skippedInterfaces.map((entry) => `${entry.name} (${entry.reason})`).join('; ')}`));
 
+  // Where the work lands, when that is what a check found wrong.
+  const pictures = workPictures(report);
+  for (const chart of pictures.charts.filter((picture) => pictureMatters(report, picture.kind, picture.interface) && uneven(picture)))
+    lines.push('', paint('bold', `${chart.title}:`), ...terminalBars(chart, { unicode: options.color }));
+  for (const path of pictures.paths.filter((picture) => pictureMatters(report, 'pcie-path', picture.interface)))
+    lines.push('', paint('bold', `PCIe path of ${path.interface}:`), ...pciePathLines(path));
+
   const bench = benchTable(report);
   if (bench) lines.push('', paint('bold', bench.heading), ...bench.result.map((line) => `  ${line}`));
 
@@ -89,6 +97,17 @@ export function renderOneScreen(report: Report, options: OneScreenOptions): stri
 
   lines.push('', summaryLine(report) + ' (--verbose: every check)');
   return lines.join('\n') + '\n';
+}
+
+/**
+ * A picture worth a screen's lines: per-CPU interrupts always (their placement is the question),
+ * queues only when the busiest carries at least twice its fair share.
+ */
+function uneven(picture: Picture): boolean {
+  if (picture.kind === 'irq-cpus') return true;
+  const total = picture.bars.reduce((sum, bar) => sum + bar.value, 0);
+  const max = Math.max(0, ...picture.bars.map((bar) => bar.value));
+  return picture.bars.length > 0 && max * picture.bars.length >= 2 * total;
 }
 
 function diagnosisLines(diagnosis: Diagnosis, rank: number, paint: Paint, printed: Map<string, string>): string[] {

@@ -13,6 +13,7 @@ import {
   noteLines,
 } from './format-values.js';
 import { renderOneScreen } from './one-screen.js';
+import { pciePathLines, terminalBars, workPictures } from './work-pictures.js';
 
 export interface TerminalOptions {
   color: boolean;
@@ -70,6 +71,10 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
   if (verdict.status === 'no-bottleneck') {
     for (const line of verdict.examined) lines.push(`  examined: ${line}`);
   }
+
+  const pictures = workPictures(report);
+  for (const chart of pictures.charts) lines.push('', paint('bold', `${chart.title}:`), ...terminalBars(chart, { unicode: options.color }));
+  for (const path of pictures.paths) lines.push('', paint('bold', `PCIe path of ${path.interface}:`), ...pciePathLines(path));
 
   const bench = benchTable(report);
   if (bench) {
