@@ -62,7 +62,6 @@ function onOff(value: boolean | null): 'on' | 'off' | 'n/a' {
 export default defineCheck({
   id: 'coalescing',
   title: 'Interrupt coalescing',
-  failureTitle: 'Interrupt coalescing does not suit the host profile',
   description:
     'Reads ethtool -c. Throughput host: adaptive coalescing off with rx-usecs 0/1 and no frame batching means an interrupt per packet (warning: high interrupt rate and CPU at moderate rates). Measurement (perfSONAR-style) host: adaptive coalescing on is noted, such hosts turn it off. Latency host: a fixed rx-usecs above the limit (default 50 µs) is a warning; adaptive on is noted. Knows the dynamic rx-usecs modes of e1000/e1000e/igb/ixgbe.',
   scope: 'interface',

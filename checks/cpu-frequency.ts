@@ -25,7 +25,6 @@ export function describeGovernorCounts(counts: string): string {
 export default defineCheck({
   id: 'cpu-frequency',
   title: 'CPU frequency governor and SMT',
-  failureTitle: 'CPU frequency scaling slows the network path',
   description:
     'Reads /sys/devices/system/cpu/cpuN/cpufreq (governor, current and maximum frequency) and SMT state. A power-saving governor lowers the per-stream rate and makes results vary from run to run; with SMT on, processes beyond the physical cores lose ~15 %.',
   scope: 'host',

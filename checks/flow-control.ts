@@ -19,7 +19,6 @@ function onOff(value: boolean): 'on' | 'off' {
 export default defineCheck({
   id: 'flow-control',
   title: 'Ethernet flow control (pause frames)',
-  failureTitle: 'Flow control is off',
   description:
     'Reads ethtool -a on physical ports of 10G and up. Pause frames off (configured, or refused by the link partner) is noted: without them a burst the host cannot absorb is dropped at the NIC. A warning for drivers that turn it off by default (ice). Virtual NICs have no pause frames.',
   scope: 'interface',

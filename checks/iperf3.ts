@@ -25,7 +25,6 @@ const versions = z.object({ version: z.string(), threadedSince: z.string(), auth
 export default defineCheck({
   id: 'iperf3',
   title: 'iperf3 version and features',
-  failureTitle: 'iperf3 on this host cannot fill a fast link on its own',
   description:
     'Reads `iperf3 -v`. Before 3.16 one iperf3 process runs every -P stream on one thread, so one CPU core is the limit (roughly 25 Gb/s, far less on slow cores); on 3.16+ -A pins every thread to the same CPU. Either way the tool, not the network, can be what a test measures.',
   scope: 'host',

@@ -42,7 +42,6 @@ const queuePhrases = {
 const check = defineCheck({
   id: 'irq-affinity',
   title: 'NIC interrupt placement',
-  failureTitle: 'NIC interrupts are concentrated or on the wrong NUMA node',
   description:
     "Reads the NIC's vectors (msi_irqs, /proc/interrupts) and /proc/irq/<n>/{smp,effective}_affinity_list. All queue IRQs on one CPU, IRQs on CPUs outside the NIC's NUMA node, or most interrupts handled by one CPU leave one core's softirq saturated while more streams do not help. Also notes irqbalance overriding hand pinning, or missing on a many-queue NIC.",
   scope: 'interface',

@@ -35,7 +35,6 @@ const options = z.object({
 export default defineCheck({
   id: 'kernel-pcie',
   title: 'PCIe bandwidth the kernel logged for each NIC',
-  failureTitle: 'The kernel reports a NIC on too little PCIe bandwidth',
   description:
     'Reads the PCIe bandwidth lines drivers log at probe time (dmesg, or the journal\'s kernel messages): "X Gb/s available PCIe bandwidth, limited by <speed> x<width> link at <BDF> (capable of Y Gb/s ...)", ixgbe\'s "PCI Express bandwidth of N GT/s available", igb\'s "(PCIe:2.5Gb/s:Width x1)". The kernel names the limiting device, which may be a bridge above the NIC. Works on a capture that holds the log but no sysfs or lspci.',
   scope: 'host',

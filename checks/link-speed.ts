@@ -42,7 +42,6 @@ type BelowCapability = z.output<typeof belowCapability>;
 export default defineCheck({
   id: 'link-speed',
   title: 'Link state, speed and duplex',
-  failureTitle: 'Link is down, flapping or negotiated below capability',
   description:
     'Compares the speed and duplex negotiated (`ethtool <if>`) with the fastest mode that the NIC both supports and advertises and, when shown, the fastest mode the link partner advertises too; flags a link that is down while the interface is up, and carrier changes (/sys/class/net/<if>/carrier_changes) that show a flapping link.',
   scope: 'interface',

@@ -17,7 +17,6 @@ const options = z.object({
 export default defineCheck({
   id: 'mtu',
   title: 'MTU sizes',
-  failureTitle: 'MTU differs between a bond and its members, or an overlay does not fit its underlay',
   description:
     'Reads /sys/class/net/<if>/mtu. A standard MTU on a 10G+ link lowers the TCP goodput ceiling and costs CPU per Gb/s (info: jumbo frames must be configured end to end); bond members whose MTU differs from the bond are a warning. Overlays (VXLAN, Geneve, GRE, flannel, OVS tunnel ports) and guest devices (tap, vnet) are judged by their encapsulation overhead against the largest underlay MTU.',
   scope: 'interface',

@@ -130,7 +130,6 @@ const counterPhrases = {
 export default defineCheck({
   id: 'nic-drops',
   title: 'NIC drop and error counters',
-  failureTitle: 'The NIC dropped packets or saw physical errors',
   description:
     'Reads ethtool -S <if> and /sys/class/net/<if>/statistics and explains the driver-specific counters: drops for lack of receive buffers or host backpressure (mlx5 rx_out_of_buffer / rx_discards_phy, ixgbe rx_missed_errors, igb rx_no_buffer_count, i40e/ice port.rx_dropped, bnxt rx_discards, ...), CRC and symbol errors (cable, optic, switch port), other errors such as bad checksums or malformed frames (info), and one receive queue taking most of the packets (info). The sysfs counters are used where ethtool shows nothing of a kind (virtio, veth) or cannot run.',
   scope: 'interface',

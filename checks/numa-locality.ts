@@ -17,7 +17,6 @@ const placement = z.object({
 export default defineCheck({
   id: 'numa-locality',
   title: "The NIC's NUMA node",
-  failureTitle: 'The NIC sits on a NUMA node without local memory',
   description:
     "Reads the NIC's numa_node and local_cpulist and the host's NUMA nodes (/sys/devices/system/node). On a multi-node host, test processes and IRQs belong on the NIC's node: the wrong socket costs up to 2x at 40/100G. IRQs on remote CPUs are reported by irq-affinity.",
   scope: 'interface',

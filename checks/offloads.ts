@@ -70,7 +70,6 @@ function profileNote(profile: Profile, onPurpose: boolean): string {
 export default defineCheck({
   id: 'offloads',
   title: 'Offloads (TSO, GSO, GRO, checksums)',
-  failureTitle: 'Offloads are off',
   description:
     'Reads ethtool -k: TSO, GSO, GRO, rx/tx checksumming and scatter-gather. Changeable offloads that are off are a warning on a throughput host (info for TSO/GSO/GRO on a measurement host, which turns them off on purpose); "off [fixed]" is info (the driver cannot do it); "off [requested on]" is a warning (the driver or the stack refused it). LRO off is normal and not reported.',
   scope: 'interface',

@@ -81,7 +81,6 @@ const aspmData = z.object({ address: pciAddress, aspm: z.string().regex(/^(L0s|L
 export default defineCheck({
   id: 'pcie-link',
   title: 'PCIe link width and speed',
-  failureTitle: 'PCIe link too slow or narrower than it should be',
   description:
     "Reads the NIC's PCIe link (sysfs current/max_link_speed/width, else lspci LnkCap/LnkSta) and the links of the bridges above it. Usable bandwidth ≈ 0.89 x the kernel's encoded rate; below the port speed the NIC cannot reach line rate (critical). A link below its capability that still carries line rate, or a narrower upstream bridge, is a warning; DevCtl MaxPayload below DevCap is reported as info.",
   scope: 'interface',

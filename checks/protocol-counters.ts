@@ -28,7 +28,6 @@ const count = z.number().int().nonnegative();
 export default defineCheck({
   id: 'protocol-counters',
   title: 'TCP and UDP loss counters above the NIC',
-  failureTitle: 'TCP retransmits or socket-buffer drops above the NIC',
   description:
     'Reads /proc/net/snmp and /proc/net/netstat (totals since boot): UDP RcvbufErrors/SndbufErrors (datagrams dropped because a socket buffer was full), TCP RetransSegs against OutSegs (loss on the path or at a receiver), TCPBacklogDrop and receive-queue pruning (a socket that could not keep up), ListenDrops (an application that does not accept fast enough). A rate or a large count since boot decides the severity.',
   scope: 'host',

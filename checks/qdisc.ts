@@ -37,7 +37,6 @@ const gbps = (bitsPerSecond: number) => Number((bitsPerSecond / 1e9).toFixed(2))
 export default defineCheck({
   id: 'qdisc',
   title: 'Egress qdiscs and shapers',
-  failureTitle: 'A traffic shaper or qdisc drops limit egress',
   description:
     'Reads tc -s qdisc show dev <if> (and tc -s class show for classful qdiscs). A qdisc or class with a rate below the link speed (tbf, htb, cake bandwidth, fq maxrate per flow) caps egress whatever the streams; drops counted on the root qdisc since it was created mean packets were discarded before the NIC. net.core.default_qdisc is judged by socket-buffers.',
   scope: 'interface',

@@ -20,7 +20,6 @@ const percent = (fraction: number) => Math.round(fraction * 1000) / 10;
 export default defineCheck({
   id: 'rss-indirection',
   title: 'RSS indirection table and hash key',
-  failureTitle: 'RSS indirection table or hash key concentrates flows on few queues',
   description:
     'Reads the RSS indirection table and hash key (`ethtool -x`): a table whose entries all point at one queue, a table where one queue holds more than twice its fair share (queues configured but unused), and an all-zero Toeplitz key (every flow hashes alike) each keep traffic on fewer CPUs than the queues suggest. A driver without an indirection table (ethtool -x "Operation not supported", e.g. virtio_net without RSS) is not applicable rather than unknown: there is no table to misconfigure, and the queue count itself is judged by rss-queues.',
   scope: 'interface',

@@ -100,7 +100,6 @@ const belowMaxData = z.object({
 export default defineCheck({
   id: 'rss-queues',
   title: 'RSS queue count',
-  failureTitle: 'Too few receive queues (RSS) are in use',
   description:
     'Compares the channels in use (`ethtool -l`) with the driver maximum and the NIC-local CPUs: with fewer queues, received traffic is processed on fewer CPUs whatever the number of flows. A single queue on a 10G+ port is reported on its own (it subsumes "below maximum"); a single queue without RPS (/sys/class/net/<if>/queues/rx-0/rps_cpus) is noted. Bonds, bridges, VLANs and software interfaces are not applicable; a driver without `ethtool -l` support is judged from the kernel queues in sysfs when it has a single queue, otherwise not applicable.',
   scope: 'interface',

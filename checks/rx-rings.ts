@@ -54,7 +54,6 @@ const ringPhrases = {
 export default defineCheck({
   id: 'rx-rings',
   title: 'RX/TX ring sizes',
-  failureTitle: 'Rings are below their maximum',
   description:
     'Reads ethtool -g: current RX/TX ring sizes against the driver maximum. Rings below the maximum drop bursts at the NIC: a warning on a throughput or measurement host with a 10G+ port, info below 10G and on a latency host (deeper rings add queueing delay). A driver whose maximum is tiny is noted.',
   scope: 'interface',

@@ -72,7 +72,6 @@ const limitPhrases = {
 export default defineCheck({
   id: 'socket-buffers',
   title: 'Socket buffers and TCP sysctls',
-  failureTitle: 'Socket buffers are too small for the link speed',
   description:
     'Reads net.core.rmem_max/wmem_max and net.ipv4.tcp_rmem/tcp_wmem from /proc/sys and compares them with the ESnet tier for the fastest selected link (below 40G, 40G+, 100G+): one TCP stream cannot go faster than its window divided by the RTT. Also notes the default qdisc (fq paces flows), the congestion control in use, and MTU probing off on hosts with jumbo frames.',
   scope: 'host',

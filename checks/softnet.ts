@@ -46,7 +46,6 @@ function cpuLabels(list: string, ids: 'cpu' | 'row'): string {
 export default defineCheck({
   id: 'softnet',
   title: 'Kernel receive backlog and softirq budget',
-  failureTitle: 'The kernel dropped packets in the per-CPU backlog or ran out of softirq budget',
   description:
     'Reads /proc/net/softnet_stat (one row per CPU, hex). Column 2 counts packets dropped because the per-CPU backlog exceeded net.core.netdev_max_backlog: drops that no NIC counter shows. Column 3 (time_squeeze) counts softirq rounds that stopped with packets left because net.core.netdev_budget or netdev_budget_usecs ran out. Both are totals since boot.',
   scope: 'host',

@@ -70,7 +70,6 @@ function cpuShare(process: BenchProcess): { percent: number; limit: number } | n
 export default defineCheck({
   id: 'throughput',
   title: 'Measured throughput',
-  failureTitle: 'Measured throughput falls short, and why',
   description:
     'Judges the calibrated multi-process iperf3 bench (nicdoctor bench, scan --peer/--loopback): the plateau against the link goodput ceiling and the PCIe budget, single-core-bound processes, retransmits, instability, collapse after the first interval, bidirectional asymmetry, iperf3 version skew and busy servers.',
   scope: 'host',

@@ -22,7 +22,6 @@ const PURPOSE: Record<ToolName, string> = {
 export default defineCheck({
   id: 'tools',
   title: 'Diagnostic tools',
-  failureTitle: 'Tools that nicdoctor needs are missing',
   description:
     'Looks for ethtool, lspci, iperf3, numactl, taskset, irqbalance, tc and ip in PATH and the sbin directories. Without ethtool most interface checks are unknown and without iperf3 the bench cannot run (warnings); the others are optional (info).',
   scope: 'host',

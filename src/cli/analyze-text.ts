@@ -141,7 +141,9 @@ export async function analyzeTextCommand(input: string, options: TextAnalyzeOpti
           2,
         ) + '\n'
       : outcomes
-          .map((outcome) => render(outcome.report, options.format, { color, verbose: options.verbose ?? false }))
+          .map((outcome) =>
+            render(outcome.report, options.format, { color, verbose: options.verbose ?? false, short: options.short ?? false }),
+          )
           .join(options.format === 'markdown' ? '\n---\n\n' : '\n');
   if (options.output) await writeOutput(options.output, rendered, { flag: '--output', inputs: input === '-' ? [] : [input] });
   else process.stdout.write(rendered);

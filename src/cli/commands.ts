@@ -34,6 +34,8 @@ export interface ReportOptions {
   failOn: FailOn;
   profile: Profile;
   verbose?: boolean;
+  /** Terminal: the verdict and the diagnoses only. */
+  short?: boolean;
   /** Judge the report against this pre-deployment checklist (YAML); the exit code follows it. */
   policy?: string;
   /** Write an evidence bundle (report + every raw output) to this .tar.gz. */
@@ -90,7 +92,7 @@ export async function emit(report: Report, options: ReportOptions, inputs: reado
   log?.debug({ phase: 'render', format: options.format }, 'scan phase');
   const color =
     (!options.output || options.output === '-') && options.format === 'terminal' && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  const text = render(report, options.format, { color, verbose: options.verbose ?? false });
+  const text = render(report, options.format, { color, verbose: options.verbose ?? false, short: options.short ?? false });
   if (options.output) await writeOutput(options.output, text, { flag: '--output', inputs });
   else process.stdout.write(text);
 }

@@ -33,6 +33,7 @@ function reportOptions(command: Command): Command {
     .addOption(ifaceOption('interface to examine (repeatable, or comma-separated); default: all but loopback and down ones'))
     .option('--all', 'also examine interfaces that are down (software devices and ports set down are skipped otherwise)')
     .addOption(new Option('-f, --format <format>', 'report format').choices(FORMATS).default('terminal'))
+    .option('--short', 'terminal report: the verdict and the diagnoses only (--verbose: every check)')
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('--only <ids>', 'run only these checks (comma-separated)', collectList)
     .option('--skip <ids>', 'skip these checks (comma-separated)', collectList)

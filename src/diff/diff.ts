@@ -45,19 +45,37 @@ export interface DiffReport {
 /** Paths that name a device rather than configure it: they differ between any two hosts. */
 const IDENTITY = /(^|\.)(netPath|pciPath|pciAddress|path|address|busInfo|interface|physicalFunction|name)$/;
 
-/** Pairs interfaces by name; left-over ones in report order (eth0 on A with ens1f0 on B). */
+/**
+ * Pairs interfaces by name, then those left over by what they are: the same PCI slot, then the
+ * same NIC model and driver, then the same driver, then in report order (eth0 on A with ens1f0
+ * on B, both in slot 0000:3b:00.0).
+ */
 function subjectMap(a: Report, b: Report): Map<string, string> {
   const map = new Map<string, string>([
     ['', ''],
     ['host', 'host'],
   ]);
-  const bNames = b.interfaces.map((iface) => iface.name);
-  const leftA = a.interfaces.map((iface) => iface.name).filter((name) => !bNames.includes(name));
-  const leftB = bNames.filter((name) => !a.interfaces.some((iface) => iface.name === name));
-  for (const iface of a.interfaces) if (bNames.includes(iface.name)) map.set(iface.name, iface.name);
-  leftA.forEach((name, index) => {
-    if (leftB[index]) map.set(name, leftB[index]);
-  });
+  const bNames = new Set(b.interfaces.map((iface) => iface.name));
+  for (const iface of a.interfaces) if (bNames.has(iface.name)) map.set(iface.name, iface.name);
+  const identity = (report: Report, name: string) => {
+    const summary = report.interfaces.find((iface) => iface.name === name);
+    const entry = report.settings?.interfaces.find((iface) => iface.name === name);
+    return { slot: summary?.pciAddress ?? null, model: entry?.model ?? null, driver: summary?.driver ?? entry?.driver ?? null };
+  };
+  let leftA = a.interfaces.map((iface) => iface.name).filter((name) => !map.has(name));
+  let leftB = [...bNames].filter((name) => !a.interfaces.some((iface) => iface.name === name));
+  const keys: Array<(id: ReturnType<typeof identity>) => string | null> = [(id) => id.slot, (id) => id.model, (id) => id.driver, () => ''];
+  for (const key of keys) {
+    for (const name of leftA) {
+      const wanted = key(identity(a, name));
+      if (wanted === null) continue;
+      const match = leftB.find((other) => key(identity(b, other)) === wanted);
+      if (match === undefined) continue;
+      map.set(name, match);
+      leftB = leftB.filter((other) => other !== match);
+    }
+    leftA = leftA.filter((name) => !map.has(name));
+  }
   return map;
 }
 

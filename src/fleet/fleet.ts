@@ -208,9 +208,9 @@ export function buildFleet(inputs: readonly LoadedInput[], failOn: FailOn, unrea
   };
 }
 
-/** "h3 (eth1): egress qdisc tbf 0.5 Gb/s where 2 of 3 interfaces with veth have noqueue" */
+/** "h3 (eth1): egress qdisc tbf 0.5 Gb/s where 2 of 3 veth interfaces have noqueue" */
 export function describeOutlier(outlier: Outlier): string[] {
-  const among = outlier.scope === 'interface' ? `interfaces with ${outlier.group}` : 'hosts';
+  const among = outlier.scope === 'interface' ? `${outlier.group} interfaces` : 'hosts';
   return outlier.outliers.map(
     (member) =>
       `${member.host}${member.interface ? ` (${member.interface})` : ''}: ${outlier.setting} ${String(member.value)} where ${outlier.majorityCount} of ${outlier.compared} ${among} have ${String(outlier.majority)}`,

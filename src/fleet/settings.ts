@@ -1,6 +1,7 @@
 import type { FactStore } from '../engine/collector.js';
 import type { FactId } from '../engine/facts.js';
-import type { Report, Scalar } from '../report/schema.js';
+import type { Report, ReportSettings, Scalar } from '../report/schema.js';
+import { interfaceEntry, reportSettings } from '../pipeline/report-settings.js';
 
 /**
  * The settings fleet compares between hosts, by readable name ("rx ring", "PCIe link"). Only
@@ -11,8 +12,10 @@ export type SettingValues = Record<string, Scalar>;
 export interface InterfaceSettings {
   name: string;
   driver: string | null;
-  /** "ice 0x8086:0x1593": hosts are compared only with hosts holding the same NIC model and driver. */
+  /** "Intel 8086:1593 (ice)": hosts are compared only with hosts holding the same NIC model and driver. */
   model: string;
+  /** Pairs interfaces across hosts when their names differ. */
+  pciAddress: string | null;
   values: SettingValues;
 }
 
@@ -23,19 +26,6 @@ export interface HostSettings {
 
 /** Kinds of interface whose settings are compared: software devices (veth, bridge) are left out unless nothing else is there. */
 const HARDWARE_KINDS = new Set(['physical', 'paravirtual']);
-
-/** Offloads that move throughput; ethtool lists some 60 features. */
-const OFFLOADS = [
-  'tcp-segmentation-offload',
-  'generic-segmentation-offload',
-  'generic-receive-offload',
-  'large-receive-offload',
-  'rx-checksumming',
-  'tx-checksumming',
-  'scatter-gather',
-  'rx-gro-hw',
-  'receive-hashing',
-];
 
 /** Facts that hold counters or raw text: they differ between any two reads and are never settings. */
 const COUNTER_FACTS = new Set<string>([
@@ -68,10 +58,6 @@ export function flatten(value: unknown, prefix = '', into = new Map<string, unkn
   return into;
 }
 
-function gbps(bits: number | null | undefined): string | null {
-  return bits == null ? null : `${Math.round(bits / 1e7) / 100} Gb/s`;
-}
-
 function set(values: SettingValues, name: string, value: unknown): void {
   if (value === undefined) return;
   values[name] =
@@ -83,82 +69,6 @@ async function collected(store: FactStore, id: string, subject = ''): Promise<un
   if (!store.runs.some((run) => run.fact === id && (run.subject ?? '') === subject && run.ok)) return undefined;
   const result = await store.get(id as FactId, subject || undefined);
   return result.ok ? result.value : undefined;
-}
-
-function interfaceValues(facts: Record<string, unknown>, summary: Report['interfaces'][number]): SettingValues {
-  const values: SettingValues = {};
-  set(values, 'MTU', summary.mtu);
-  set(values, 'speed Mb/s', summary.speedMbps);
-  const rings = facts['ethtool.rings'] as { current?: { rx?: number | null; tx?: number | null } } | undefined;
-  if (rings?.current) {
-    set(values, 'rx ring', rings.current.rx);
-    set(values, 'tx ring', rings.current.tx);
-  }
-  const channels = facts['ethtool.channels'] as { current?: Record<string, number | null> } | undefined;
-  if (channels?.current) {
-    for (const kind of ['combined', 'rx', 'tx'] as const)
-      if (channels.current[kind]) set(values, `${kind} channels`, channels.current[kind]);
-  }
-  const features = (facts['ethtool.features'] as { features?: Record<string, { active: boolean }> } | undefined)?.features;
-  if (features) for (const name of OFFLOADS) if (features[name]) set(values, `offload ${name}`, features[name].active ? 'on' : 'off');
-  const coalesce = facts['ethtool.coalesce'] as Record<string, unknown> | undefined;
-  if (coalesce) {
-    for (const [key, label] of [
-      ['adaptiveRx', 'adaptive-rx'],
-      ['adaptiveTx', 'adaptive-tx'],
-      ['rxUsecs', 'rx-usecs'],
-      ['rxFrames', 'rx-frames'],
-      ['txUsecs', 'tx-usecs'],
-    ] as const) {
-      if (coalesce[key] !== null && coalesce[key] !== undefined) set(values, `coalesce ${label}`, coalesce[key]);
-    }
-  }
-  const pcie = facts['pcie.link'] as { present: boolean; link?: { speedGts: number | null; width: number | null } | null } | undefined;
-  if (pcie?.present && pcie.link) set(values, 'PCIe link', `${pcie.link.speedGts ?? '?'} GT/s x${pcie.link.width ?? '?'}`);
-  const driver = facts['ethtool.driver'] as { driver?: string; version?: string | null; firmwareVersion?: string | null } | undefined;
-  if (driver) {
-    set(values, 'driver version', driver.version ?? null);
-    set(values, 'firmware version', driver.firmwareVersion ?? null);
-  }
-  const qdisc = facts['tc.qdisc'] as
-    { qdiscs?: { kind: string; root: boolean; rateBitsPerSecond: number | null; bandwidthBitsPerSecond: number | null }[] } | undefined;
-  const root = qdisc?.qdiscs?.find((entry) => entry.root);
-  if (qdisc)
-    set(
-      values,
-      'egress qdisc',
-      root ? [root.kind, gbps(root.rateBitsPerSecond ?? root.bandwidthBitsPerSecond)].filter(Boolean).join(' ') : 'none',
-    );
-  return values;
-}
-
-function hostValues(facts: Record<string, unknown>, report: Report): SettingValues {
-  const values: SettingValues = {};
-  set(values, 'kernel', report.host.kernel);
-  const sysctl = facts['sysctl.net'] as Record<string, unknown> | undefined;
-  if (sysctl) {
-    const mem = (value: unknown) => (isObj(value) ? [value.min, value.default, value.max].join(' ') : value);
-    set(values, 'net.core.rmem_max', sysctl.rmemMax);
-    set(values, 'net.core.wmem_max', sysctl.wmemMax);
-    set(values, 'net.ipv4.tcp_rmem', mem(sysctl.tcpRmem));
-    set(values, 'net.ipv4.tcp_wmem', mem(sysctl.tcpWmem));
-    set(values, 'net.core.netdev_max_backlog', sysctl.netdevMaxBacklog);
-    set(values, 'net.core.default_qdisc', sysctl.defaultQdisc);
-    set(values, 'net.ipv4.tcp_congestion_control', sysctl.tcpCongestionControl);
-  }
-  const cpufreq = facts.cpufreq as { present: boolean; cpus: { governor: string | null }[] } | undefined;
-  if (cpufreq?.present) set(values, 'CPU governor', [...new Set(cpufreq.cpus.map((cpu) => cpu.governor ?? '?'))].sort().join(','));
-  const iperf3 = facts['iperf3.version'] as { version?: string } | undefined;
-  if (iperf3?.version) set(values, 'iperf3 version', iperf3.version);
-  return values;
-}
-
-function modelOf(driver: string | null, pcie: unknown, kind: string): string {
-  // A software device with no driver named (veth: the checks never ask ethtool -i there) is grouped by its kind.
-  if (!driver) return `${kind}, no driver`;
-  const link = pcie as { present: boolean; vendorId?: string | null; deviceId?: string | null } | undefined;
-  const ids = link?.present && link.vendorId && link.deviceId ? `${link.vendorId}:${link.deviceId}` : null;
-  return [driver, ids].filter(Boolean).join(' ');
 }
 
 /** Which interfaces to compare: the hardware ones when the host has any, else all (a VM, the namespace lab). */
@@ -183,45 +93,40 @@ export async function settingsFromStore(
       if (!COUNTER_KEYS.test(key)) facts.set(`${run.fact}\t${run.subject ?? ''}\t${key}`, inner);
     }
   }
-  const hostFacts: Record<string, unknown> = {};
-  for (const id of ['sysctl.net', 'cpufreq', 'iperf3.version']) hostFacts[id] = await collected(store, id);
-  const interfaces: InterfaceSettings[] = [];
-  for (const summary of comparedInterfaces(report)) {
-    const perIface: Record<string, unknown> = {};
-    for (const id of [
-      'ethtool.rings',
-      'ethtool.channels',
-      'ethtool.features',
-      'ethtool.coalesce',
-      'pcie.link',
-      'ethtool.driver',
-      'tc.qdisc',
-    ])
-      perIface[id] = await collected(store, id, summary.name);
-    // sysfs names no driver for software devices; ethtool -i does (veth).
-    const driver = summary.driver ?? (perIface['ethtool.driver'] as { driver?: string } | undefined)?.driver ?? null;
-    interfaces.push({
-      name: summary.name,
-      driver,
-      model: modelOf(driver, perIface['pcie.link'], summary.kind),
-      values: interfaceValues(perIface, summary),
-    });
-  }
-  return { settings: { host: hostValues(hostFacts, report), interfaces }, facts };
+  const computed = await reportSettings(store, report.interfaces, report.host.kernel);
+  return { settings: compared(computed, report), facts };
 }
 
 /**
- * What a bare JSON report tells about settings: interface summaries and the policy's observed
- * values. Bundles carry the raw outputs and give the full list.
+ * The settings a JSON report carries (its scan's own reading of the facts, the same as a bundle's
+ * rescan gives). A report written before reports carried settings gives its interface summaries.
  */
 export function settingsFromReport(report: Report): HostSettings {
-  const interfaces = comparedInterfaces(report).map((summary) => ({
-    name: summary.name,
-    driver: summary.driver,
-    model: modelOf(summary.driver, undefined, summary.kind),
-    values: interfaceValues({}, summary),
-  }));
-  const host = hostValues({}, report);
+  return compared(
+    report.settings ?? {
+      host: { kernel: report.host.kernel },
+      interfaces: report.interfaces.map((summary) => interfaceEntry(summary, {})),
+    },
+    report,
+  );
+}
+
+/**
+ * The settings fleet and diff compare, whatever the input: the compared interfaces' values, with
+ * the policy's observed values and the bench's iperf3 version, which only the report holds.
+ */
+function compared(settings: ReportSettings, report: Report): HostSettings {
+  const names = new Set(comparedInterfaces(report).map((iface) => iface.name));
+  const host: SettingValues = { ...settings.host };
+  const interfaces: InterfaceSettings[] = settings.interfaces
+    .filter((entry) => names.has(entry.name))
+    .map((entry) => ({
+      name: entry.name,
+      driver: entry.driver,
+      model: entry.model,
+      pciAddress: entry.pciAddress,
+      values: { ...entry.values },
+    }));
   for (const item of report.policy?.items ?? []) {
     if (item.subject) {
       const iface = interfaces.find((candidate) => candidate.name === item.subject);

@@ -121,7 +121,7 @@ async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<Chec
   const explained = subjectResults.find((result) => result.status === status && result.reason);
   return {
     id: check.id,
-    title: status === 'fail' ? check.failureTitle : check.title,
+    title: check.title,
     status,
     ...(explained?.reason
       ? {

@@ -17,6 +17,7 @@ import { collectRuleFacts, diagnose, partitionDiagnoses } from '../rules/engine.
 import { fixFindingsFromDiagnoses } from '../rules/finding-fixes.js';
 import { reportVerdict } from '../report/verdict.js';
 import { isPhysical } from '../domain/interface-kinds.js';
+import { reportSettings } from './report-settings.js';
 
 export interface ScanOptions {
   io: HostIO;
@@ -156,6 +157,7 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   fixFindingsFromDiagnoses(report);
   report.verdict = reportVerdict(report);
   if (options.policy) report.policy = evaluatePolicy(options.policy, report, await collectPolicyFacts(store, report));
+  report.settings = await reportSettings(store, interfaces, inventory.kernel);
   for (const check of report.checks) check.durationMs = round(check.durationMs);
   // The report is the contract: validate what we emit, so a bug shows here and not in a user's jq;
   // a finding that breaks it turns its check into an error instead of losing the report.

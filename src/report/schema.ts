@@ -247,6 +247,50 @@ export const askForSchema = z.object({
 });
 export type AskFor = z.infer<typeof askForSchema>;
 
+/**
+ * The settings of one interface as the scan read them, so that `fleet` and `diff` compare plain
+ * reports as they compare bundles. `values` are what an operator sets or a vendor ships (rings,
+ * queues, offloads, MTU, coalescing, qdisc, driver and firmware versions) and are compared between
+ * hosts; `limits` are what the hardware offers (ring and queue maximums, the PCIe link it is
+ * capable of, the fastest link mode) and `counters` are drops since boot: shown, never compared.
+ */
+export const interfaceSettingsSchema = z.object({
+  name: z.string(),
+  kind: interfaceSummarySchema.shape.kind,
+  driver: z.string().nullable(),
+  /** "Intel 8086:1593 (ice)": the group a fleet compares this interface within. */
+  model: z.string(),
+  pciAddress: z.string().nullable(),
+  values: z.record(z.string(), scalar),
+  limits: z.record(z.string(), scalar).default({}),
+  counters: z.record(z.string(), scalar).default({}),
+  /** Where the work lands, for the pictures: present when the checks read the outputs behind it. */
+  distribution: z
+    .object({
+      /** Queue interrupts since boot per CPU (/proc/interrupts), for the CPUs listed in `cpus`. */
+      interruptsPerCpu: z.array(z.object({ cpu: z.number().int(), count: z.number(), node: z.number().int().nullable() })),
+      /** CPUs local to the NIC (local_cpulist); null when unknown. */
+      localCpus: z.array(z.number().int()).nullable(),
+      /** Interrupts since boot per queue vector ("eth0-TxRx-3"). */
+      interruptsPerQueue: z.array(z.object({ name: z.string(), count: z.number() })),
+      /** Received packets per RX queue (ethtool -S). */
+      rxQueuePackets: z.array(z.object({ queue: z.number().int(), packets: z.number() })),
+      /** The PCIe path from the NIC to its root port, nearest first; the narrowest hop marked. */
+      pciePath: z.array(
+        z.object({ address: z.string(), link: z.string().nullable(), capable: z.string().nullable(), narrowest: z.boolean() }),
+      ),
+    })
+    .optional(),
+});
+export type InterfaceSettingsEntry = z.infer<typeof interfaceSettingsSchema>;
+
+export const settingsSchema = z.object({
+  /** Host-wide settings: the sysctls, the CPU governor, the kernel, the iperf3 version. */
+  host: z.record(z.string(), scalar),
+  interfaces: z.array(interfaceSettingsSchema),
+});
+export type ReportSettings = z.infer<typeof settingsSchema>;
+
 export const reportSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   tool: z.object({ name: z.literal('nicdoctor'), version: z.string() }),
@@ -302,6 +346,8 @@ export const reportSchema = z.object({
       notExamined: z.array(z.string()),
     })
     .optional(),
+  /** The settings the checks read, per interface and for the host (compared by fleet and diff). */
+  settings: settingsSchema.optional(),
   /** Text input: the commands to ask for, whose absence left a check unknown. */
   askFor: z.array(askForSchema).optional(),
   /** Pre-deployment checklist result (scan --policy FILE). */

@@ -121,3 +121,19 @@ export function diagnosisModeLabel(diagnosis: Diagnosis): string {
 export function diagnosisHeading(diagnosis: Diagnosis, rank: number): string {
   return `${rank}. ${diagnosis.title} — ${diagnosis.subject}, cause ${diagnosis.cause}, ${diagnosis.confidence} confidence, ${diagnosisModeLabel(diagnosis)}`;
 }
+
+/** One line per note: low-confidence causes, then info findings no note already covers (all of them with `all`). */
+export function noteLines(report: Report, all: boolean): string[] {
+  const lines = report.notes.map((note) => `${note.title} (${note.subject}): ${note.explanation}`);
+  if (all) return lines;
+  const covered = new Set(
+    report.notes.flatMap((note) =>
+      note.evidence.flatMap((item) => ('check' in item ? [`${item.check}/${item.symptom}@${item.subject}`] : [])),
+    ),
+  );
+  for (const finding of report.checks.flatMap((check) => check.findings)) {
+    if (finding.severity !== 'info' || covered.has(`${finding.check}/${finding.symptom}@${finding.subject}`)) continue;
+    lines.push(`${finding.subject === 'host' ? '' : `${finding.subject}: `}${finding.message}`.replace(/^(\S+): \1 /, '$1 '));
+  }
+  return lines;
+}

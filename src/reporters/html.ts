@@ -2,6 +2,7 @@ import type { Finding, Report } from '../report/schema.js';
 import { irqCpuChart, processTimeChart, rampChart, type ChartOutcome } from './bench-charts.js';
 import { STATUS_LABEL, benchTable, diagnosisModeLabel, formatSource, formatValue, hostLine, summaryLine } from './format-values.js';
 import { escapeXml as esc } from './svg-charts.js';
+import { pciePathHtml, pictureSvg, workPictures } from './work-pictures.js';
 
 /*
  * One self-contained HTML file: inline CSS and SVG, no scripts, and a Content-Security-Policy
@@ -44,6 +45,7 @@ article.finding { padding: 8px 12px; margin: 12px 0; background: #fafafa; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.chart-figure { margin: 0; padding: 8px; border: 1px solid #e3e3e3; border-radius: 4px; max-width: 100%; }
 figure.chart-figure svg { display: block; max-width: 100%; height: auto; }
+figure.pcie-path li.narrowest { font-weight: bold; color: #b00020; }
 figcaption { font-size: 12.5px; color: #555; max-width: 640px; margin-top: 4px; }
 p.missing, p.no-bench { color: #6d5200; background: #fff8de; padding: 6px 10px; border-radius: 3px; }
 ul.bench-result { padding-left: 20px; }
@@ -185,6 +187,17 @@ function findings(report: Report): string {
   return `<section id="findings"><h2>Findings</h2>\n${all.map(finding).join('\n')}\n</section>`;
 }
 
+/** Interrupts per CPU and per queue, packets per RX queue, the PCIe path: drawn from the capture, no bench needed. */
+function whereWorkLands(report: Report): string {
+  const pictures = workPictures(report);
+  if (!pictures.charts.length && !pictures.paths.length) return '';
+  const charts = pictures.charts.map(
+    (picture) =>
+      `<figure class="chart-figure" id="figure-${picture.id}"><h3>${esc(picture.title)}</h3>${pictureSvg(picture)}<figcaption>${esc(picture.caption)}</figcaption></figure>`,
+  );
+  return `<section id="work"><h2>Where the work lands</h2><div class="charts" id="work-charts">${charts.join('')}${pictures.paths.map(pciePathHtml).join('')}</div></section>`;
+}
+
 /** The report as one self-contained HTML document (pure: report in, string out). */
 export function renderHtml(report: Report): string {
   return [
@@ -203,6 +216,7 @@ export function renderHtml(report: Report): string {
     '<main>',
     diagnoses(report),
     interfaces(report),
+    whereWorkLands(report),
     checks(report),
     bench(report),
     findings(report),

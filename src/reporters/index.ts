@@ -12,6 +12,8 @@ export type Format = (typeof FORMATS)[number];
 export interface RenderOptions {
   color: boolean;
   verbose?: boolean;
+  /** Terminal: the verdict and the diagnoses only. */
+  short?: boolean;
 }
 
 /** Reporters are pure: report in, string out. */

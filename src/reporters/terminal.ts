@@ -10,12 +10,17 @@ import {
   interfaceLine,
   summaryLine,
   type Diagnosis,
+  noteLines,
 } from './format-values.js';
+import { renderOneScreen } from './one-screen.js';
+import { pciePathLines, terminalBars, workPictures } from './work-pictures.js';
 
 export interface TerminalOptions {
   color: boolean;
   /** Every check, every finding, stack traces: the long form. */
   verbose?: boolean;
+  /** The verdict and the diagnoses only. */
+  short?: boolean;
 }
 
 const MARK: Record<CheckResult['status'], string> = {
@@ -44,6 +49,7 @@ type Paint = (color: Color, text: string) => string;
  * registry order (flutter-doctor style) with all findings and stack traces.
  */
 export function renderTerminal(report: Report, options: TerminalOptions): string {
+  if (!options.verbose) return renderOneScreen(report, options);
   const paint: Paint = (color, text) => (options.color ? `\u001b[${COLORS[color]}m${text}\u001b[0m` : text);
   const lines: string[] = [];
   lines.push(paint('bold', `nicdoctor ${report.tool.version}`) + ` — ${hostLine(report)} — profile ${report.profile}`);
@@ -65,6 +71,10 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
   if (verdict.status === 'no-bottleneck') {
     for (const line of verdict.examined) lines.push(`  examined: ${line}`);
   }
+
+  const pictures = workPictures(report);
+  for (const chart of pictures.charts) lines.push('', paint('bold', `${chart.title}:`), ...terminalBars(chart, { unicode: options.color }));
+  for (const path of pictures.paths) lines.push('', paint('bold', `PCIe path of ${path.interface}:`), ...pciePathLines(path));
 
   const bench = benchTable(report);
   if (bench) {
@@ -96,7 +106,7 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
     }
   }
 
-  const notes = noteLines(report, options.verbose === true);
+  const notes = noteLines(report, true);
   if (notes.length) lines.push('', paint('bold', 'Notes:'), ...notes.map((line) => paint('grey', `  - ${line}`)));
 
   if (report.refuted.length) {
@@ -151,21 +161,5 @@ function findingLines(finding: Finding, paint: Paint): string[] {
     lines.push(`        ${formatEvidence(evidence)}${where}`);
   }
   if (finding.fix) lines.push(`        fix: ${finding.fix}`);
-  return lines;
-}
-
-/** One line per note: low-confidence causes, then info findings no note already covers (all of them with --verbose). */
-function noteLines(report: Report, verbose: boolean): string[] {
-  const lines = report.notes.map((note) => `${note.title} (${note.subject}): ${note.explanation}`);
-  if (verbose) return lines;
-  const covered = new Set(
-    report.notes.flatMap((note) =>
-      note.evidence.flatMap((item) => ('check' in item ? [`${item.check}/${item.symptom}@${item.subject}`] : [])),
-    ),
-  );
-  for (const finding of report.checks.flatMap((check) => check.findings)) {
-    if (finding.severity !== 'info' || covered.has(`${finding.check}/${finding.symptom}@${finding.subject}`)) continue;
-    lines.push(`${finding.subject === 'host' ? '' : `${finding.subject}: `}${finding.message}`.replace(/^(\S+): \1 /, '$1 '));
-  }
   return lines;
 }

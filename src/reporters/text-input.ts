@@ -42,6 +42,27 @@ export function textInputTerminalHeader(report: Report): string[] {
   return lines;
 }
 
+/**
+ * The one-screen form of the header: what was read in one line (kinds, with a count where one
+ * repeats), then the notes on what was inferred, which change how the report reads.
+ */
+export function textInputSummary(report: Report): string[] {
+  if (report.source.mode !== 'text') return [];
+  const segments = report.source.segments ?? [];
+  const kinds = new Map<string, number>();
+  for (const segment of segments.filter((entry) => entry.recognised)) {
+    const label = segment.interface ? `${segment.kind} (${segment.interface})` : segment.kind;
+    kinds.set(label, (kinds.get(label) ?? 0) + 1);
+  }
+  const read = [...kinds].map(([label, count]) => (count > 1 ? `${label} ×${count}` : label)).join(', ') || 'no output recognised';
+  const unused = segments.filter((segment) => !segment.recognised).length;
+  const lines = [
+    `Pasted text${report.source.path ? ` ${report.source.path}` : ''}: read ${read}${unused ? `; ${unused} part(s) not used` : ''}`,
+  ];
+  for (const note of report.source.notes ?? []) lines.push(`  note: ${note}`);
+  return lines;
+}
+
 /** Lines before the summary of the terminal report. */
 export function textInputTerminalFooter(report: Report): string[] {
   if (report.source.mode !== 'text' || !report.askFor?.length) return [];

@@ -7,8 +7,7 @@ import { netDevice } from '../helpers/net-device.js';
 
 const probe = defineCheck({
   id: 'probe',
-  title: 'Probe is fine',
-  failureTitle: 'Probe found something',
+  title: 'Probe values',
   description: 'test check',
   scope: 'interface',
   requires: ['net.device'],
@@ -41,7 +40,8 @@ describe('running checks', () => {
   it('renders messages and fixes from templates and data', async () => {
     const result = await runCheckOn(probe, { 'net.device': netDevice('eth0', { mtu: 1500 }) });
     expect(result.status).toBe('fail');
-    expect(result.title).toBe('Probe found something');
+    // The title names what is examined, whatever the status: the status says what was found.
+    expect(result.title).toBe('Probe values');
     expect(result.findings[0]).toMatchObject({
       check: 'probe',
       symptom: 'small',
@@ -129,7 +129,6 @@ describe('running checks', () => {
     const leaky = defineCheck({
       id: 'leaky',
       title: 'Leaky',
-      failureTitle: 'Leaky failed',
       description: 'test check',
       scope: 'host',
       requires: [],
@@ -159,7 +158,6 @@ describe('running checks', () => {
 export const typed = defineCheck({
   id: 'typed',
   title: 'Typed',
-  failureTitle: 'Typed failed',
   description: 'type test',
   scope: 'host',
   requires: [],

@@ -61,7 +61,7 @@ describe('nicdoctor fleet', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     for (const host of ['r12-05', 'r12-06', 'r12-07']) expect(result.stdout).toMatch(new RegExp(`^${host} `, 'm'));
-    expect(result.stdout).toContain('r12-07 (eth0): rx ring 512 where 2 of 3 interfaces with i40e have 2048');
+    expect(result.stdout).toContain('r12-07 (eth0): rx ring 512 where 2 of 3 i40e interfaces have 2048');
     expect(result.stdout).not.toMatch(/r12-0[56] \(eth0\)/);
   });
 
@@ -122,7 +122,7 @@ describe('nicdoctor fleet', () => {
     const html = await cli(['fleet', fleetDir, '--format', 'html', '--output', path.join(work, 'fleet.html')]);
     expect(html.code).toBe(0);
     expect(readFileSync(path.join(work, 'fleet.html'), 'utf8')).toContain(
-      '<li>r12-07 (eth0): rx ring 512 where 2 of 3 interfaces with i40e have 2048</li>',
+      '<li>r12-07 (eth0): rx ring 512 where 2 of 3 i40e interfaces have 2048</li>',
     );
   });
 

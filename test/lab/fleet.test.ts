@@ -224,7 +224,7 @@ describe.skipIf(skip)('Ansible collection against three namespace hosts over SSH
     });
     console.log(String(table.stdout));
     expect(String(table.stdout)).toMatch(
-      new RegExp(`h3 \\(${fleet.hosts[2]!.iface}\\): egress qdisc tbf 1 Gb/s where 2 of 3 interfaces with virtual, no driver have noqueue`),
+      new RegExp(`h3 \\(${fleet.hosts[2]!.iface}\\): egress qdisc tbf 1 Gb/s where 2 of 3 veth interfaces have noqueue`),
     );
   }, 120_000);
 });

@@ -146,7 +146,7 @@ describe('reporters', () => {
     expect(lines.findIndex((line) => /^(Most likely bottleneck|No bottleneck found|No ranked cause)/.test(line))).toBeLessThan(
       lines.findIndex((line) => line.startsWith('[✗]')),
     );
-    expect(text).toMatch(/Not examined:\n(.*\n)*.*install ethtool: apt-get install ethtool/);
+    expect(text).toMatch(/Not examined — .*\n(.*\n)*.*install ethtool: apt-get install ethtool/);
     await expect(text).toMatchFileSnapshot('__snapshots__/report.terminal.txt');
   });
 

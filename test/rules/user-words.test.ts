@@ -14,11 +14,7 @@ const INTERNAL = /\bseed\b|\bseed's\b|\bseeds\b|fixture|CAUSES\.md|\bcauses? \d+
 function checkTexts(): Array<[string, string]> {
   const texts: Array<[string, string]> = [];
   for (const check of checks) {
-    texts.push(
-      [`${check.id} title`, check.title],
-      [`${check.id} failureTitle`, check.failureTitle],
-      [`${check.id} description`, check.description],
-    );
+    texts.push([`${check.id} title`, check.title], [`${check.id} description`, check.description]);
     for (const [name, meta] of Object.entries(check.symptoms as SymptomTable)) {
       texts.push([`${check.id}/${name} message`, meta.message]);
       if (meta.fix) texts.push([`${check.id}/${name} fix`, typeof meta.fix === 'string' ? meta.fix : meta.fix.text]);
