@@ -151,6 +151,8 @@ export function readFreebsdText(segments: readonly Segment[], fullText: string):
       const features = featuresText(entry);
       if (features) result.commands.push({ argv: ['ethtool', '-k', name], text: features });
       result.commands.push({ argv: ['ethtool', name], text: settingsText(entry) });
+    } else if (bootNic && bootNic.linkUp !== null) {
+      result.commands.push({ argv: ['ethtool', name], text: bootSettingsText(bootNic) });
     }
     if (device) result.lspci.push(lspciBlock(device));
     const node = sysctlNodeOf(name);
@@ -214,6 +216,14 @@ function settingsText(entry: FreebsdInterface): string {
   if (entry.duplex) lines.push(`\tDuplex: ${entry.duplex === 'full' ? 'Full' : 'Half'}`);
   if (entry.media) lines.push(`\tAuto-negotiation: ${/\bautoselect\b/.test(entry.media) ? 'on' : 'off'}`);
   if (entry.status) lines.push(`\tLink detected: ${entry.status === 'active' ? 'yes' : 'no'}`);
+  return lines.join('\n') + '\n';
+}
+
+/** `ethtool <if>` of the driver's last link message at boot ("Link is up, 25 Gbps Full Duplex", "failed to establish link"). */
+function bootSettingsText(nic: FreebsdBootNic): string {
+  const lines = [`Settings for ${nic.name}:`];
+  if (nic.linkUp && nic.linkMbps) lines.push(`\tSpeed: ${nic.linkMbps}Mb/s`);
+  lines.push(`\tLink detected: ${nic.linkUp ? 'yes' : 'no'}`);
   return lines.join('\n') + '\n';
 }
 
