@@ -28,6 +28,8 @@ export interface PciconfDevice {
   className: string | null;
   subclass: string | null;
   pcie: PciconfExpress | null;
+  /** Whether capabilities were listed at all (pciconf -c): without them, no PCI-Express capability says nothing. */
+  capabilitiesListed: boolean;
 }
 
 export interface PciconfExpress {
@@ -79,6 +81,7 @@ export function parsePciconf(text: string): PciconfDevice[] {
         className: null,
         subclass: null,
         pcie: null,
+        capabilitiesListed: false,
       };
       devices.push(current);
       inExpress = false;
@@ -99,6 +102,7 @@ export function parsePciconf(text: string): PciconfDevice[] {
     }
     const cap = /^(?:cap|ecap) [0-9a-f]{2,4}\[[0-9a-f]{1,4}\] = (.*)$/.exec(body);
     if (cap) {
+      current.capabilitiesListed = true;
       inExpress = /^PCI-Express\b/.test(cap[1]!);
       if (inExpress) {
         current.pcie = { width: null, maxWidth: null, speedGts: null, maxSpeedGts: null, payloadBytes: null, maxPayloadBytes: null, maxReadBytes: null };

@@ -154,7 +154,7 @@ export function readFreebsdText(segments: readonly Segment[], fullText: string):
     } else if (bootNic && bootNic.linkUp !== null) {
       result.commands.push({ argv: ['ethtool', name], text: bootSettingsText(bootNic) });
     }
-    if (device) result.lspci.push(lspciBlock(device));
+    if (device?.capabilitiesListed) result.lspci.push(lspciBlock(device));
     const node = sysctlNodeOf(name);
     const driver = node ? driverSysctls(sysctl, node) : null;
     const queues = driver?.rxQueues ?? bootNic?.rxQueues ?? null;
@@ -251,8 +251,9 @@ function lspciBlock(device: PciconfDevice): string {
   if (express) {
     lines.push('\tCapabilities: [a0] Express (v2) Endpoint, MSI 00');
     if (express.maxPayloadBytes) lines.push(`\t\tDevCap:\tMaxPayload ${express.maxPayloadBytes} bytes, PhantFunc 0`);
-    if (express.payloadBytes)
-      lines.push(`\t\tDevCtl:\tCorrErr- NonFatalErr- FatalErr- UnsupReq-`, `\t\t\tMaxPayload ${express.payloadBytes} bytes, MaxReadReq ${express.maxReadBytes ?? 512} bytes`);
+    // lspci prints MaxPayload and MaxReadReq together; pciconf before FreeBSD 11 has no "max read": then neither is stated.
+    if (express.payloadBytes && express.maxReadBytes)
+      lines.push(`\t\tDevCtl:\tCorrErr- NonFatalErr- FatalErr- UnsupReq-`, `\t\t\tMaxPayload ${express.payloadBytes} bytes, MaxReadReq ${express.maxReadBytes} bytes`);
     if (express.maxWidth !== null)
       lines.push(`\t\tLnkCap:\tPort #0, ${express.maxSpeedGts ? `Speed ${gts(express.maxSpeedGts)}, ` : ''}Width x${express.maxWidth}`);
     if (express.width !== null) lines.push(`\t\tLnkSta:\t${express.speedGts ? `Speed ${gts(express.speedGts)}, ` : ''}Width x${express.width}`);

@@ -95,7 +95,7 @@ export class TextHostIO implements HostIO {
     if (this.freebsd) this.addFreebsdOutputs(this.freebsd, names);
     const links = parseIpLinks(texts('ip-link').join(''));
     for (const name of links.keys()) if (name !== 'lo') names.add(name);
-    this.lspci = texts('lspci');
+    this.lspci = [...texts('lspci'), ...(this.freebsd?.lspci ?? [])];
     if (texts('proc-interrupts').length) this.files.set('/proc/interrupts', texts('proc-interrupts')[0]!);
     if (texts('softnet').length) this.files.set('/proc/net/softnet_stat', texts('softnet')[0]!);
     if (texts('numactl').length) this.commands.set(commandKey(['numactl', '--hardware']), texts('numactl')[0]!);
@@ -188,7 +188,6 @@ export class TextHostIO implements HostIO {
   /** FreeBSD's outputs as the commands and sysctls they stand for (freebsd-text.ts); what the text has itself wins. */
   private addFreebsdOutputs(freebsd: FreebsdText, names: Set<string>): void {
     for (const { argv, text } of freebsd.commands) if (!this.commands.has(commandKey(argv))) this.commands.set(commandKey(argv), text);
-    this.lspci.push(...freebsd.lspci);
     for (const [key, value] of freebsd.sysctl) if (!this.sysctl.has(key)) this.sysctl.set(key, value);
     for (const nic of freebsd.nics) names.add(nic.name);
     this.inferences.push(`FreeBSD host (${freebsd.evidence.join(', ')}): its outputs are read in the Linux terms of the same meaning`, ...freebsd.inferences);
