@@ -34,7 +34,14 @@ export async function isTextInput(input: string): Promise<boolean> {
   const info = await stat(input).catch(() => null);
   if (info?.isFile()) return true;
   if (!info?.isDirectory()) return false;
-  const marked = await Promise.all(['snapshot.json', 'sos_commands'].map((name) => stat(path.join(input, name)).then(() => true, () => false)));
+  const marked = await Promise.all(
+    ['snapshot.json', 'sos_commands'].map((name) =>
+      stat(path.join(input, name)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   return !marked.includes(true) && (await isCommandDirectory(input));
 }
 
@@ -44,7 +51,9 @@ async function freebsdArchiveText(input: string): Promise<string | null> {
   if (!(await isSnapshotArchive(input).catch(() => false))) return null;
   const opened = await openSnapshotArchive(input);
   try {
-    const meta = JSON.parse(await readRegularFile(path.join(opened.snapshotDir, 'snapshot.json'), 1024 * 1024)) as { inventory?: { os?: unknown } };
+    const meta = JSON.parse(await readRegularFile(path.join(opened.snapshotDir, 'snapshot.json'), 1024 * 1024)) as {
+      inventory?: { os?: unknown };
+    };
     if (typeof meta.inventory?.os !== 'string' || !/^FreeBSD\b/.test(meta.inventory.os)) return null;
     return await commandDirectoryText(path.join(opened.snapshotDir, 'cmd'));
   } catch (error) {

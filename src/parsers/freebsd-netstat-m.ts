@@ -31,7 +31,9 @@ const sum = (text: string) =>
     .reduce((total, value) => total + (Number.isFinite(value) ? value : 0), 0);
 
 export function isNetstatMbufLine(line: string): boolean {
-  return /^\d{1,20}(?:\/\d{1,20}){0,3}[KM]? (?:mbufs? |mbuf clusters |requests for |calls to protocol drain|bytes allocated|sfbufs |4k |9k |16k |mbuf\+clusters |requests for I\/O)/.test(line.trim());
+  return /^\d{1,20}(?:\/\d{1,20}){0,3}[KM]? (?:mbufs? |mbuf clusters |requests for |calls to protocol drain|bytes allocated|sfbufs |4k |9k |16k |mbuf\+clusters |requests for I\/O)/.test(
+    line.trim(),
+  );
 }
 
 export function parseNetstatM(text: string): NetstatMbufs {
@@ -81,6 +83,7 @@ export function parseNetstatM(text: string): NetstatMbufs {
       read += 1;
     }
   }
-  if (read === 0) throw new ParseError('no mbuf line (`N/N/N/N mbuf clusters in use`, `requests for mbufs denied`) in the netstat -m output');
+  if (read === 0)
+    throw new ParseError('no mbuf line (`N/N/N/N mbuf clusters in use`, `requests for mbufs denied`) in the netstat -m output');
   return result;
 }

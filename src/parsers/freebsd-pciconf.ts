@@ -44,7 +44,7 @@ export interface PciconfExpress {
 }
 
 const MAX_LINES = 500_000;
-const HEADER = /^([A-Za-z][\w]{0,31})@pci(\d{1,4}):(\d{1,3}):(\d{1,3}):(\d{1,2}):\s+(.*)$/;
+const HEADER = /^([A-Za-z][\w]{0,31})@pci(\d{1,4}):(\d{1,3}):(\d{1,3}):(\d{1,2}):\s+(\S.*)$/;
 
 export function isPciconfHeader(line: string): boolean {
   return HEADER.test(line);
@@ -105,7 +105,15 @@ export function parsePciconf(text: string): PciconfDevice[] {
       current.capabilitiesListed = true;
       inExpress = /^PCI-Express\b/.test(cap[1]!);
       if (inExpress) {
-        current.pcie = { width: null, maxWidth: null, speedGts: null, maxSpeedGts: null, payloadBytes: null, maxPayloadBytes: null, maxReadBytes: null };
+        current.pcie = {
+          width: null,
+          maxWidth: null,
+          speedGts: null,
+          maxSpeedGts: null,
+          payloadBytes: null,
+          maxPayloadBytes: null,
+          maxReadBytes: null,
+        };
         readExpress(current.pcie, cap[1]!);
       }
       continue;

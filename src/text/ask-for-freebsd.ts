@@ -24,11 +24,12 @@ export const FREEBSD_COMMANDS: CommandBook = {
     'net.statistics': (iface) => `netstat -I ${iface} -d -b; sysctl ${node(iface)}`,
     'net.queues': (iface) => `sysctl ${node(iface)}; grep ${iface} /var/run/dmesg.boot`,
     'pcie.link': (iface) => `pciconf -lvc ${iface}`,
-    'nic.irqs': () => 'vmstat -i; cpuset -g -x <irq> (for each of the NIC\'s irqs)',
+    'nic.irqs': () => "vmstat -i; cpuset -g -x <irq> (for each of the NIC's irqs)",
   },
   perHost: {
     'proc.interrupts': 'vmstat -i',
-    'sysctl.net': 'sysctl kern.ipc.maxsockbuf net.inet.tcp.sendbuf_max net.inet.tcp.recvbuf_max net.inet.tcp.sendspace net.inet.tcp.recvspace',
+    'sysctl.net':
+      'sysctl kern.ipc.maxsockbuf net.inet.tcp.sendbuf_max net.inet.tcp.recvbuf_max net.inet.tcp.sendspace net.inet.tcp.recvspace',
     numa: 'sysctl vm.ndomains',
     'cpu.topology': 'sysctl hw.ncpu hw.model kern.smp.cpus',
     cpufreq: 'sysctl dev.cpu.0.freq dev.cpu.0.freq_levels; service powerd status',

@@ -66,7 +66,12 @@ const WINDOWS = [
 const IPERF3_RUN = 'iperf3 -c <server> -t 30 -P 4   (and the same with -R; the text output is fine)';
 const NO_INTERFACE = 'ethtool <interface>; ethtool -i <interface>; ethtool -S <interface>   (the interface that carries the traffic)';
 
-export const LINUX_COMMANDS: CommandBook = { perInterface: PER_INTERFACE, perHost: PER_HOST, perCheck: PER_CHECK, noInterface: NO_INTERFACE };
+export const LINUX_COMMANDS: CommandBook = {
+  perInterface: PER_INTERFACE,
+  perHost: PER_HOST,
+  perCheck: PER_CHECK,
+  noInterface: NO_INTERFACE,
+};
 
 export function askFor(
   report: Report,

@@ -23,7 +23,10 @@ const OTHER_COMMANDS = /^(?:dmesg|uname|freebsd-version|hostname)(?:\s|$)/;
 export function commandOfFileName(name: string): string | null {
   const base = name.replace(/\.(?:txt|out|log)$/i, '');
   if (!base || base.startsWith('.') || base.endsWith('.json')) return null;
-  const command = base.replace(/_/g, ' ').replace(/\s{2,}/g, ' ').trim();
+  const command = base
+    .replace(/_/g, ' ')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
   // `sysctl dev.ix.0` keeps its dots; a key's `_` inside a sysctl name was a space only between words.
   const restored = /^sysctl /.test(command) ? `sysctl ${base.slice('sysctl_'.length).split('_').filter(Boolean).join(' ')}` : command;
   return formatForCommand(restored) || OTHER_COMMANDS.test(restored) ? restored : null;
@@ -45,7 +48,7 @@ async function entriesOf(dir: string): Promise<Entry[]> {
     try {
       const meta = JSON.parse(await readRegularFile(file, 64 * 1024)) as { argv?: unknown };
       if (Array.isArray(meta.argv) && meta.argv.every((part) => typeof part === 'string'))
-        metaArgv.set(name.slice(0, -'.json'.length), (meta.argv as string[]).join(' '));
+        metaArgv.set(name.slice(0, -'.json'.length), meta.argv.join(' '));
     } catch {
       // Not collect.sh's metadata: the output is named by its file name instead.
     }

@@ -94,7 +94,9 @@ const FREEBSD_FORMATS: readonly Format[] = [
       test: (line) =>
         FREEBSD_IFCONFIG_HEADER.test(line) ||
         /^\s+\S/.test(line) ||
-        /^(?:options|capabilities|hwassist)=[0-9a-f]{1,16}<|^(?:ether|hwaddr|inet6?|lladdr) \S|^(?:media|status|nd6 options|groups|member|laggproto|supported media|plugged|vendor|drivername|description): ?/.test(line),
+        /^(?:options|capabilities|hwassist)=[0-9a-f]{1,16}<|^(?:ether|hwaddr|inet6?|lladdr) \S|^(?:media|status|nd6 options|groups|member|laggproto|supported media|plugged|vendor|drivername|description): ?/.test(
+          line,
+        ),
     },
     command: /^(?:sudo\s+)?(?:\S*\/)?ifconfig\b/,
   },
@@ -240,7 +242,12 @@ export const FORMATS: readonly Format[] = [
     command: /^(?:sudo\s+)?numactl\s+(?:-H|--hardware)\b/,
   },
   { kind: 'lscpu', anchor: /^Architecture: *\S+$/, body: /^[A-Z][\w ()\-/]*:\s|^\s/, command: /^(?:sudo\s+)?lscpu\b/ },
-  { kind: 'uname', anchor: /^Linux \S+ \d+\.\d\S* #\d|^FreeBSD \S+ \d{1,2}\.\d{1,2}-[A-Z]{2,12}\S* /, body: { test: () => false }, command: /^uname\b/ },
+  {
+    kind: 'uname',
+    anchor: /^Linux \S+ \d+\.\d\S* #\d|^FreeBSD \S+ \d{1,2}\.\d{1,2}-[A-Z]{2,12}\S* /,
+    body: { test: () => false },
+    command: /^uname\b/,
+  },
   {
     kind: 'iperf3-text',
     anchor:

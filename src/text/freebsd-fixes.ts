@@ -55,7 +55,10 @@ export function freebsdFixOf(op: Operation): FreebsdFix | null {
       const off = (op.off ?? []).map((name) => featureArgument(name)).filter((arg): arg is string => Boolean(arg));
       const args = [...on, ...off.map((arg) => `-${arg}`)];
       if (!args.length) return null;
-      return { commands: [`ifconfig ${op.iface} ${args.join(' ')}`], persistent: { file: '/etc/rc.conf', content: `ifconfig_${op.iface}="<its address settings> ${args.join(' ')}"` } };
+      return {
+        commands: [`ifconfig ${op.iface} ${args.join(' ')}`],
+        persistent: { file: '/etc/rc.conf', content: `ifconfig_${op.iface}="<its address settings> ${args.join(' ')}"` },
+      };
     }
     case 'ethtool-channels': {
       const node = sysctlNodeOf(op.iface);
@@ -77,7 +80,10 @@ export function freebsdFixOf(op: Operation): FreebsdFix | null {
         ...(op.rx !== undefined ? [`${node}.iflib.override_nrxds="${op.rx}"`] : []),
         ...(op.tx !== undefined ? [`${node}.iflib.override_ntxds="${op.tx}"`] : []),
       ];
-      return { commands: [`sysctl ${node}.iflib.override_nrxds ${node}.iflib.override_ntxds`], persistent: { file: '/boot/loader.conf', content: lines.join('\n') } };
+      return {
+        commands: [`sysctl ${node}.iflib.override_nrxds ${node}.iflib.override_ntxds`],
+        persistent: { file: '/boot/loader.conf', content: lines.join('\n') },
+      };
     }
     case 'ethtool-pause': {
       const node = sysctlNodeOf(op.iface);
@@ -90,14 +96,24 @@ export function freebsdFixOf(op: Operation): FreebsdFix | null {
       if (!node) return null;
       const adaptive = op['adaptive-rx'] === 'on' ? 1 : op['adaptive-rx'] === 'off' ? 0 : null;
       if (adaptive === null) return { commands: [`sysctl ${node} | grep -iE 'aim|itr|moderation|holdoff'`], persistent: null };
-      return { commands: [`sysctl ${node}.enable_aim=${adaptive}`], persistent: { file: '/etc/sysctl.conf', content: `${node}.enable_aim=${adaptive}` } };
+      return {
+        commands: [`sysctl ${node}.enable_aim=${adaptive}`],
+        persistent: { file: '/etc/sysctl.conf', content: `${node}.enable_aim=${adaptive}` },
+      };
     }
     case 'sysctl': {
       const name = SYSCTL_NAMES[op.key];
-      if (name) return { commands: [`sysctl ${name}=${lastField(op.value)}`], persistent: { file: '/etc/sysctl.conf', content: `${name}=${lastField(op.value)}` } };
+      if (name)
+        return {
+          commands: [`sysctl ${name}=${lastField(op.value)}`],
+          persistent: { file: '/etc/sysctl.conf', content: `${name}=${lastField(op.value)}` },
+        };
       if (op.key === 'net.ipv4.tcp_rmem' || op.key === 'net.ipv4.tcp_wmem') {
         const name = op.key === 'net.ipv4.tcp_rmem' ? 'net.inet.tcp.recvbuf_max' : 'net.inet.tcp.sendbuf_max';
-        return { commands: [`sysctl ${name}=${lastField(op.value)}`], persistent: { file: '/etc/sysctl.conf', content: `${name}=${lastField(op.value)}` } };
+        return {
+          commands: [`sysctl ${name}=${lastField(op.value)}`],
+          persistent: { file: '/etc/sysctl.conf', content: `${name}=${lastField(op.value)}` },
+        };
       }
       return null;
     }
@@ -115,7 +131,13 @@ export function freebsdFixOf(op: Operation): FreebsdFix | null {
 }
 
 function featureArgument(name: string): string | null {
-  const long: Record<string, string> = { rx: 'rx-checksumming', tx: 'tx-checksumming', tso: 'tcp-segmentation-offload', lro: 'large-receive-offload', rxvlan: 'rx-vlan-offload' };
+  const long: Record<string, string> = {
+    rx: 'rx-checksumming',
+    tx: 'tx-checksumming',
+    tso: 'tcp-segmentation-offload',
+    lro: 'large-receive-offload',
+    rxvlan: 'rx-vlan-offload',
+  };
   return CAPABILITY_ARGUMENTS[long[name] ?? name] ?? null;
 }
 

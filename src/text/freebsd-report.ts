@@ -55,7 +55,9 @@ export function freebsdReport(report: Report, product: FreebsdProduct): void {
   for (const finding of report.checks.flatMap((check) => check.findings)) {
     if (!finding.fix) continue;
     const cited = explained.find((diagnosis) =>
-      diagnosis.evidence.some((item) => 'check' in item && item.check === finding.check && item.symptom === finding.symptom && item.subject === finding.subject),
+      diagnosis.evidence.some(
+        (item) => 'check' in item && item.check === finding.check && item.symptom === finding.symptom && item.subject === finding.subject,
+      ),
     );
     const fix = cited?.fixes.find((candidate) => candidate.commands.length > 0);
     finding.fix = fix ? `${fix.text} ${fix.commands.join('; ')}` : freebsdPointer(finding.check, finding.subject);
@@ -87,8 +89,21 @@ function translate(operations: readonly Operation[], product: FreebsdProduct): T
     if (fix.persistent) files.push(fix.persistent);
   }
   const file = files[0]?.file;
-  const persistent = file ? { file, content: files.filter((entry) => entry.file === file).map((entry) => entry.content).join('\n') } : null;
-  const note = persistent && persistent.file !== '/etc/rc.conf' ? `on FreeBSD: ${persistent.file}; ${tunablesPlace(product)}` : persistent ? `on FreeBSD: ${persistent.file}` : null;
+  const persistent = file
+    ? {
+        file,
+        content: files
+          .filter((entry) => entry.file === file)
+          .map((entry) => entry.content)
+          .join('\n'),
+      }
+    : null;
+  const note =
+    persistent && persistent.file !== '/etc/rc.conf'
+      ? `on FreeBSD: ${persistent.file}; ${tunablesPlace(product)}`
+      : persistent
+        ? `on FreeBSD: ${persistent.file}`
+        : null;
   return { commands, persistent, note };
 }
 

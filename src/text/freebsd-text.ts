@@ -253,10 +253,14 @@ function lspciBlock(device: PciconfDevice): string {
     if (express.maxPayloadBytes) lines.push(`\t\tDevCap:\tMaxPayload ${express.maxPayloadBytes} bytes, PhantFunc 0`);
     // lspci prints MaxPayload and MaxReadReq together; pciconf before FreeBSD 11 has no "max read": then neither is stated.
     if (express.payloadBytes && express.maxReadBytes)
-      lines.push(`\t\tDevCtl:\tCorrErr- NonFatalErr- FatalErr- UnsupReq-`, `\t\t\tMaxPayload ${express.payloadBytes} bytes, MaxReadReq ${express.maxReadBytes} bytes`);
+      lines.push(
+        `\t\tDevCtl:\tCorrErr- NonFatalErr- FatalErr- UnsupReq-`,
+        `\t\t\tMaxPayload ${express.payloadBytes} bytes, MaxReadReq ${express.maxReadBytes} bytes`,
+      );
     if (express.maxWidth !== null)
       lines.push(`\t\tLnkCap:\tPort #0, ${express.maxSpeedGts ? `Speed ${gts(express.maxSpeedGts)}, ` : ''}Width x${express.maxWidth}`);
-    if (express.width !== null) lines.push(`\t\tLnkSta:\t${express.speedGts ? `Speed ${gts(express.speedGts)}, ` : ''}Width x${express.width}`);
+    if (express.width !== null)
+      lines.push(`\t\tLnkSta:\t${express.speedGts ? `Speed ${gts(express.speedGts)}, ` : ''}Width x${express.width}`);
   }
   const driver = freebsdDriverOf(device.name);
   if (driver && !/^none$/.test(driver)) lines.push(`\tKernel driver in use: ${driver}`);

@@ -190,7 +190,10 @@ export class TextHostIO implements HostIO {
     for (const { argv, text } of freebsd.commands) if (!this.commands.has(commandKey(argv))) this.commands.set(commandKey(argv), text);
     for (const [key, value] of freebsd.sysctl) if (!this.sysctl.has(key)) this.sysctl.set(key, value);
     for (const nic of freebsd.nics) names.add(nic.name);
-    this.inferences.push(`FreeBSD host (${freebsd.evidence.join(', ')}): its outputs are read in the Linux terms of the same meaning`, ...freebsd.inferences);
+    this.inferences.push(
+      `FreeBSD host (${freebsd.evidence.join(', ')}): its outputs are read in the Linux terms of the same meaning`,
+      ...freebsd.inferences,
+    );
   }
 
   /** Each FreeBSD NIC's state from ifconfig, pciconf and its boot messages, in place of sysfs. */
@@ -421,7 +424,14 @@ export class TextHostIO implements HostIO {
  * A virtual NIC's FreeBSD driver under its Linux name, so that a guest's device is known as one
  * (vtnet is virtio_net); physical NICs keep their FreeBSD driver name (ix, ixl, mce).
  */
-const LINUX_PARAVIRTUAL: Readonly<Record<string, string>> = { vtnet: 'virtio_net', vmx: 'vmxnet3', hn: 'hv_netvsc', xn: 'xen-netfront', ena: 'ena', gve: 'gve' };
+const LINUX_PARAVIRTUAL: Readonly<Record<string, string>> = {
+  vtnet: 'virtio_net',
+  vmx: 'vmxnet3',
+  hn: 'hv_netvsc',
+  xn: 'xen-netfront',
+  ena: 'ena',
+  gve: 'gve',
+};
 
 function linuxDriverOf(nic: { driver: string | null }): string | null {
   return nic.driver ? (LINUX_PARAVIRTUAL[nic.driver] ?? nic.driver) : null;

@@ -40,7 +40,15 @@ describe('FreeBSD pciconf over real captures', () => {
   it('reads LnkSta(LnkCap) and MaxPayload from the PCI-Express capability, wrapped over two lines, with pre-11 chip= ids', () => {
     const [ix0] = parsePciconf(realCapture('freebsd/pciconf-lvc-82599eb-x8-gen2.txt'));
     expect(ix0).toMatchObject({ name: 'ix0', address: '0000:15:00.0', vendorId: '0x8086', deviceId: '0x10fb', classCode: '0x020000' });
-    expect(ix0!.pcie).toEqual({ width: 8, maxWidth: 8, speedGts: 5, maxSpeedGts: 5, payloadBytes: 256, maxPayloadBytes: 512, maxReadBytes: null });
+    expect(ix0!.pcie).toEqual({
+      width: 8,
+      maxWidth: 8,
+      speedGts: 5,
+      maxSpeedGts: 5,
+      payloadBytes: 256,
+      maxPayloadBytes: 512,
+      maxReadBytes: null,
+    });
   });
 
   it('reads pciconf -lv without capabilities: no PCIe link, the names and ids', () => {
@@ -84,12 +92,22 @@ describe('FreeBSD sysctl, netstat -m, vmstat -i, boot messages', () => {
 
   it('reads the queue, descriptor, PCIe and link messages of ice(4)', () => {
     const nics = parseFreebsdBoot(realCapture('freebsd/dmesg-ice-e810-xxv.txt'));
-    expect(nics.get('ice0')).toMatchObject({ rxQueues: 8, txQueues: 8, rxDescriptors: 1024, pcieSpeedGts: 8, pcieWidth: 8, linkMbps: 25_000, linkUp: true });
+    expect(nics.get('ice0')).toMatchObject({
+      rxQueues: 8,
+      txQueues: 8,
+      rxDescriptors: 1024,
+      pcieSpeedGts: 8,
+      pcieWidth: 8,
+      linkMbps: 25_000,
+      linkUp: true,
+    });
     expect(nics.get('ice1')?.description).toBe('Intel(R) Ethernet Network Adapter E810-XXV-2 - 1.37.11-k');
   });
 
   it('reads vmstat -i rows and finds an interface vectors (vmstat -i format as FreeBSD prints it)', () => {
-    const rows = parseVmstatI('interrupt                          total       rate\nirq264: ix0:rxq0                 1234567        123\nirq265: ix0:rxq1                      12          0\ncpu0:timer                       9876543        987\nTotal                           11111122       1110\n');
+    const rows = parseVmstatI(
+      'interrupt                          total       rate\nirq264: ix0:rxq0                 1234567        123\nirq265: ix0:rxq1                      12          0\ncpu0:timer                       9876543        987\nTotal                           11111122       1110\n',
+    );
     expect(vectorsOf(rows, 'ix0').map((row) => row.irq)).toEqual([264, 265]);
     expect(() => parseVmstatI('interrupt total rate\n')).toThrow(ParseError);
   });

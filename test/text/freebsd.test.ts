@@ -31,13 +31,17 @@ describe('a pasted FreeBSD (OPNsense) ticket', () => {
     expect(report.interfaces.map((iface) => iface.name)).toEqual(['ix0', 'ix1', 'ix2', 'ix3']);
     expect(report.diagnoses.map((diagnosis) => `${diagnosis.cause}@${diagnosis.subject}`)).toContain('16@ix0');
     // Checks with no FreeBSD input say so instead of "unknown".
-    expect(check(report, 'softnet')).toMatchObject({ status: 'not-applicable', reason: expect.stringMatching(/^FreeBSD has no softnet_stat/) });
+    expect(check(report, 'softnet')).toMatchObject({
+      status: 'not-applicable',
+      reason: expect.stringMatching(/^FreeBSD has no softnet_stat/),
+    });
     expect(check(report, 'qdisc').status).toBe('not-applicable');
     // What to ask for and how to fix are FreeBSD commands.
-    expect(report.askFor.length).toBeGreaterThan(0);
-    for (const ask of report.askFor) expect(ask.command).not.toMatch(linuxWords);
-    expect(report.askFor.map((ask) => ask.command)).toContain('pciconf -lvc ix0');
-    for (const fix of report.diagnoses.flatMap((diagnosis) => diagnosis.fixes)) for (const command of fix.commands) expect(command).not.toMatch(linuxWords);
+    expect((report.askFor ?? []).length).toBeGreaterThan(0);
+    for (const ask of report.askFor ?? []) expect(ask.command).not.toMatch(linuxWords);
+    expect((report.askFor ?? []).map((ask) => ask.command)).toContain('pciconf -lvc ix0');
+    for (const fix of report.diagnoses.flatMap((diagnosis) => diagnosis.fixes))
+      for (const command of fix.commands) expect(command).not.toMatch(linuxWords);
     for (const finding of report.checks.flatMap((entry) => entry.findings)) expect(finding.fix ?? '').not.toMatch(linuxWords);
   });
 
@@ -53,11 +57,14 @@ describe('a pasted FreeBSD (OPNsense) ticket', () => {
   it('does not tell a firewall to turn on offloads that ifconfig -m was not asked for (options= lists only what is on)', async () => {
     const report = await reportOf(ticket('freebsd-opnsense-ix1-10gbase-sr-router-offloads-off'));
     expect(report.diagnoses).toEqual([]);
-    expect(report.askFor.map((ask) => ask.command)).toContain('ifconfig -m ix1');
+    expect((report.askFor ?? []).map((ask) => ask.command)).toContain('ifconfig -m ix1');
   });
 
   it('reads socket-buffer limits from FreeBSD sysctls', async () => {
-    const report = await reportOf('$ sysctl kern.ipc.maxsockbuf net.inet.tcp.sendbuf_max net.inet.tcp.recvbuf_max hw.ncpu\nkern.ipc.maxsockbuf: 2097152\nnet.inet.tcp.sendbuf_max: 2097152\nnet.inet.tcp.recvbuf_max: 2097152\nhw.ncpu: 8\n' + realCapture('freebsd/ifconfig-ix1-10gbase-sr-active.txt'));
+    const report = await reportOf(
+      '$ sysctl kern.ipc.maxsockbuf net.inet.tcp.sendbuf_max net.inet.tcp.recvbuf_max hw.ncpu\nkern.ipc.maxsockbuf: 2097152\nnet.inet.tcp.sendbuf_max: 2097152\nnet.inet.tcp.recvbuf_max: 2097152\nhw.ncpu: 8\n' +
+        realCapture('freebsd/ifconfig-ix1-10gbase-sr-active.txt'),
+    );
     expect(report.host.logicalCpus).toBe(8);
     expect(check(report, 'socket-buffers').status).not.toBe('unknown');
   });
@@ -85,7 +92,10 @@ describe('a directory of outputs, one file per command', () => {
     writeFileSync(path.join(dir, 'README'), 'not an output\n');
     const report = await reportOf(await commandDirectoryText(dir));
     expect(report.host.os).toBe('FreeBSD');
-    expect(report.source.segments?.filter((part) => part.recognised).map((part) => part.command)).toEqual(['ifconfig -v ix0', 'pciconf -lv']);
+    expect(report.source.segments?.filter((part) => part.recognised).map((part) => part.command)).toEqual([
+      'ifconfig -v ix0',
+      'pciconf -lv',
+    ]);
   });
 });
 
@@ -101,7 +111,10 @@ describe('collect --script --os freebsd under dash, FreeBSD commands as fixture 
       chmodSync(path.join(bin, name), 0o755);
     };
     const capture = (file: string) => path.join(REAL, 'freebsd', file);
-    fake('uname', 'case "$1" in -a) echo "FreeBSD fw1 13.2-RELEASE-p4 FreeBSD 13.2-RELEASE-p4 stable/24.1 amd64" ;; -n) echo fw1 ;; -r) echo 13.2-RELEASE-p4 ;; -m) echo amd64 ;; esac');
+    fake(
+      'uname',
+      'case "$1" in -a) echo "FreeBSD fw1 13.2-RELEASE-p4 FreeBSD 13.2-RELEASE-p4 stable/24.1 amd64" ;; -n) echo fw1 ;; -r) echo 13.2-RELEASE-p4 ;; -m) echo amd64 ;; esac',
+    );
     fake('freebsd-version', 'echo 13.2-RELEASE-p4');
     fake('ifconfig', `case "$1" in -l) echo "ix0 lo0 ix0_vlan5" ;; *) cat '${capture('ifconfig-v-ix0-x553-no-carrier.txt')}' ;; esac`);
     fake('pciconf', `cat '${capture('pciconf-lvc-82599eb-x8-gen2.txt')}'`);
