@@ -4,7 +4,9 @@ import { checks as registry } from '../../checks/index.js';
 import type { ScanOutcome } from '../pipeline/scan.js';
 import { render } from '../reporters/index.js';
 import { analyzeText } from '../text/analyze.js';
+import path from 'node:path';
 import { READ_LIMITS, readRegularFile } from '../hostio/contained.js';
+import { commandDirectoryText, isCommandDirectory } from '../text/command-dir.js';
 import { writeOutput } from '../util/safe-output.js';
 import { UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -21,17 +23,53 @@ export type TextAnalyzeOptions = ReportOptions;
 /** Larger than any ticket; a bigger input is a mistake (a binary, a log directory cat'ed). */
 const MAX_TEXT_BYTES = READ_LIMITS.text;
 
-/** `-` (stdin) and regular files that are not .tar.gz bundles are text. */
+/**
+ * `-` (stdin) and regular files that are not .tar.gz bundles are text; so are a directory of
+ * command outputs named by their commands (not a snapshot, not a sosreport) and the archive of
+ * `collect --script --os freebsd`, both read as the text of their outputs.
+ */
 export async function isTextInput(input: string): Promise<boolean> {
   if (input === '-') return true;
-  if (/\.(?:tar\.gz|tgz)$/i.test(input)) return false;
-  return stat(input).then(
-    (info) => info.isFile(),
-    () => false,
+  if (/\.(?:tar\.gz|tgz)$/i.test(input)) return (await freebsdArchiveText(input)) !== null;
+  const info = await stat(input).catch(() => null);
+  if (info?.isFile()) return true;
+  if (!info?.isDirectory()) return false;
+  const marked = await Promise.all(
+    ['snapshot.json', 'sos_commands'].map((name) =>
+      stat(path.join(input, name)).then(
+        () => true,
+        () => false,
+      ),
+    ),
   );
+  return !marked.includes(true) && (await isCommandDirectory(input));
+}
+
+/** A collect.sh archive of a FreeBSD host (snapshot.json's os): the text of its cmd/ outputs; null for any other input. */
+async function freebsdArchiveText(input: string): Promise<string | null> {
+  const { isSnapshotArchive, openSnapshotArchive } = await import('../collect-script/archive.js');
+  if (!(await isSnapshotArchive(input).catch(() => false))) return null;
+  const opened = await openSnapshotArchive(input);
+  try {
+    const meta = JSON.parse(await readRegularFile(path.join(opened.snapshotDir, 'snapshot.json'), 1024 * 1024)) as {
+      inventory?: { os?: unknown };
+    };
+    if (typeof meta.inventory?.os !== 'string' || !/^FreeBSD\b/.test(meta.inventory.os)) return null;
+    return await commandDirectoryText(path.join(opened.snapshotDir, 'cmd'));
+  } catch (error) {
+    if (error instanceof SyntaxError) return null;
+    throw error;
+  } finally {
+    await opened.cleanup();
+  }
 }
 
 async function readInput(input: string): Promise<string> {
+  if (input !== '-' && /\.(?:tar\.gz|tgz)$/i.test(input)) {
+    const text = await freebsdArchiveText(input);
+    if (text !== null) return text;
+  }
+  if (input !== '-' && (await stat(input).catch(() => null))?.isDirectory()) return commandDirectoryText(input);
   let data: Buffer;
   if (input === '-') {
     const chunks: Buffer[] = [];

@@ -185,13 +185,21 @@ export async function main(argv: string[]): Promise<number> {
     .option('-o, --output <dir>', 'new (or empty) directory for the snapshot')
     .addOption(ifaceOption('interface to record (repeatable, or comma-separated); default: all'))
     .option('--script', 'print the collection script (sh collect.sh [OUTPUT.tar.gz]) instead of collecting')
-    .action(async (options: { output?: string; iface?: string[]; script?: boolean }) => {
+    .option('--os <os>', 'with --script: the host the script is for, linux (default) or freebsd (TrueNAS CORE, OPNsense, pfSense, OneFS)')
+    .action(async (options: { output?: string; iface?: string[]; script?: boolean; os?: string }) => {
+      if (options.os !== undefined && !options.script) throw new UsageError('--os: only with --script (collect records this host)');
+      if (options.os !== undefined && !['linux', 'freebsd'].includes(options.os))
+        throw new UsageError(`--os: linux or freebsd, not ${JSON.stringify(options.os)}`);
       if (options.script) {
         if (options.output || options.iface)
           throw new UsageError(
             '--script: prints the script to stdout; it takes no --output or --iface (the script takes its output file as argument)',
           );
-        process.stdout.write((await import('../collect-script/generate.js')).collectScript());
+        process.stdout.write(
+          options.os === 'freebsd'
+            ? (await import('../collect-script/generate-freebsd.js')).collectScriptFreebsd()
+            : (await import('../collect-script/generate.js')).collectScript(),
+        );
         return;
       }
       if (!options.output) throw new UsageError('--output: required (or --script)');

@@ -32,19 +32,13 @@ const IRQBALANCE_CONFIG = ['/etc/default/irqbalance', '/etc/sysconfig/irqbalance
 
 const words = (list: readonly string[]) => list.join(' ');
 
-export function collectScript(): string {
-  const sysctlPaths = SYSCTL_NET_KEYS.map((key) => `/proc/sys/${key.replace(/\./g, '/')}`);
-  const ethtoolRuns = ETHTOOL_FLAGS.map((flags) => `  run ethtool ${flags.join(' ')}${flags.length ? ' ' : ''}"$i"`).join('\n');
-  return `#!/bin/sh
-# nicdoctor ${VERSION} collection script: reads what nicdoctor's checks read and writes one
-# .tar.gz for \`nicdoctor analyze FILE\`. Read-only: it changes nothing on this host and writes
-# only a temporary directory (removed at exit) and the archive.
-#
-#   sh collect.sh [OUTPUT.tar.gz]
-#
-# Default output: ./nicdoctor-collect-<host>-<time>.tar.gz. Runs under sh, dash and busybox sh;
-# as root it also reads what only root may (lspci capabilities, some ethtool queries).
-set -u
+/**
+ * What every collection script starts with: safe output checks, the private work directory, and
+ * the helpers that record a command (run), a file (file), a link (link) and a listing, in the
+ * snapshot layout. Shared by the Linux script and the FreeBSD one (generate-freebsd.ts).
+ */
+export function shellHelpers(): string {
+  return `set -u
 umask 077
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 export LC_ALL=C
@@ -127,7 +121,50 @@ listing() {
 }
 
 real() { readlink -f "$1" 2>/dev/null || printf '%s' "$1"; }
+`;
+}
 
+/** The end of every collection script: README, the tar.gz built privately, written with O_EXCL. */
+export function writeArchive(): string {
+  return `printf 'A nicdoctor snapshot. Analyse it anywhere with: nicdoctor analyze <the .tar.gz>\\n' > "$ROOT/README.txt"
+
+# The archive is built in the private directory, then copied through a descriptor opened with
+# noclobber (set -C: O_EXCL), so a file or link planted at the name since the check above makes
+# the write fail instead of going through it.
+if ! tar -czf "$WORK/archive.tar.gz" -C "$WORK" "$NAME"; then
+  echo "collect.sh: could not build the archive" >&2
+  exit 1
+fi
+set -C
+if ! { command exec 3> "$OUT"; } 2>/dev/null; then
+  echo "collect.sh: cannot create $OUT (a file or link appeared at that name, or the directory is not writable)" >&2
+  exit 2
+fi
+set +C
+if ! cat "$WORK/archive.tar.gz" >&3; then
+  exec 3>&-
+  rm -f "$OUT"
+  echo "collect.sh: could not write $OUT" >&2
+  exit 1
+fi
+exec 3>&-
+echo "collect.sh: wrote $OUT — send it; analyse it with: nicdoctor analyze $OUT" >&2
+`;
+}
+
+export function collectScript(): string {
+  const sysctlPaths = SYSCTL_NET_KEYS.map((key) => `/proc/sys/${key.replace(/\./g, '/')}`);
+  const ethtoolRuns = ETHTOOL_FLAGS.map((flags) => `  run ethtool ${flags.join(' ')}${flags.length ? ' ' : ''}"$i"`).join('\n');
+  return `#!/bin/sh
+# nicdoctor ${VERSION} collection script: reads what nicdoctor's checks read and writes one
+# .tar.gz for \`nicdoctor analyze FILE\`. Read-only: it changes nothing on this host and writes
+# only a temporary directory (removed at exit) and the archive.
+#
+#   sh collect.sh [OUTPUT.tar.gz]
+#
+# Default output: ./nicdoctor-collect-<host>-<time>.tar.gz. Runs under sh, dash and busybox sh;
+# as root it also reads what only root may (lspci capabilities, some ethtool queries).
+${shellHelpers()}
 echo "collect.sh: reading network interfaces, PCIe links, IRQs, CPU and TCP settings..." >&2
 
 # Interfaces (/sys/class/net): attributes, statistics, queues, PCI function, IRQs, ethtool, tc.
@@ -254,30 +291,7 @@ cat > "$ROOT/snapshot.json" <<EOF
   }
 }
 EOF
-printf 'A nicdoctor snapshot. Analyse it anywhere with: nicdoctor analyze <the .tar.gz>\\n' > "$ROOT/README.txt"
-
-# The archive is built in the private directory, then copied through a descriptor opened with
-# noclobber (set -C: O_EXCL), so a file or link planted at the name since the check above makes
-# the write fail instead of going through it.
-if ! tar -czf "$WORK/archive.tar.gz" -C "$WORK" "$NAME"; then
-  echo "collect.sh: could not build the archive" >&2
-  exit 1
-fi
-set -C
-if ! { command exec 3> "$OUT"; } 2>/dev/null; then
-  echo "collect.sh: cannot create $OUT (a file or link appeared at that name, or the directory is not writable)" >&2
-  exit 2
-fi
-set +C
-if ! cat "$WORK/archive.tar.gz" >&3; then
-  exec 3>&-
-  rm -f "$OUT"
-  echo "collect.sh: could not write $OUT" >&2
-  exit 1
-fi
-exec 3>&-
-echo "collect.sh: wrote $OUT — send it; analyse it with: nicdoctor analyze $OUT" >&2
-if [ "$uid" -ne 0 ]; then
+${writeArchive()}if [ "$uid" -ne 0 ]; then
   echo "collect.sh: not run as root: PCIe link capabilities (lspci), and on some drivers ethtool -S/-g/-l, need root; run it with sudo for the full picture" >&2
 fi
 exit 0

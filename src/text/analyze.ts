@@ -14,6 +14,8 @@ import { statedCpuCount, statedLinkSpeedMbps, statedNicModel } from '../parsers/
 import { segment, type IgnoredText, type Segment } from './segment.js';
 import { UsageError } from '../util/errors.js';
 import { kernelLogOfText } from './kernel-text.js';
+import { FREEBSD_COMMANDS } from './ask-for-freebsd.js';
+import { freebsdReport, productOf } from './freebsd-report.js';
 
 /** Hosts one text may name in its prompts: more is a fleet, to be split into one text per host. */
 export const MAX_TEXT_HOSTS = 256;
@@ -57,7 +59,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
       statedSpeedMbps: stated,
       statedNic: statedNicModel(segmentation.prose),
       statedCpus: statedCpuCount(segmentation.prose),
-      ...(singleHost ? { kernelLog: kernelLogOfText(text) } : {}),
+      ...(singleHost ? { kernelLog: kernelLogOfText(text), wholeText: text } : {}),
     });
     const notes: string[] = [...segmentation.repairs.map((repair) => `repaired: ${repair}`), ...io.inferences];
     const segmentNotes = new Map<Segment, string>();
@@ -130,12 +132,14 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
     }
     described.sort((a, b) => a.firstLine - b.firstLine);
     report.source = { mode: 'text', ...(options.sourcePath ? { path: options.sourcePath } : {}), segments: described, notes };
+    if (io.freebsd) freebsdReport(report, productOf(text));
     report.askFor = askFor(
       report,
       options.checks,
       io.interfaceNames,
       runs.length > 0,
       segments.some((part) => part.windows),
+      io.freebsd ? FREEBSD_COMMANDS : undefined,
     );
     // The engine's hint for a missing input speaks of snapshots; here the input is the customer.
     for (const check of report.checks) {

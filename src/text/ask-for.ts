@@ -7,6 +7,16 @@ import type { AskFor, Report } from '../report/schema.js';
  * Read-only commands only, as a customer would paste them back.
  */
 
+/** The commands of one OS: per interface, per host, per check, and when no interface was found. */
+export interface CommandBook {
+  perInterface: Record<string, (iface: string) => string>;
+  perHost: Record<string, string>;
+  perCheck: Record<string, (iface: string) => string>;
+  noInterface: string;
+  /** Checks this OS has no input for at all (they say so): nothing to ask for. */
+  skipChecks?: ReadonlySet<string>;
+}
+
 const PER_INTERFACE: Record<string, (iface: string) => string> = {
   'net.device': (iface) => `ethtool ${iface}; ethtool -i ${iface}; ip -d link show dev ${iface}`,
   'ethtool.settings': (iface) => `ethtool ${iface}`,
@@ -56,12 +66,20 @@ const WINDOWS = [
 const IPERF3_RUN = 'iperf3 -c <server> -t 30 -P 4   (and the same with -R; the text output is fine)';
 const NO_INTERFACE = 'ethtool <interface>; ethtool -i <interface>; ethtool -S <interface>   (the interface that carries the traffic)';
 
+export const LINUX_COMMANDS: CommandBook = {
+  perInterface: PER_INTERFACE,
+  perHost: PER_HOST,
+  perCheck: PER_CHECK,
+  noInterface: NO_INTERFACE,
+};
+
 export function askFor(
   report: Report,
   checks: readonly AnyCheck[],
   interfaces: readonly string[],
   hasRun: boolean,
   windows = false,
+  book: CommandBook = LINUX_COMMANDS,
 ): AskFor[] {
   const byCommand = new Map<string, AskFor>();
   const add = (command: string, check: string, subject?: string) => {
@@ -79,7 +97,7 @@ export function askFor(
     );
   for (const result of report.checks) {
     const check = checks.find((candidate) => candidate.id === result.id);
-    if (!check || result.status === 'pass' || result.status === 'fail') continue;
+    if (!check || result.status === 'pass' || result.status === 'fail' || book.skipChecks?.has(result.id)) continue;
     if (result.id === 'throughput') {
       if (!hasRun) add(IPERF3_RUN, result.id);
       continue;
@@ -91,26 +109,27 @@ export function askFor(
       continue;
     }
     if (check.scope === 'interface' && interfaces.length === 0) {
-      add(NO_INTERFACE, result.id);
+      add(book.noInterface, result.id);
       continue;
     }
     let asked = false;
     for (const fact of facts) {
-      if (PER_HOST[fact] && missing(fact)) {
-        add(PER_HOST[fact], result.id);
+      if (book.perHost[fact] && missing(fact)) {
+        add(book.perHost[fact], result.id);
         asked = true;
       }
       for (const iface of interfaces) {
-        const command = PER_INTERFACE[fact];
+        const command = book.perInterface[fact];
         if (command && missing(fact, iface)) {
           add(command(iface), result.id, iface);
           asked = true;
         }
       }
     }
-    if (!asked && result.status === 'unknown' && PER_CHECK[result.id]) {
+    const perCheck = book.perCheck[result.id];
+    if (!asked && result.status === 'unknown' && perCheck) {
       for (const subject of result.subjects.filter((entry) => entry.status === 'unknown' && interfaces.includes(entry.subject)))
-        add(PER_CHECK[result.id]!(subject.subject), result.id, subject.subject);
+        add(perCheck(subject.subject), result.id, subject.subject);
     }
   }
   return [...byCommand.values()];

@@ -1,4 +1,5 @@
 import { sniffIperf2Text, sniffIperf3Text } from '../parsers/iperf3-text.js';
+import { isNetstatMbufLine } from '../parsers/freebsd-netstat-m.js';
 
 /**
  * The command outputs nicdoctor recognises in free text, each with the shape of its first line
@@ -27,7 +28,13 @@ export type SegmentKind =
   | 'uname'
   | 'iperf3-text'
   | 'iperf3-json'
-  | 'iperf2';
+  | 'iperf2'
+  | 'freebsd-ifconfig'
+  | 'pciconf'
+  | 'freebsd-sysctl'
+  | 'netstat-m'
+  | 'vmstat-i'
+  | 'freebsd-version';
 
 /** A test on one line: a regular expression, or a function where one pattern would backtrack. */
 export interface LineShape {
@@ -73,7 +80,65 @@ const IPERF3_BODY =
 /** A column header line of an iperf3 run, wherever the word sits. */
 const IPERF3_COLUMNS = /Bitrate|Bandwidth|Transfer/;
 
+/**
+ * FreeBSD's outputs (TrueNAS CORE, OPNsense, pfSense, OneFS). ifconfig's header is told from
+ * Linux net-tools' by `metric N mtu N`; its body lines by indentation or, where a mailer removed
+ * it, by their keys.
+ */
+const FREEBSD_IFCONFIG_HEADER = /^[A-Za-z][\w.]{0,31}: flags=[0-9a-f]{1,8}<[A-Z0-9_,]*> metric \d{1,4} mtu \d{1,6}\b/;
+const FREEBSD_FORMATS: readonly Format[] = [
+  {
+    kind: 'freebsd-ifconfig',
+    anchor: FREEBSD_IFCONFIG_HEADER,
+    body: {
+      test: (line) =>
+        FREEBSD_IFCONFIG_HEADER.test(line) ||
+        /^\s+\S/.test(line) ||
+        /^(?:options|capabilities|hwassist)=[0-9a-f]{1,16}<|^(?:ether|hwaddr|inet6?|lladdr) \S|^(?:media|status|nd6 options|groups|member|laggproto|supported media|plugged|vendor|drivername|description): ?/.test(
+          line,
+        ),
+    },
+    command: /^(?:sudo\s+)?(?:\S*\/)?ifconfig\b/,
+  },
+  {
+    kind: 'pciconf',
+    anchor: /^[A-Za-z]\w{0,31}@pci\d{1,4}:\d{1,3}:\d{1,3}:\d{1,2}:\s+class=0x[0-9a-f]{6}/,
+    body: /^\s+\S|^[A-Za-z]\w{0,31}@pci\d{1,4}:\d{1,3}:\d{1,3}:\d{1,2}:\s/,
+    command: /^(?:sudo\s+)?(?:\S*\/)?pciconf\s+-/,
+  },
+  {
+    kind: 'freebsd-sysctl',
+    // `name: value` under FreeBSD's roots; Linux's sysctl prints `name = value`.
+    anchor: /^(?:dev|hw|kern|vm|machdep|net\.inet6?|net\.link|net\.isr)\.[\w%.-]{1,200}: \S/,
+    body: /^(?:dev|hw|kern|vm|machdep|net|debug|security|vfs|compat|user|p1003_1b)\.[\w%.-]{1,200}:(?: |$)/,
+  },
+  {
+    kind: 'netstat-m',
+    anchor: /^\d{1,20}\/\d{1,20}\/\d{1,20} mbufs in use\b/,
+    body: {
+      test: (line) =>
+        isNetstatMbufLine(line) ||
+        /^\(?[a-z0-9+/]{1,40}\)$/.test(line.trim()) ||
+        /^\d{1,20} requests for (?:sfbufs|I\/O)|^\d{1,20} (?:calls to protocol drain|sendfile syscalls|requests for)/.test(line.trim()),
+    },
+    command: /^(?:sudo\s+)?netstat\s+-m\b/,
+  },
+  {
+    kind: 'vmstat-i',
+    anchor: /^interrupt\s+total\s+rate$/,
+    body: /^(?:irq\d{1,6}: ?)?\S.{0,80}?\s\d{1,20}\s+\d{1,20}$/,
+    command: /^(?:sudo\s+)?vmstat\s+-ia?\b/,
+  },
+  {
+    kind: 'freebsd-version',
+    anchor: /^\d{1,2}\.\d{1,2}-(?:RELEASE|STABLE|CURRENT|PRERELEASE|BETA\d{0,2}|RC\d{0,2})(?:-p\d{1,3})?$/,
+    body: { test: () => false },
+    command: /^(?:sudo\s+)?freebsd-version\b/,
+  },
+];
+
 export const FORMATS: readonly Format[] = [
+  ...FREEBSD_FORMATS,
   {
     kind: 'ethtool-settings',
     anchor: new RegExp(`^Settings for ${IFACE}:\\s*$`),
@@ -177,7 +242,12 @@ export const FORMATS: readonly Format[] = [
     command: /^(?:sudo\s+)?numactl\s+(?:-H|--hardware)\b/,
   },
   { kind: 'lscpu', anchor: /^Architecture: *\S+$/, body: /^[A-Z][\w ()\-/]*:\s|^\s/, command: /^(?:sudo\s+)?lscpu\b/ },
-  { kind: 'uname', anchor: /^Linux \S+ \d+\.\d\S* #\d/, body: { test: () => false }, command: /^uname\b/ },
+  {
+    kind: 'uname',
+    anchor: /^Linux \S+ \d+\.\d\S* #\d|^FreeBSD \S+ \d{1,2}\.\d{1,2}-[A-Z]{2,12}\S* /,
+    body: { test: () => false },
+    command: /^uname\b/,
+  },
   {
     kind: 'iperf3-text',
     anchor:

@@ -83,7 +83,7 @@ const PROMPTS: Array<{ pattern: RegExp; host?: number; command: number; needsKno
   { pattern: /^\s*([A-Za-z][\w.-]*)[#$] ?(\S.*)$/, host: 1, command: 2, needsKnownCommand: true },
 ];
 const KNOWN_COMMAND =
-  /^(?:sudo\s+)?(?:ethtool|lspci|cat|grep|egrep|sysctl|ip|tc|numactl|lscpu|uname|iperf3?|hostname|ifconfig|dmesg|journalctl|ls|head|tail|less|more|taskset|cpupower|mlnx_tune|systemctl|modinfo|nstat|netstat|ss)\b/;
+  /^(?:sudo\s+)?(?:ethtool|lspci|cat|grep|egrep|sysctl|ip|tc|numactl|lscpu|uname|iperf3?|hostname|ifconfig|dmesg|journalctl|ls|head|tail|less|more|taskset|cpupower|mlnx_tune|systemctl|modinfo|nstat|netstat|ss|pciconf|vmstat|freebsd-version|sockstat|cpuset|kenv)\b/;
 /** What opens a header line (`=== ethtool -S eth0 ===`, `## ethtool -i eth0`, `**lspci -vv**`), on the trimmed line. */
 const HEADER_LEAD = /^(?:={2,}|-{3,}|#{1,6}(?=\s)|\*\*|__)/;
 /** Markdown list items before a command: `- `, `* `, `+ `, `1. `, `2) `. */

@@ -7,6 +7,7 @@ import { USERSPACE_NIC_DRIVERS } from '../domain/pci-subject.js';
 import { parseKernelLog, type KernelLog } from '../parsers/kernel-log.js';
 import { interfaceNamesInInterrupts } from '../parsers/proc-interrupts.js';
 import type { StatedCpus, StatedNic } from '../parsers/prose.js';
+import { readFreebsdText, type FreebsdText } from './freebsd-text.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from '../hostio/types.js';
 
 /**
@@ -51,6 +52,8 @@ export interface TextHostOptions {
   kernelLog?: string;
   /** The NIC model the prose names ("Intel X710"): its driver, where no output names one. */
   statedNic?: StatedNic | null;
+  /** The whole text, where FreeBSD's driver boot messages are read wherever they are (one host's text only). */
+  wholeText?: string;
   /** The CPU count the prose states ("a 32-core server", "48 vCPU"), where no output shows it. */
   statedCpus?: StatedCpus;
 }
@@ -69,6 +72,8 @@ export class TextHostIO implements HostIO {
   private readonly uname: string | undefined;
   /** Notes on what was inferred rather than read ("lspci fragment taken as unnamed-nic's"). */
   readonly inferences: string[] = [];
+  /** The text's FreeBSD outputs restated in Linux terms; null when nothing in it is FreeBSD's. */
+  readonly freebsd: FreebsdText | null;
 
   constructor(
     readonly segments: readonly Segment[],
@@ -86,9 +91,11 @@ export class TextHostIO implements HostIO {
       }
     }
     this.sysctl = parseSysctlA(texts('sysctl').join(''));
+    this.freebsd = readFreebsdText(segments, options.wholeText ?? segments.map((segment) => segment.text).join('\n'));
+    if (this.freebsd) this.addFreebsdOutputs(this.freebsd, names);
     const links = parseIpLinks(texts('ip-link').join(''));
     for (const name of links.keys()) if (name !== 'lo') names.add(name);
-    this.lspci = texts('lspci');
+    this.lspci = [...texts('lspci'), ...(this.freebsd?.lspci ?? [])];
     if (texts('proc-interrupts').length) this.files.set('/proc/interrupts', texts('proc-interrupts')[0]!);
     if (texts('softnet').length) this.files.set('/proc/net/softnet_stat', texts('softnet')[0]!);
     if (texts('numactl').length) this.commands.set(commandKey(['numactl', '--hardware']), texts('numactl')[0]!);
@@ -175,6 +182,37 @@ export class TextHostIO implements HostIO {
       });
     }
     this.addIndirectEvidence(kernel, lspciParsed, links.size > 0);
+    if (this.freebsd) this.addFreebsdInterfaces(this.freebsd);
+  }
+
+  /** FreeBSD's outputs as the commands and sysctls they stand for (freebsd-text.ts); what the text has itself wins. */
+  private addFreebsdOutputs(freebsd: FreebsdText, names: Set<string>): void {
+    for (const { argv, text } of freebsd.commands) if (!this.commands.has(commandKey(argv))) this.commands.set(commandKey(argv), text);
+    for (const [key, value] of freebsd.sysctl) if (!this.sysctl.has(key)) this.sysctl.set(key, value);
+    for (const nic of freebsd.nics) names.add(nic.name);
+    this.inferences.push(
+      `FreeBSD host (${freebsd.evidence.join(', ')}): its outputs are read in the Linux terms of the same meaning`,
+      ...freebsd.inferences,
+    );
+  }
+
+  /** Each FreeBSD NIC's state from ifconfig, pciconf and its boot messages, in place of sysfs. */
+  private addFreebsdInterfaces(freebsd: FreebsdText): void {
+    for (const nic of freebsd.nics) {
+      const info = this.interfaces.get(nic.name) ?? { ...blankInterfaceInfo(), physical: false };
+      this.interfaces.set(nic.name, {
+        ...info,
+        physical: nic.kind === 'physical' || info.physical,
+        driver: info.driver ?? linuxDriverOf(nic),
+        busInfo: info.busInfo ?? nic.busInfo,
+        speed: info.speed ?? (nic.speedMbps ? String(nic.speedMbps) : null),
+        speedSource: info.speedSource ?? nic.speedSource,
+        duplex: info.duplex ?? nic.duplex,
+        carrier: info.carrier ?? (nic.carrier === null ? null : nic.carrier ? '1' : '0'),
+        mtu: info.mtu ?? (nic.mtu ? String(nic.mtu) : null),
+        operstate: info.operstate ?? (nic.up === null ? null : nic.up ? (nic.carrier === false ? 'down' : 'up') : 'down'),
+      });
+    }
   }
 
   /**
@@ -287,6 +325,9 @@ export class TextHostIO implements HostIO {
   async readDir(hostPath: string): Promise<string[]> {
     const normal = path.posix.normalize(hostPath);
     if (normal === '/sys/class/net') return [...this.interfaces.keys()].sort();
+    const queues = /^\/sys\/class\/net\/([^/]+)\/queues$/.exec(normal);
+    const rxQueues = queues ? this.freebsd?.rxQueues.get(queues[1]!) : undefined;
+    if (rxQueues) return Array.from({ length: rxQueues }, (_, index) => `rx-${index}`).sort();
     const statistics = /^\/sys\/class\/net\/([^/]+)\/statistics$/.exec(normal);
     if (statistics && this.statistics.has(statistics[1]!)) return [...this.statistics.get(statistics[1]!)!.keys()].sort();
     throw this.missing(normal);
@@ -327,13 +368,15 @@ export class TextHostIO implements HostIO {
       (interruptsHeader.match(/CPU\d+/g)?.length ?? 0) ||
       softnetRows ||
       numactlCpus ||
+      (this.freebsd?.cpus ?? 0) ||
       (stated?.logical ?? stated?.cores ?? 0);
     const cores = Number(lscpuField('Core\\(s\\) per socket')) * Number(lscpuField('Socket\\(s\\)'));
     const unameParts = this.uname?.trim().split(/\s+/) ?? [];
+    const freebsd = this.freebsd;
     return {
-      hostname: this.options.hostname ?? unameParts[1] ?? 'unknown',
-      kernel: unameParts[2] ?? 'unknown',
-      os: 'unknown',
+      hostname: this.options.hostname ?? freebsd?.hostname ?? unameParts[1] ?? 'unknown',
+      kernel: freebsd ? (freebsd.kernel ?? 'unknown') : (unameParts[2] ?? 'unknown'),
+      os: freebsd?.os ?? 'unknown',
       arch: lscpuField('Architecture') === 'x86_64' ? 'x64' : (lscpuField('Architecture') ?? 'unknown'),
       cpuModel: lscpuField('Model name') ?? 'unknown',
       logicalCpus: logical,
@@ -375,6 +418,23 @@ export class TextHostIO implements HostIO {
     if (covered) return new HostIOError('not-found', `${normal}: not in the text`);
     return new HostIOError('not-captured', `the text holds no ${normal}`);
   }
+}
+
+/**
+ * A virtual NIC's FreeBSD driver under its Linux name, so that a guest's device is known as one
+ * (vtnet is virtio_net); physical NICs keep their FreeBSD driver name (ix, ixl, mce).
+ */
+const LINUX_PARAVIRTUAL: Readonly<Record<string, string>> = {
+  vtnet: 'virtio_net',
+  vmx: 'vmxnet3',
+  hn: 'hv_netvsc',
+  xn: 'xen-netfront',
+  ena: 'ena',
+  gve: 'gve',
+};
+
+function linuxDriverOf(nic: { driver: string | null }): string | null {
+  return nic.driver ? (LINUX_PARAVIRTUAL[nic.driver] ?? nic.driver) : null;
 }
 
 /** `ip -s [-s] link` counter rows, as /sys/class/net/<if>/statistics names. */
