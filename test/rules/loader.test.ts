@@ -13,7 +13,7 @@ const GOOD = `rules:
     explanation: "x"
     fixes: []
     confidence: high
-    references: [CAUSES.md]
+    references: [docs/causes.md#cause-1]
 `;
 
 function errorOf(text: string, file = 'rules/broken.yaml'): RuleLoadError {
