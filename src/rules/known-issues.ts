@@ -6,6 +6,7 @@ import { parseVersion, parseVersionRange, inRange } from '../domain/versions.js'
 import { evaluate, references, type EvalContext } from './conditions.js';
 import { isInterfaceFact, type Diagnosis, type FactLookup } from './engine.js';
 import { defaultRulesDir, RuleLoadError } from './loader.js';
+import { embeddedAssets } from '../util/embedded.js';
 import { knownIssueFileSchema, knownIssueSchema, type KnownIssue } from './known-issue-schema.js';
 import type { EthtoolDriver } from '../parsers/ethtool-driver.js';
 
@@ -33,19 +34,27 @@ export function defaultKnownIssuesDir(): string {
   return path.join(path.dirname(defaultRulesDir()), 'known-issues');
 }
 
-/** Every known-issues/*.yaml in name order; ids unique. A missing folder (an embedded build without it) is no issues. */
-export function loadKnownIssues(dir = defaultKnownIssuesDir()): LoadedKnownIssue[] {
-  if (!existsSync(dir)) return [];
+/** The files to read: the single executable carries them, the package has them beside rules/. */
+function knownIssueTexts(dir: string | undefined): [string, string][] {
+  const embedded = dir === undefined ? embeddedAssets()?.knownIssues : undefined;
+  if (embedded) return Object.entries(embedded).map(([name, text]) => [path.join('known-issues', name), text]);
+  const where = dir ?? defaultKnownIssuesDir();
+  if (!existsSync(where)) return [];
+  return readdirSync(where)
+    .filter((entry) => entry.endsWith('.yaml'))
+    .sort()
+    .map((name) => [path.join(where, name), readFileSync(path.join(where, name), 'utf8')]);
+}
+
+/** Every known-issues/*.yaml in name order; ids unique. A missing folder is no known issues. */
+export function loadKnownIssues(dir?: string): LoadedKnownIssue[] {
   const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const seen = new Map<string, string>();
   const issues: LoadedKnownIssue[] = [];
-  for (const name of readdirSync(dir)
-    .filter((entry) => entry.endsWith('.yaml'))
-    .sort()) {
-    const file = path.join(dir, name);
+  for (const [file, text] of knownIssueTexts(dir)) {
     let document: unknown;
     try {
-      document = parse(readFileSync(file, 'utf8'));
+      document = parse(text);
     } catch (error) {
       throw new RuleLoadError(file, null, null, `not valid YAML: ${(error as Error).message}`);
     }
