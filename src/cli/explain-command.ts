@@ -17,7 +17,9 @@ export function explainCommand(words: readonly string[], format: 'terminal' | 'm
   }
   const page = explain(name, input);
   if (!page.ok) {
-    const hint = page.suggestions.length ? `; did you mean: ${page.suggestions.join(', ')}?` : '; `nicdoctor checks` and `nicdoctor rules` list the names';
+    const hint = page.suggestions.length
+      ? `; did you mean: ${page.suggestions.join(', ')}?`
+      : '; `nicdoctor checks` and `nicdoctor rules` list the names';
     throw new UsageError(`explain: nothing is called "${visibleControls(name)}"${hint}`);
   }
   const text = format === 'markdown' ? page.markdown : markdownForTerminal(page.markdown);

@@ -25,9 +25,9 @@ export async function rulesCommand(format: 'terminal' | 'json', verbose = false)
           ...rules.map((rule) => ({
             kind: 'rule',
             id: rule.id,
-          title: rule.title,
-          cause: rule.cause,
-          confidence: rule.confidence,
+            title: rule.title,
+            cause: rule.cause,
+            confidence: rule.confidence,
             file: path.basename(rule.file),
           })),
           ...knownIssues.map((issue) => ({
@@ -59,10 +59,16 @@ export async function rulesCommand(format: 'terminal' | 'json', verbose = false)
     for (const issue of knownIssues) {
       process.stdout.write(`${issue.id.padEnd(issueWidth)}  cause ${String(issue.cause).padStart(2)}  ${issue.title}\n`);
       if (verbose) {
-        const versions = [issue.driverVersion && `driver ${issue.driverVersion}`, issue.firmware && `firmware ${issue.firmware}`, issue.kernel && `kernel ${issue.kernel}`]
+        const versions = [
+          issue.driverVersion && `driver ${issue.driverVersion}`,
+          issue.firmware && `firmware ${issue.firmware}`,
+          issue.kernel && `kernel ${issue.kernel}`,
+        ]
           .filter(Boolean)
           .join(', ');
-        process.stdout.write(`${' '.repeat(issueWidth + 2)}${issue.drivers.join(', ')}; ${versions || 'every version'}; ${path.basename(issue.file)}\n`);
+        process.stdout.write(
+          `${' '.repeat(issueWidth + 2)}${issue.drivers.join(', ')}; ${versions || 'every version'}; ${path.basename(issue.file)}\n`,
+        );
       }
     }
   }

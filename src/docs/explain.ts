@@ -41,7 +41,10 @@ function symptomPage(id: string, input: DocsInput): string | null {
 export function explainableNames(input: DocsInput): string[] {
   return [
     ...CAUSE_CATALOGUE.map((cause) => `cause ${cause.id}`),
-    ...(input.checks ?? checks).flatMap((check) => [check.id, ...Object.keys(check.symptoms).map((id) => `${check.id}/${id}`)]),
+    ...(input.checks ?? checks).flatMap((check) => [
+      check.id,
+      ...Object.keys(check.symptoms as Record<string, SymptomMeta>).map((id) => `${check.id}/${id}`),
+    ]),
     ...input.rules.map((rule) => rule.id),
     ...input.knownIssues.map((issue) => issue.id),
   ];

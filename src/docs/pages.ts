@@ -109,7 +109,8 @@ function rulesUsing(rules: readonly Rule[], symptomIds: readonly string[]): Rule
 
 export function checkPage(check: AnyCheck, input: DocsInput): string {
   const symptoms = Object.entries(check.symptoms as Record<string, SymptomMeta>);
-  const facts = [...check.requires, ...(check.optionalFacts ?? [])] as string[];
+  const required = check.requires as readonly string[];
+  const facts = [...required, ...((check.optionalFacts ?? []) as readonly string[])];
   const limits = thresholds(check);
   const usedBy = rulesUsing(
     input.rules,
@@ -126,7 +127,7 @@ export function checkPage(check: AnyCheck, input: DocsInput): string {
     '',
     '## What it reads',
     '',
-    ...facts.map((fact) => `- \`${fact}\`${check.requires.includes(fact as never) ? '' : ' (optional)'}: ${md(describeFact.get(fact) ?? 'no collector')}`),
+    ...facts.map((fact) => `- \`${fact}\`${required.includes(fact) ? '' : ' (optional)'}: ${md(describeFact.get(fact) ?? 'no collector')}`),
     '',
     '## Symptoms',
     '',
@@ -148,7 +149,9 @@ export function checkPage(check: AnyCheck, input: DocsInput): string {
     '',
     '## Rules that read it',
     '',
-    ...(usedBy.length ? usedBy.map((rule) => `- [\`${rule.id}\`](../rules/${rule.id}.md): ${rule.title}`) : ['No rule reads its symptoms.']),
+    ...(usedBy.length
+      ? usedBy.map((rule) => `- [\`${rule.id}\`](../rules/${rule.id}.md): ${rule.title}`)
+      : ['No rule reads its symptoms.']),
     '',
   ].join('\n');
 }
@@ -184,7 +187,9 @@ export function rulePage(rule: Rule): string {
     '## Fixes',
     '',
     ...(rule.fixes.length
-      ? rule.fixes.map((fix) => `- ${md(fix.text)}${fix.disruptive ? ' (disruptive: resets the link, drops traffic or needs a reboot)' : ''}`)
+      ? rule.fixes.map(
+          (fix) => `- ${md(fix.text)}${fix.disruptive ? ' (disruptive: resets the link, drops traffic or needs a reboot)' : ''}`,
+        )
       : ['This rule proposes no fix: it explains what was seen.']),
     '',
     '## References',

@@ -22,9 +22,15 @@ export interface CauseEntry {
 }
 
 const KERNEL = 'https://docs.kernel.org';
-const SCALING: CauseLink = { title: 'Linux kernel: Scaling in the Linux networking stack (RSS, RPS, RFS, XPS)', url: `${KERNEL}/networking/scaling.html` };
+const SCALING: CauseLink = {
+  title: 'Linux kernel: Scaling in the Linux networking stack (RSS, RPS, RFS, XPS)',
+  url: `${KERNEL}/networking/scaling.html`,
+};
 const FASTERDATA_HOST: CauseLink = { title: 'ESnet fasterdata: Linux host tuning', url: 'https://fasterdata.es.net/host-tuning/linux/' };
-const FASTERDATA_100G: CauseLink = { title: 'ESnet fasterdata: 100G host tuning', url: 'https://fasterdata.es.net/host-tuning/linux/100g-tuning/' };
+const FASTERDATA_100G: CauseLink = {
+  title: 'ESnet fasterdata: 100G host tuning',
+  url: 'https://fasterdata.es.net/host-tuning/linux/100g-tuning/',
+};
 const FASTERDATA_NIC: CauseLink = { title: 'ESnet fasterdata: NIC tuning', url: 'https://fasterdata.es.net/host-tuning/linux/nic-tuning/' };
 const IPERF3_MULTI: CauseLink = {
   title: 'ESnet fasterdata: multi-stream iperf3',
@@ -40,8 +46,14 @@ const IP_SYSCTL: CauseLink = { title: 'Linux kernel: IP sysctl reference', url: 
 const NET_SYSCTL: CauseLink = { title: 'Linux kernel: /proc/sys/net (core) sysctls', url: `${KERNEL}/admin-guide/sysctl/net.html` };
 const NAPI: CauseLink = { title: 'Linux kernel: NAPI', url: `${KERNEL}/networking/napi.html` };
 const STATISTICS: CauseLink = { title: 'Linux kernel: interface statistics', url: `${KERNEL}/networking/statistics.html` };
-const I40E: CauseLink = { title: 'Linux kernel: Intel i40e driver documentation', url: `${KERNEL}/networking/device_drivers/ethernet/intel/i40e.html` };
-const ICE: CauseLink = { title: 'Linux kernel: Intel ice driver documentation', url: `${KERNEL}/networking/device_drivers/ethernet/intel/ice.html` };
+const I40E: CauseLink = {
+  title: 'Linux kernel: Intel i40e driver documentation',
+  url: `${KERNEL}/networking/device_drivers/ethernet/intel/i40e.html`,
+};
+const ICE: CauseLink = {
+  title: 'Linux kernel: Intel ice driver documentation',
+  url: `${KERNEL}/networking/device_drivers/ethernet/intel/ice.html`,
+};
 const MLX5: CauseLink = {
   title: 'Linux kernel: NVIDIA mlx5 driver documentation',
   url: `${KERNEL}/networking/device_drivers/ethernet/mellanox/mlx5/index.html`,
@@ -120,8 +132,7 @@ export const CAUSE_CATALOGUE: readonly CauseEntry[] = [
   {
     id: 7,
     title: CAUSE_TITLES[7]!,
-    symptom:
-      'Packets are dropped at the NIC during bursts and TCP retransmits, although the average rate is well below the link speed.',
+    symptom: 'Packets are dropped at the NIC during bursts and TCP retransmits, although the average rate is well below the link speed.',
     detection:
       'The rx-rings check compares `ethtool -g` current ring sizes with the maximum; nic-drops reads driver counters that mean “no descriptor was free” (`rx_missed_errors`, `rx_no_buffer_count`, mlx5 `rx_out_of_buffer`, `rx_discards_phy`).',
     numbers:
@@ -133,7 +144,8 @@ export const CAUSE_CATALOGUE: readonly CauseEntry[] = [
     id: 8,
     title: CAUSE_TITLES[8]!,
     symptom: 'The interrupt rate is very high and CPU use is high at a moderate packet rate, or latency is higher than it should be.',
-    detection: 'The coalescing check reads `ethtool -c`: adaptive-rx/tx, rx-usecs and rx-frames, and judges them against the host’s profile.',
+    detection:
+      'The coalescing check reads `ethtool -c`: adaptive-rx/tx, rx-usecs and rx-frames, and judges them against the host’s profile.',
     numbers:
       'rx-usecs 0 with rx-frames 1 means one interrupt per packet; Intel’s rx-usecs 80 is about 12,500 interrupts per second per queue. A throughput host wants adaptive coalescing on; a measurement host may turn it off on purpose, so the verdict follows `--profile`.',
     fix: 'On a throughput host enable adaptive coalescing: `ethtool -C <if> adaptive-rx on adaptive-tx on`, or set a fixed rx-usecs in the tens of microseconds.',
@@ -154,8 +166,7 @@ export const CAUSE_CATALOGUE: readonly CauseEntry[] = [
   {
     id: 10,
     title: CAUSE_TITLES[10]!,
-    symptom:
-      'One stream tops out near window ÷ round-trip time; more streams help because each brings its own window.',
+    symptom: 'One stream tops out near window ÷ round-trip time; more streams help because each brings its own window.',
     detection:
       'The socket-buffers check reads `net.core.rmem_max`/`wmem_max` and the third field of `net.ipv4.tcp_rmem`/`tcp_wmem`, and compares them with the tier for the link speed.',
     numbers:
@@ -189,12 +200,17 @@ export const CAUSE_CATALOGUE: readonly CauseEntry[] = [
     id: 13,
     title: CAUSE_TITLES[13]!,
     symptom: 'Results are inconsistent, and the total drops by around 15 % once test processes outnumber physical cores.',
-    detection: 'The cpu-frequency check reads `/sys/devices/system/cpu/smt/active`; the bench compares its process count with the physical cores.',
-    numbers: 'Two hyperthreads of one core share its execution units and caches; two busy network threads on siblings each get much less than a core.',
+    detection:
+      'The cpu-frequency check reads `/sys/devices/system/cpu/smt/active`; the bench compares its process count with the physical cores.',
+    numbers:
+      'Two hyperthreads of one core share its execution units and caches; two busy network threads on siblings each get much less than a core.',
     fix: 'Run at most one busy process per physical core (pin to one sibling of each), or turn SMT off for measurement hosts.',
     links: [
       FASTERDATA_100G,
-      { title: 'Linux kernel: sysfs CPU ABI (smt/control, smt/active)', url: 'https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-devices-system-cpu' },
+      {
+        title: 'Linux kernel: sysfs CPU ABI (smt/control, smt/active)',
+        url: 'https://www.kernel.org/doc/Documentation/ABI/testing/sysfs-devices-system-cpu',
+      },
     ],
   },
   {
@@ -211,7 +227,8 @@ export const CAUSE_CATALOGUE: readonly CauseEntry[] = [
     id: 15,
     title: CAUSE_TITLES[15]!,
     symptom: 'Packets are lost although the NIC counts no drops: the kernel’s per-CPU backlog overflowed or the softirq ran out of budget.',
-    detection: 'The softnet check reads `/proc/net/softnet_stat` (hex, one row per CPU): the second column counts drops, the third “time squeeze” (budget exhausted).',
+    detection:
+      'The softnet check reads `/proc/net/softnet_stat` (hex, one row per CPU): the second column counts drops, the third “time squeeze” (budget exhausted).',
     numbers:
       'Any growth of the drop column during a test is a finding. The defaults (`netdev_max_backlog` 1000, `netdev_budget` 300) are sized for slower links.',
     fix: 'Raise `net.core.netdev_max_backlog` and `net.core.netdev_budget`/`netdev_budget_usecs`, and spread the load over more CPUs with RSS or RPS.',
@@ -232,7 +249,8 @@ export const CAUSE_CATALOGUE: readonly CauseEntry[] = [
     id: 17,
     title: CAUSE_TITLES[17]!,
     symptom: 'Retransmits grow with the number of streams while the sum barely moves.',
-    detection: 'The bench reads retransmits per stream; the qdisc check reads `tc -s qdisc` drops; socket-buffers reads the default qdisc and congestion control.',
+    detection:
+      'The bench reads retransmits per stream; the qdisc check reads `tc -s qdisc` drops; socket-buffers reads the default qdisc and congestion control.',
     numbers:
       'Unpaced senders emit line-rate bursts that overflow switch buffers. With `fq` as the default qdisc, TCP pacing spreads them out.',
     fix: 'Set `net.core.default_qdisc=fq`, consider BBR or pacing (`--fq-rate`), and use fewer, better-tuned streams.',
@@ -262,7 +280,8 @@ export const CAUSE_CATALOGUE: readonly CauseEntry[] = [
     title: CAUSE_TITLES[20]!,
     symptom: 'The PCIe link is wide and fast enough, yet DMA efficiency is lower than it could be.',
     detection: 'The pcie-link check reads `DevCap` against `DevCtl` MaxPayload and MaxReadReq from `lspci -vv`.',
-    numbers: 'Each TLP carries a fixed header; 128-byte payloads spend a larger share on headers than 256 or 512. It is reported, never failed, since firmware sets it for the whole hierarchy.',
+    numbers:
+      'Each TLP carries a fixed header; 128-byte payloads spend a larger share on headers than 256 or 512. It is reported, never failed, since firmware sets it for the whole hierarchy.',
     fix: 'Set MaxPayload/MaxReadReq in the firmware setup where offered; do not change it with setpci on a running system.',
     links: [PCI_H, { title: 'Linux kernel: PCI Express port bus driver', url: `${KERNEL}/PCI/pciebus-howto.html` }],
   },
@@ -281,8 +300,10 @@ export const CAUSE_CATALOGUE: readonly CauseEntry[] = [
   {
     id: 22,
     title: CAUSE_TITLES[22]!,
-    symptom: 'The kernel logs PCIe AER corrected or uncorrected errors for the NIC or the bridge above it; throughput drops or the device resets.',
-    detection: 'Kernel-log AER lines (`AER: Corrected error received`, `PCIe Bus Error: severity=…`) attributed to the NIC’s PCI address or its upstream port.',
+    symptom:
+      'The kernel logs PCIe AER corrected or uncorrected errors for the NIC or the bridge above it; throughput drops or the device resets.',
+    detection:
+      'Kernel-log AER lines (`AER: Corrected error received`, `PCIe Bus Error: severity=…`) attributed to the NIC’s PCI address or its upstream port.',
     numbers:
       'Corrected errors are retried by hardware and cost bandwidth; a steady stream of them signals a marginal link. Uncorrected errors trigger recovery and may take the device offline.',
     fix: 'Reseat the card, try another slot or riser, check the slot’s generation setting (forcing one generation lower can stabilise a marginal link), and update platform firmware.',
@@ -298,7 +319,10 @@ export const CAUSE_CATALOGUE: readonly CauseEntry[] = [
     numbers:
       'The thresholds come from the module itself (SFF-8472 for SFP, SFF-8636 for QSFP), so nicdoctor compares each reading with the alarm and warning limits the module reports, not with fixed numbers.',
     fix: 'Use a module the NIC vendor supports (or enable the driver’s documented option for third-party modules), clean or replace the fibre, and check that both ends use the same optic type and rate.',
-    links: [ETHTOOL_MAN, { title: 'Linux kernel: ethtool netlink interface (module EEPROM)', url: `${KERNEL}/networking/ethtool-netlink.html` }],
+    links: [
+      ETHTOOL_MAN,
+      { title: 'Linux kernel: ethtool netlink interface (module EEPROM)', url: `${KERNEL}/networking/ethtool-netlink.html` },
+    ],
   },
   {
     id: 24,

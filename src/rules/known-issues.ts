@@ -22,7 +22,10 @@ export function parseKnownIssueDocument(document: unknown, file: string): Loaded
     const parsed = knownIssueSchema.safeParse(candidate);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const field = issue.path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`), `issues[${index}]`);
+      const field = issue.path.reduce<string>(
+        (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`),
+        `issues[${index}]`,
+      );
       throw new RuleLoadError(file, typeof id === 'string' ? id : `#${index + 1}`, field, issue.message);
     }
     return { ...parsed.data, file };
@@ -94,7 +97,10 @@ export function versionsMatch(issue: KnownIssue, driver: EthtoolDriver | undefin
 const SEVERITY_ORDER: Record<Severity, number> = { info: 1, warning: 2, critical: 3 };
 
 function strongest(findings: readonly Finding[]): Severity {
-  return findings.reduce<Severity>((best, finding) => (SEVERITY_ORDER[finding.severity] > SEVERITY_ORDER[best] ? finding.severity : best), 'warning');
+  return findings.reduce<Severity>(
+    (best, finding) => (SEVERITY_ORDER[finding.severity] > SEVERITY_ORDER[best] ? finding.severity : best),
+    'warning',
+  );
 }
 
 function contextFor(report: Report, subject: string, facts: FactLookup, findings: readonly Finding[]): EvalContext {
@@ -112,7 +118,13 @@ function contextFor(report: Report, subject: string, facts: FactLookup, findings
   };
 }
 
-function diagnosisFor(issue: KnownIssue, subject: string, versions: string, found: readonly Finding[] | null, evidence: Diagnosis['evidence']): Diagnosis {
+function diagnosisFor(
+  issue: KnownIssue,
+  subject: string,
+  versions: string,
+  found: readonly Finding[] | null,
+  evidence: Diagnosis['evidence'],
+): Diagnosis {
   const seen = found !== null;
   return {
     ruleId: `known-issue/${issue.id}`,
@@ -127,7 +139,9 @@ function diagnosisFor(issue: KnownIssue, subject: string, versions: string, foun
     explanation: seen
       ? `${issue.description} This host runs an affected version (${versions}) and shows the symptom.`
       : `Known issue in this ${issue.firmware ? 'firmware' : issue.driverVersion ? 'driver' : 'kernel'}; its symptom is not seen here. ${issue.description} (${versions})`,
-    verdict: seen ? 'The versions match and the symptom is present.' : 'The versions match; the symptom is absent, so nothing is wrong yet.',
+    verdict: seen
+      ? 'The versions match and the symptom is present.'
+      : 'The versions match; the symptom is absent, so nothing is wrong yet.',
     limit: null,
     evidence,
     ruledOut: [],
@@ -153,7 +167,12 @@ export function matchKnownIssues(report: Report, facts: FactLookup, issues: read
       if (!versions) continue;
       const match = evaluate(issue.symptom, ctx, { subject: iface.name });
       const matched = match
-        ? findings.filter((finding) => match.evidence.some((item) => 'check' in item && item.check === finding.check && item.symptom === finding.symptom && item.subject === finding.subject))
+        ? findings.filter((finding) =>
+            match.evidence.some(
+              (item) =>
+                'check' in item && item.check === finding.check && item.symptom === finding.symptom && item.subject === finding.subject,
+            ),
+          )
         : null;
       out.push(diagnosisFor(issue, iface.name, versions, matched, match?.evidence ?? []));
     }

@@ -17,7 +17,9 @@ const pages = allPages({ rules, knownIssues });
 
 describe('the generated reference pages under docs/', () => {
   it('are up to date (regenerate with: npm run build && node scripts/generate-docs.mjs)', () => {
-    const stale = [...pages].filter(([file, text]) => !existsSync(path.join(ROOT, file)) || readFileSync(path.join(ROOT, file), 'utf8') !== text);
+    const stale = [...pages].filter(
+      ([file, text]) => !existsSync(path.join(ROOT, file)) || readFileSync(path.join(ROOT, file), 'utf8') !== text,
+    );
     expect(stale.map(([file]) => file)).toEqual([]);
   });
 
@@ -31,7 +33,8 @@ describe('the generated reference pages under docs/', () => {
   it('cover every cause 1-25 with symptom, detection, numbers, fix and at least one link', () => {
     expect(CAUSE_CATALOGUE.map((cause) => cause.id)).toEqual(CAUSE_IDS);
     for (const cause of CAUSE_CATALOGUE) {
-      for (const field of [cause.symptom, cause.detection, cause.numbers, cause.fix]) expect(field.length, `cause ${cause.id}`).toBeGreaterThan(30);
+      for (const field of [cause.symptom, cause.detection, cause.numbers, cause.fix])
+        expect(field.length, `cause ${cause.id}`).toBeGreaterThan(30);
       expect(cause.links.length, `cause ${cause.id}`).toBeGreaterThan(0);
       for (const link of cause.links) expect(parseReference(link.url).kind, link.url).toBe('url');
       expect(pages.get('docs/causes.md')).toContain(`<a id="cause-${cause.id}"></a>`);

@@ -35,7 +35,9 @@ describe('references in reports', () => {
   it('a reference that is not an http(s) URL never becomes a link', () => {
     const hostile = {
       ...report,
-      diagnoses: [{ ...diagnosis, references: ['javascript:alert(1)', 'https://example.org/"><script>x</script>', 'docs/causes.md#cause-7'] }],
+      diagnoses: [
+        { ...diagnosis, references: ['javascript:alert(1)', 'https://example.org/"><script>x</script>', 'docs/causes.md#cause-7'] },
+      ],
     };
     const html = render(hostile, 'html', { color: false });
     expect(html).not.toContain('href="javascript:');

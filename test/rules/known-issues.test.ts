@@ -102,7 +102,9 @@ describe('the known-issue catalogue', () => {
     const entry = { ...issues[0]!, firmware: 'around 6' } as Record<string, unknown>;
     delete entry.file;
     expect(() => parseKnownIssueDocument({ issues: [entry] }, 'bad.yaml')).toThrow(RuleLoadError);
-    expect(() => parseKnownIssueDocument({ issues: [entry] }, 'bad.yaml')).toThrow(/bad\.yaml: rule "[a-z0-9-]+": issues\[0\]\.firmware: .*not a comparator/);
+    expect(() => parseKnownIssueDocument({ issues: [entry] }, 'bad.yaml')).toThrow(
+      /bad\.yaml: rule "[a-z0-9-]+": issues\[0\]\.firmware: .*not a comparator/,
+    );
   });
 
   it('refuses a link that is not a web address', () => {
