@@ -166,6 +166,10 @@ export function matchKnownIssues(report: Report, facts: FactLookup, issues: read
       const versions = versionsMatch(issue, driver, report.host.kernel);
       if (!versions) continue;
       const match = evaluate(issue.symptom, ctx, { subject: iface.name });
+      // An entry keyed by the driver alone (a documented caveat of every version) says nothing
+      // without its symptom, and with it only adds a note: it would otherwise speak on every such port.
+      const keyed = Boolean(issue.driverVersion ?? issue.firmware ?? issue.kernel);
+      if (!keyed && !match) continue;
       const matched = match
         ? findings.filter((finding) =>
             match.evidence.some(
@@ -174,7 +178,8 @@ export function matchKnownIssues(report: Report, facts: FactLookup, issues: read
             ),
           )
         : null;
-      out.push(diagnosisFor(issue, iface.name, versions, matched, match?.evidence ?? []));
+      const diagnosis = diagnosisFor(issue, iface.name, versions, matched, match?.evidence ?? []);
+      out.push(keyed ? diagnosis : { ...diagnosis, severity: 'info', confidence: 'low', score: 0 });
     }
   }
   return out;

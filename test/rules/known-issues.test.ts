@@ -10,7 +10,7 @@ import { partitionDiagnoses } from '../../src/rules/engine.js';
 import { RuleLoadError } from '../../src/rules/loader.js';
 import type { EthtoolDriver } from '../../src/parsers/ethtool-driver.js';
 import { flapping } from './fixtures.js';
-import { IF, nic, report } from './helpers.js';
+import { IF, finding, nic, report } from './helpers.js';
 
 const issues = loadKnownIssues();
 
@@ -149,6 +149,18 @@ describe('matching known issues on a host', () => {
     const unknown = (id: string) => (id === 'ethtool.driver' ? driver('i40e', '2.3.2-k', 'N/A') : undefined);
     expect(matchKnownIssues(report({ interfaces: [i40e], findings: [flapping] }), unknown, [lldp])).toEqual([]);
     expect(matchKnownIssues(report({ interfaces: [i40e], findings: [flapping] }), () => undefined, [lldp])).toEqual([]);
+  });
+
+  it('an entry keyed by the driver alone is a note with its symptom and silent without it', () => {
+    const twice = issues.find((issue) => issue.id === 'i40e-rx-errors-counted-twice')!;
+    const facts = (id: string) => (id === 'ethtool.driver' ? driver('i40e', '2.3.2-k', '9.54 0x8000fb2b 24.0.5') : undefined);
+    expect(matchKnownIssues(report({ interfaces: [i40e] }), facts, [twice])).toEqual([]);
+    const nicErrors = finding('nic-drops/nic-errors', IF, {}, 'warning');
+    const { diagnoses, notes } = partitionDiagnoses(
+      matchKnownIssues(report({ interfaces: [i40e], findings: [nicErrors] }), facts, [twice]),
+    );
+    expect(diagnoses).toEqual([]);
+    expect(notes.map((note) => note.ruleId)).toEqual(['known-issue/i40e-rx-errors-counted-twice']);
   });
 
   it('matches a kernel range against the host kernel', () => {
