@@ -42,7 +42,14 @@ const policies = Object.fromEntries(
     .sort()
     .map((file) => [file, readFileSync(path.join(policyDir, file), 'utf8')]),
 );
-const embedded = { version: pkg.version, rules: { names: compiled.names, documents: compiled.documents }, policies };
+const knownIssueDir = path.join(root, 'known-issues');
+const knownIssues = Object.fromEntries(
+  readdirSync(knownIssueDir)
+    .filter((file) => file.endsWith('.yaml'))
+    .sort()
+    .map((file) => [file, readFileSync(path.join(knownIssueDir, file), 'utf8')]),
+);
+const embedded = { version: pkg.version, rules: { names: compiled.names, documents: compiled.documents }, policies, knownIssues };
 const bundle = path.join(work, 'nicdoctor.cjs');
 step('esbuild bundle');
 await build({

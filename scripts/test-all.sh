@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh Debian/Ubuntu machine, in three stages:
 #   setup  system tools (apt, needs root) and the npm packages (npm ci: the one install)
-#   fast   typecheck of src and tests, lint, unit tests: no root needed
+#   fast   typecheck of src and tests, lint, formatting (prettier --check), unit tests: no root needed
 #   full   the single executable and .deb (npm run package, which builds) and their tests, then the
 #          network-namespace lab (one file at a time; needs root)
 # With no argument it runs all three in that order (the README's test command); with stage names
@@ -33,6 +33,7 @@ stage_fast() {
   npm run build
   npx tsc -p tsconfig.test.json --noEmit
   npm run lint
+  npm run format:check
   run_vitest unit --project unit
 }
 

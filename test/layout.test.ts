@@ -26,7 +26,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['src/bench'],
   ['src/pipeline'],
   ['src/reporters', 'src/bundle', 'src/fix', 'src/collect-script'],
-  ['src/text', 'src/fleet'],
+  ['src/text', 'src/fleet', 'src/docs'],
   ['src/diff', 'src/eval'],
   ['src/cli'],
   ['src'],

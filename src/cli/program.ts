@@ -213,6 +213,14 @@ export async function main(argv: string[]): Promise<number> {
       exitCode = await (await import('./rules-command.js')).rulesCommand(options.format, verbose());
     });
   program
+    .command('explain')
+    .description('print the reference page of a check, rule, symptom, cause or known issue (as in docs/)')
+    .argument('<name...>', 'a check (rx-rings), a symptom (rx-rings/rx-ring-below-max), a rule, a known issue, or "cause 7"')
+    .addOption(new Option('-f, --format <format>', 'page format').choices(['terminal', 'markdown']).default('terminal'))
+    .action(async (words: string[], options: { format: 'terminal' | 'markdown' }) => {
+      exitCode = (await import('./explain-command.js')).explainCommand(words, options.format);
+    });
+  program
     .command('fix')
     .description('print the fixes of the current diagnoses as a shell script (changes nothing); --apply / --revert change this host')
     .argument('[input]', `diagnose this instead of the host, as analyze does: ${INPUT_HELP}`)

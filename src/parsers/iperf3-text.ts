@@ -108,7 +108,9 @@ interface Row {
  * two or more). A paste often keeps only the [SUM] lines of a -P run.
  */
 function statedStreams(text: string, command: string | null, hasSum: boolean): number {
-  const flag = /(?:^|\s)(?:-P\s*|--parallel[\s=]+)(\d{1,4})(?=\s|$)/.exec(command ?? '') ?? /(?:^|\s)iperf3?\s[^\n]{0,200}?(?:\s-P\s*|\s--parallel[\s=]+)(\d{1,4})(?=\s|$)/m.exec(text);
+  const flag =
+    /(?:^|\s)(?:-P\s*|--parallel[\s=]+)(\d{1,4})(?=\s|$)/.exec(command ?? '') ??
+    /(?:^|\s)iperf3?\s[^\n]{0,200}?(?:\s-P\s*|\s--parallel[\s=]+)(\d{1,4})(?=\s|$)/m.exec(text);
   const verbose = /Starting Test: protocol: \w+, (\d{1,4}) streams/.exec(text);
   const stated = Number(flag?.[1] ?? verbose?.[1] ?? 0);
   return Math.max(stated, hasSum ? 2 : 1);

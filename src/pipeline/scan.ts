@@ -14,6 +14,8 @@ import { evaluatePolicy } from '../policy/evaluate.js';
 import { collectPolicyFacts } from '../policy/facts.js';
 import type { Policy } from '../policy/schema.js';
 import { collectRuleFacts, diagnose, partitionDiagnoses } from '../rules/engine.js';
+import { knownIssueFacts, loadKnownIssues, matchKnownIssues } from '../rules/known-issues.js';
+import type { KnownIssue } from '../rules/known-issue-schema.js';
 import { fixFindingsFromDiagnoses } from '../rules/finding-fixes.js';
 import { reportVerdict } from '../report/verdict.js';
 import { isPhysical } from '../domain/interface-kinds.js';
@@ -42,6 +44,8 @@ export interface ScanOptions {
   policy?: Policy;
   /** The rule catalogue; rules/*.yaml when not given. */
   rules?: readonly LoadedRule[];
+  /** known-issues/*.yaml unless given (tests pass their own). */
+  knownIssues?: readonly KnownIssue[];
   /** Runs after the interfaces are known and before the checks (the bench, which provides a fact). */
   beforeChecks?: (store: FactStore) => Promise<void>;
 }
@@ -148,12 +152,17 @@ export async function scan(options: ScanOptions): Promise<ScanOutcome> {
   // Diagnoses read only facts already collected: rules never make the scan run anything.
   options.log.debug({ phase: 'rules' }, 'scan phase');
   const rules = options.rules ?? loadRules();
+  const knownIssues = options.knownIssues ?? loadKnownIssues();
   const facts = await collectRuleFacts(
     store,
     rules,
     interfaces.map((iface) => iface.name),
+    knownIssueFacts(knownIssues),
   );
-  Object.assign(report, partitionDiagnoses(diagnose({ report, facts, rules, checks: options.checks })));
+  Object.assign(
+    report,
+    partitionDiagnoses([...diagnose({ report, facts, rules, checks: options.checks }), ...matchKnownIssues(report, facts, knownIssues)]),
+  );
   fixFindingsFromDiagnoses(report);
   report.verdict = reportVerdict(report);
   if (options.policy) report.policy = evaluatePolicy(options.policy, report, await collectPolicyFacts(store, report));

@@ -3,6 +3,7 @@ import { irqCpuChart, processTimeChart, rampChart, type ChartOutcome } from './b
 import { STATUS_LABEL, benchTable, diagnosisModeLabel, formatSource, formatValue, hostLine, summaryLine } from './format-values.js';
 import { escapeXml as esc } from './svg-charts.js';
 import { pciePathHtml, pictureSvg, workPictures } from './work-pictures.js';
+import { shownReferences } from './references.js';
 
 /*
  * One self-contained HTML file: inline CSS and SVG, no scripts, and a Content-Security-Policy
@@ -176,7 +177,11 @@ function diagnoses(report: Report): string {
     const ruledOut = diagnosis.ruledOut.length
       ? `<p>Ruled out:</p><ul>${diagnosis.ruledOut.map((line) => `<li>${esc(line)}</li>`).join('')}</ul>`
       : '';
-    return `<article class="diagnosis ${esc(diagnosis.mode)}"><h3>${index + 1}. ${esc(diagnosis.title)}</h3><p class="meta"><code>${esc(diagnosis.subject)}</code> · cause ${diagnosis.cause} · ${esc(diagnosis.confidence)} confidence · ${esc(diagnosisModeLabel(diagnosis))}</p><p>${esc(diagnosis.explanation)}</p><p><em>${esc(diagnosis.verdict)}</em></p>${ruledOut}${fixes}</article>`;
+    const references = shownReferences(diagnosis.references);
+    const referenceList = references.length
+      ? `<p>References:</p><ul class="references">${references.map((ref) => `<li>${ref.url ? `<a href="${esc(ref.url)}" rel="noopener noreferrer">${esc(ref.text)}</a>` : esc(ref.text)}</li>`).join('')}</ul>`
+      : '';
+    return `<article class="diagnosis ${esc(diagnosis.mode)}"><h3>${index + 1}. ${esc(diagnosis.title)}</h3><p class="meta"><code>${esc(diagnosis.subject)}</code> · cause ${diagnosis.cause} · ${esc(diagnosis.confidence)} confidence · ${esc(diagnosisModeLabel(diagnosis))}</p><p>${esc(diagnosis.explanation)}</p><p><em>${esc(diagnosis.verdict)}</em></p>${ruledOut}${fixes}${referenceList}</article>`;
   });
   return `<section id="diagnoses"><h2>Diagnoses, most likely first</h2>\n${items.join('\n')}\n</section>`;
 }

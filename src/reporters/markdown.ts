@@ -2,6 +2,7 @@ import type { Report } from '../report/schema.js';
 import { reportVerdict } from '../report/verdict.js';
 import { codeFence, codeSpan, markdownCell } from './escape.js';
 import { renderTicketReply } from './text-input.js';
+import { shownReferences } from './references.js';
 import {
   STATUS_LABEL,
   benchTable,
@@ -14,6 +15,14 @@ import {
 } from './format-values.js';
 
 const STATUS_ICON: Record<string, string> = { pass: '✅', fail: '❌', 'not-applicable': '➖', unknown: '❔', error: '💥' };
+
+function markdownLinkText(text: string): string {
+  return text.replace(/[[\]\\`*_]/g, (char) => `\\${char}`);
+}
+
+function markdownLinkTarget(url: string): string {
+  return url.replace(/[()<>\s]/g, (char) => encodeURIComponent(char));
+}
 
 /** A report to paste into a ticket: renders on GitHub, GitLab and Jira (which accept GFM tables). */
 export function renderMarkdown(report: Report): string {
@@ -58,6 +67,14 @@ export function renderMarkdown(report: Report): string {
             '',
           );
       }
+      const references = shownReferences(diagnosis.references);
+      // A link's text and target are the URL itself; parentheses and brackets in it are escaped.
+      if (references.length)
+        out.push(
+          'References:',
+          ...references.map((ref) => `- ${ref.url ? `[${markdownLinkText(ref.url)}](${markdownLinkTarget(ref.url)})` : ref.text}`),
+          '',
+        );
     });
     out.push('');
   }

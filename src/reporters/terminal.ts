@@ -1,6 +1,7 @@
 import type { CheckResult, Finding, Report } from '../report/schema.js';
 import { reportVerdict } from '../report/verdict.js';
 import { textInputTerminalFooter, textInputTerminalHeader } from './text-input.js';
+import { shownReferences } from './references.js';
 import {
   benchTable,
   diagnosisHeading,
@@ -137,6 +138,8 @@ function diagnosisLines(diagnosis: Diagnosis, rank: number, paint: Paint): strin
     lines.push(`     fix${fix.disruptive ? ' (disruptive)' : ''}: ${fix.text}`);
     for (const command of fix.commands) lines.push(`       $ ${command}`);
   }
+  const references = shownReferences(diagnosis.references);
+  if (references.length) lines.push(paint('grey', `     see: ${references.map((ref) => ref.url ?? ref.text).join(' · ')}`));
   return lines;
 }
 

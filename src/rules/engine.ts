@@ -102,6 +102,11 @@ export function isInformational(diagnosis: Pick<Diagnosis, 'cause'>): boolean {
 
 const INTERFACE_FACTS = new Set<string>(collectors.filter((collector) => collector.scope === 'interface').map((collector) => collector.id));
 
+/** Whether a fact is collected per interface (its collector's scope). */
+export function isInterfaceFact(id: string): boolean {
+  return INTERFACE_FACTS.has(id);
+}
+
 const gbps = (bps: number | null | undefined): number | null => (bps === null || bps === undefined ? null : Number((bps / 1e9).toFixed(2)));
 
 const interfaceIndex = new WeakMap<Report, Map<string, Report['interfaces'][number]>>();
@@ -494,11 +499,13 @@ export async function collectRuleFacts(
   store: Pick<FactStore, 'get' | 'runs'>,
   rules: readonly Rule[],
   subjects: readonly string[],
+  /** Facts read by something other than the rules (the known issues). */
+  extraFacts: readonly string[] = [],
 ): Promise<FactLookup> {
   const values = new Map<string, unknown>();
   // Which facts were collected, once: a lookup per fact and subject stays linear in interfaces.
   const collectedRuns = new Set(store.runs.filter((run) => run.ok).map((run) => `${run.fact}@${run.subject ?? ''}`));
-  for (const id of referencedFacts(rules)) {
+  for (const id of new Set([...referencedFacts(rules), ...extraFacts])) {
     const perInterface = INTERFACE_FACTS.has(id);
     for (const subject of perInterface ? subjects : ['']) {
       const collected = collectedRuns.has(`${id}@${subject}`);

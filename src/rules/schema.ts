@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { dropInSchema, operationTemplateSchema } from '../report/fix-operations.js';
 import { MAX_CAUSE } from '../domain/causes.js';
+import { parseReference } from '../domain/references.js';
 
 /**
  * The rule format (rules/*.yaml): what was observed (check symptoms, facts, check verdicts) →
- * a cause from CAUSES.md, its explanation and fixes. Rules are data: they never run commands,
+ * a cause of the catalogue (docs/causes.md), its explanation and fixes. Rules are data: they never run commands,
  * they only print them, rendered with the host's real values.
  */
 
@@ -85,6 +86,12 @@ export const conditionSchema: z.ZodType<Condition> = z
   )
   .meta({ id: 'Condition', description: 'symptom / fact / check / var condition, or all / any / not of conditions' });
 
+/** A reference a report can link: a URL, or a cause anchor of docs/causes.md (src/domain/references.ts). */
+export const referenceSchema = z.string().superRefine((text, ctx) => {
+  const parsed = parseReference(text);
+  if (parsed.kind === 'invalid') ctx.addIssue({ code: 'custom', message: `"${text}": ${parsed.reason}` });
+});
+
 export const fixSchema = z.strictObject({
   /** Why and what, in prose; `{name}` placeholders are filled from the matched findings and facts. */
   text: z.string().min(1),
@@ -121,7 +128,8 @@ export const ruleSchema = z
     confirmedBy: conditionSchema.optional(),
     fixes: z.array(fixSchema),
     confidence: z.enum(['high', 'medium', 'low']),
-    references: z.array(z.string().min(1)).min(1),
+    /** URLs and cause anchors (docs/causes.md#cause-<n>); every one must resolve. */
+    references: z.array(referenceSchema).min(1),
     /** Lines saying what was ruled out and why, each shown when its condition holds. */
     ruledOut: z.array(z.strictObject({ when: conditionSchema, text: z.string().min(1) })).optional(),
   })

@@ -8,6 +8,8 @@ export interface EmbeddedAssets {
   rules: { names: string[]; documents: unknown[] };
   /** Policy file name (25g.yaml) → YAML text. */
   policies: Record<string, string>;
+  /** Known-issue file name → YAML text (known-issues/*.yaml). */
+  knownIssues?: Record<string, string>;
 }
 
 export function embeddedAssets(): EmbeddedAssets | undefined {

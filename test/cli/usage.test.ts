@@ -241,3 +241,26 @@ describe('--verbose reaches every command', () => {
     expect(script.stdout).toMatch(/^#!/);
   });
 });
+
+describe('explain prints a reference page, or names what it did not find', () => {
+  it('prints the page of a cause, a check, a rule, a symptom and a known issue', async () => {
+    for (const [args, heading] of [
+      [['explain', 'cause', '7'], /^# Cause 7\. Rings too small/],
+      [['explain', 'rx-rings'], /^# Check `rx-rings`/],
+      [['explain', 'rings-below-max'], /^# Rule `rings-below-max`/],
+      [['explain', 'rx-rings/rx-ring-below-max'], /^# Symptom `rx-rings\/rx-ring-below-max`/],
+      [['explain', 'ice-ddp-package-missing-safe-mode'], /^# Known issue: ice runs in Safe Mode/],
+    ] as const) {
+      const run = await runCli([...args], QUICK);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(heading);
+      expect(run.stdout).not.toContain('&lt;');
+    }
+  });
+
+  it('an unknown name is exit 2 naming it and the close names', async () => {
+    const run = await runCli(['explain', 'rx-ring'], QUICK);
+    expectUsageError(run, /explain: nothing is called "rx-ring"; did you mean: .*rx-rings/);
+    expectUsageError(await runCli(['explain', 'cause', '99'], QUICK), /nothing is called "cause 99"/);
+  });
+});

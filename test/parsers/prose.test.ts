@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { statedCpuCount, statedLinkSpeedMbps, statedNicModel } from '../../src/parsers/prose.js';
 
-describe('statedLinkSpeedMbps: the link speed in a ticket\'s words', () => {
+describe("statedLinkSpeedMbps: the link speed in a ticket's words", () => {
   it.each([
     ['we bought a 25G NIC for the storage box', 25_000],
     ['both hosts are on 10GbE', 10_000],

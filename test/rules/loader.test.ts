@@ -13,7 +13,7 @@ const GOOD = `rules:
     explanation: "x"
     fixes: []
     confidence: high
-    references: [CAUSES.md]
+    references: [docs/causes.md#cause-1]
 `;
 
 function errorOf(text: string, file = 'rules/broken.yaml'): RuleLoadError {
@@ -49,7 +49,7 @@ describe('rule loader', () => {
   });
 
   it.each([
-    ['a cause out of range', GOOD.replace('cause: 1', 'cause: 21'), 'rules[0].cause'],
+    ['a cause out of range', GOOD.replace('cause: 1', 'cause: 99'), 'rules[0].cause'],
     ['a missing title', GOOD.replace('    title: A good rule\n', ''), 'rules[0].title'],
     ['an unknown confidence', GOOD.replace('confidence: high', 'confidence: certain'), 'rules[0].confidence'],
     [

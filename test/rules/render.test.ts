@@ -67,7 +67,7 @@ describe('rendering diagnoses', () => {
           - { kind: ethtool-rings, iface: "{subject}", rx: "{profile}" }
         disruptive: true
     confidence: low
-    references: [x]
+    references: [docs/causes.md#cause-1]
 `,
       'demo.yaml',
     );
@@ -91,7 +91,7 @@ describe('rendering diagnoses', () => {
           - { kind: inspect, argv: [cat, "/sys/class/net/{subject}/{nothing}"] }
         disruptive: false
     confidence: low
-    references: [x]
+    references: [docs/causes.md#cause-1]
 `,
       'demo.yaml',
     );
@@ -130,7 +130,7 @@ describe('rendering diagnoses', () => {
         ops: [{ kind: ethtool-rings, iface: "{subject}", rx: "{rxTarget}" }]
         disruptive: true
     confidence: low
-    references: [x]
+    references: [docs/causes.md#cause-1]
 `,
       'demo.yaml',
     );

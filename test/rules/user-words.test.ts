@@ -9,7 +9,9 @@ import { catalogue } from './helpers.js';
  * descriptions, messages and fixes; rule titles, explanations, limits, fixes, ruled-out lines and
  * references (the JSON report carries them).
  */
-const INTERNAL = /\bseed\b|\bseed's\b|\bseeds\b|fixture|CAUSES\.md|\bcauses? \d+\b/i;
+// docs/causes.md is the project's published catalogue, a reference users follow; the design
+// document outside the repository is not.
+const INTERNAL = /\bseed\b|\bseed's\b|\bseeds\b|fixture|(?<!docs\/)CAUSES\.md|\bcauses? \d+\b/i;
 
 function checkTexts(): Array<[string, string]> {
   const texts: Array<[string, string]> = [];
@@ -39,6 +41,7 @@ function ruleTexts(): Array<[string, string]> {
 describe('no internal vocabulary in user output', () => {
   it('the pattern catches what it must', () => {
     for (const text of ["the seed's chronic 6-7 Gb/s", 'see CAUSES.md', 'not cause 16', 'a fixture']) expect(text).toMatch(INTERNAL);
+    expect('docs/causes.md#cause-7').not.toMatch(INTERNAL);
     expect('a seeded hash key; because 16 queues').not.toMatch(INTERNAL);
   });
 
