@@ -53,6 +53,8 @@ export interface TextHostOptions {
   statedNic?: StatedNic | null;
   /** The CPU count the prose states ("a 32-core server", "48 vCPU"), where no output shows it. */
   statedCpus?: StatedCpus;
+  /** The iperf3 version the prose names ("iperf3 3.7 on the client"), where no banner was pasted. */
+  statedIperf3Version?: string | null;
 }
 
 export class TextHostIO implements HostIO {
@@ -98,6 +100,10 @@ export class TextHostIO implements HostIO {
       .map((text) => /^iperf 3\.\S+.*(?:\n(?:Linux |Optional features).*){0,2}/m.exec(text)?.[0])
       .find(Boolean);
     if (banner) this.commands.set(commandKey(['iperf3', '-v']), banner + '\n');
+    else if (options.statedIperf3Version) {
+      this.commands.set(commandKey(['iperf3', '-v']), `iperf ${options.statedIperf3Version}\n`);
+      this.inferences.push(`iperf3 ${options.statedIperf3Version} as the text names it (no \`iperf3 -v\` output)`);
+    }
     this.lscpu = texts('lscpu')[0];
     this.uname = texts('uname')[0];
     const kernel = parseKernelLog(options.kernelLog ?? '');
