@@ -138,8 +138,9 @@ export default defineCheck({
         `${subject} is a ${device.kind} interface: its speed is nominal (no link modes to compare); the physical NICs below it are checked`,
       );
     }
-    // Reading carrier fails on an interface that is administratively down.
-    if (device.carrier === null && device.operstate === 'down') {
+    // Reading carrier fails on an interface that is administratively down; one set down on purpose
+    // (no IFF_UP) has no link by design, whatever ethtool says of its carrier.
+    if ((device.carrier === null && device.operstate === 'down') || (device.adminUp === false && device.operstate !== 'up')) {
       return notApplicable(`${subject} is administratively down (ip link set dev ${subject} up to use it)`);
     }
 

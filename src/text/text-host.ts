@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { isPciAddress } from '../hostio/sysfs-read.js';
 import type { Segment } from './segment.js';
-import { parseIpLinks, parseSysctlA, readLspciDevices } from '../hostio/sosreport.js';
+import { parseSysctlA, readLspciDevices } from '../hostio/sosreport.js';
 import { blankInterfaceInfo, mergeKernelLog, unclaimedNics, type InterfaceInfo as SosInterfaceInfo } from '../hostio/capture-interfaces.js';
 import { USERSPACE_NIC_DRIVERS } from '../domain/pci-subject.js';
 import { parseKernelLog, type KernelLog } from '../parsers/kernel-log.js';
@@ -67,6 +67,8 @@ export class TextHostIO implements HostIO {
   private readonly statistics = new Map<string, Map<string, string>>();
   private readonly sysctl: Map<string, string>;
   private readonly lspci: string[] = [];
+  /** /sys/class/net/<if>/flags as the latest \`ip link\` shows them (IFF_UP and friends). */
+  private readonly flags = new Map<string, string>();
   private readonly lscpu: string | undefined;
   private readonly uname: string | undefined;
   /** Notes on what was inferred rather than read ("lspci fragment taken as unnamed-nic's"). */
@@ -88,8 +90,13 @@ export class TextHostIO implements HostIO {
       }
     }
     this.sysctl = parseSysctlA(texts('sysctl').join(''));
-    const links = parseIpLinks(texts('ip-link').join(''));
-    for (const name of links.keys()) if (name !== 'lo') names.add(name);
+    // The latest `ip link` of an interface is its state now: a ticket shows it before and after
+    // `ip link set ... down`, and the later outputs (ethtool's "Link detected: no") follow that.
+    const links = latestIpLinks(texts('ip-link'));
+    for (const [name, link] of links) {
+      if (name !== 'lo') names.add(name);
+      this.flags.set(name, interfaceFlags(link.flags));
+    }
     this.lspci = texts('lspci');
     if (texts('proc-interrupts').length) this.files.set('/proc/interrupts', texts('proc-interrupts')[0]!);
     if (texts('softnet').length) this.files.set('/proc/net/softnet_stat', texts('softnet')[0]!);
@@ -360,6 +367,11 @@ export class TextHostIO implements HostIO {
       const value = this.sysctl.get(normal.slice('/proc/sys/'.length).replace(/\//g, '.'));
       return value === undefined ? undefined : value + '\n';
     }
+    const flags = /^\/sys\/class\/net\/([^/]+)\/flags$/.exec(normal);
+    if (flags) {
+      const value = this.flags.get(flags[1]!);
+      return value === undefined ? undefined : value + '\n';
+    }
     const attribute = /^\/sys\/(?:class\/net|bus\/pci\/devices\/.+\/net)\/([^/]+)\/(speed|duplex|carrier|mtu|operstate)$/.exec(normal);
     if (attribute) {
       const value = this.interfaces.get(attribute[1]!)?.[attribute[2] as 'speed'];
@@ -431,4 +443,40 @@ export function parseIpStatistics(text: string): Map<string, Map<string, string>
     });
   }
   return result;
+}
+
+/** Per interface, the last `ip link` header in text order: MTU, state and the <...> flags. */
+export function latestIpLinks(texts: readonly string[]): Map<string, { mtu: string | null; state: string | null; flags: string[] }> {
+  const links = new Map<string, { mtu: string | null; state: string | null; flags: string[] }>();
+  for (const text of texts)
+    for (const match of text.matchAll(/^\d+:\s+([^:@\s]+)(?:@\S+)?:\s+<([^>]*)>(.*)$/gm)) {
+      const rest = match[3]!;
+      links.set(match[1]!, {
+        mtu: /\bmtu (\d+)/.exec(rest)?.[1] ?? null,
+        state: /\bstate (\S+)/.exec(rest)?.[1]?.toLowerCase() ?? null,
+        flags: match[2]!.split(',').filter(Boolean),
+      });
+    }
+  return links;
+}
+
+/** The kernel's IFF_* bits for the flag names `ip link` prints (include/uapi/linux/if.h). */
+const IFF_BITS: Record<string, number> = {
+  UP: 0x1,
+  BROADCAST: 0x2,
+  DEBUG: 0x4,
+  LOOPBACK: 0x8,
+  POINTOPOINT: 0x10,
+  NOTRAILERS: 0x20,
+  NOARP: 0x80,
+  PROMISC: 0x100,
+  ALLMULTI: 0x200,
+  MASTER: 0x400,
+  SLAVE: 0x800,
+  MULTICAST: 0x1000,
+};
+
+function interfaceFlags(names: readonly string[]): string {
+  const bits = names.reduce((sum, name) => sum | (IFF_BITS[name] ?? 0), 0);
+  return `0x${bits.toString(16)}`;
 }

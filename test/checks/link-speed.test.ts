@@ -129,6 +129,18 @@ describe('link-speed check', () => {
     expect(result.findings[0]!.message).toBe('lan12 is administratively up but has no link (no carrier)');
   });
 
+  it('does not judge a port the administrator set down, though ethtool says it has no link', async () => {
+    const result = await tester.run(
+      {
+        'ethtool.settings': settingsOf('ethtool/rtl83xx-dsa-settings-linkdown-1.txt'),
+        'net.device': netDevice('lan12', { driver: 'rtl83xx', carrier: false, adminUp: false, operstate: 'down', speedMbps: null }),
+      },
+      { interfaces: [{ name: 'lan12' }] },
+    );
+    expect(result.status).toBe('not-applicable');
+    expect(result.findings).toEqual([]);
+  });
+
   it('does not say "administratively up" when no ip link or sysfs flags were captured', async () => {
     const result = await tester.run(
       {
