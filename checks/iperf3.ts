@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCheck, symptom } from '../src/engine/check.js';
 import { compareVersions, parseVersionTriple } from '../src/parsers/iperf3-version.js';
 import type { Evidence } from '../src/report/schema.js';
-import type { ToolReports } from '../src/collectors/tool-reports.js';
+import type { TicketReports } from '../src/collectors/ticket-reports.js';
 
 const version = z.string().regex(/^\d+\.\d+(\.\d+)?$/, 'a version such as 3.16 or 3.19.1');
 
@@ -40,7 +40,7 @@ export default defineCheck({
     'Reads `iperf3 -v`. Before 3.16 one iperf3 process runs every -P stream on one thread, so one CPU core is the limit (roughly 25 Gb/s, far less on slow cores); on 3.16+ -A pins every thread to the same CPU. Either way the tool, not the network, can be what a test measures.',
   scope: 'host',
   requires: ['iperf3.version'],
-  optionalFacts: ['tool.reports'],
+  optionalFacts: ['ticket.reports'],
   options,
   symptoms: {
     'single-threaded-version': symptom({
@@ -85,7 +85,7 @@ export default defineCheck({
   },
   run({ facts, optional, interfaces, options: opts, report, source }) {
     const installed = facts['iperf3.version'];
-    const reports = optional['tool.reports'].ok ? optional['tool.reports'].value : null;
+    const reports = optional['ticket.reports'].ok ? optional['ticket.reports'].value : null;
     const threadedSince = parseVersionTriple(opts.threadedSince);
     const authFixed = parseVersionTriple(opts.authenticationFixedSince);
     const from = source('iperf3.version');
@@ -154,7 +154,7 @@ export default defineCheck({
  * per stream) went faster on the same hosts, or iperf3 stayed below the link at a rate one core
  * can plausibly cap (a few Gb/s and up; far below that, something else holds the link back).
  */
-function toolIsTheCeiling(reports: ToolReports | null, linkMbps: number, opts: z.output<typeof options>): boolean {
+function toolIsTheCeiling(reports: TicketReports | null, linkMbps: number, opts: z.output<typeof options>): boolean {
   if (!reports) return false;
   const iperf3 = reports.iperf3BestMbps;
   const iperf2 = reports.iperf2BestMbps;

@@ -170,8 +170,12 @@ export class TextHostIO implements HostIO {
         );
       }
       const speedMbps = speed && /^\d+Mb\/s$/.test(speed) ? speed.replace('Mb/s', '') : null;
-      // `ethtool <if>` listing link modes or ports, or a PCI bus-info, is a NIC, not a software device.
-      const physical = Boolean(busInfo) || /Supported (?:ports|link modes):\s*\S/.test(settings ?? '');
+      // `ethtool <if>` listing link modes or ports, or a PCI bus-info, is a NIC, not a software device;
+      // so is one whose pause frames were negotiated with a link partner (`ethtool -a`: only an
+      // Ethernet MAC with a PHY prints "RX negotiated").
+      const pause = this.commands.get(commandKey(['ethtool', '-a', name]));
+      const physical =
+        Boolean(busInfo) || /Supported (?:ports|link modes):\s*\S/.test(settings ?? '') || /^\s*[RT]X negotiated:/m.test(pause ?? '');
       this.interfaces.set(name, {
         physical,
         driver: field(info, 'driver'),

@@ -1,0 +1,31 @@
+/**
+ * What a ticket's own words say cured the problem, as the poster tested it: "enabled flow control
+ * on the switch and bravo, it works", "with FC on at both ends all is good again", "turning on
+ * pause frames fixed it". A report of the poster's own before-and-after test, so it is evidence a
+ * NIC engineer takes at its word. Each pattern is bounded and lines are capped: linear in the text.
+ */
+
+const MAX_LINES = 2000;
+/** Context read around a mention: the sentence, and the next one (where "... and it works" often stands). */
+const WINDOW = 240;
+
+const FLOW_CONTROL = /\b(?:flow[ -]control|FC|pause frames?|802\.3x)\b/gi;
+const TURNED_ON =
+  /\b(?:enabl(?:e|ed|es|ing)|activat(?:e|ed|es|ing)|turn(?:ed|ing|s)?(?: \w{1,12}){0,2} on|switch(?:ed|ing|es)?(?: \w{1,12}){0,2} on)\b|\b(?:flow[ -]control|FC|pause frames?) (?:is |was |set |turned )?on\b/i;
+const CURED =
+  /(?<!\b(?:not|n't|never|no longer) )\b(?:it works|works (?:now|again|fine)|(?:is |are |all is |everything is )?(?:good|fine|normal|ok) (?:again|now)|fix(?:ed|es) (?:it|the (?:problem|issue))|solv(?:ed|es) (?:it|the (?:problem|issue))|(?:problem|issue) (?:is )?(?:gone|disappeared|went away)|bravo|restor(?:ed|es) (?:the )?(?:speed|throughput))/i;
+/** "turning it off fixed it", "disabled flow control": the opposite cure. */
+const TURNED_OFF = /\b(?:disabl(?:e|ed|ing)|turn(?:ed|ing)? (?:it |them )?off|switch(?:ed|ing)? (?:it |them )?off)\b/i;
+
+/** The poster says turning flow control on cured the problem. */
+export function statedFlowControlCure(prose: string): boolean {
+  const text = prose.split('\n').slice(0, MAX_LINES).join('\n');
+  for (const match of text.matchAll(FLOW_CONTROL)) {
+    // The sentence around the mention: from the last full stop before it to WINDOW characters on.
+    const start = Math.max(0, text.lastIndexOf('.', match.index) + 1, match.index - WINDOW / 2);
+    const around = text.slice(start, match.index + match[0].length + WINDOW);
+    const before = text.slice(start, match.index + match[0].length + 40);
+    if (TURNED_ON.test(before) && !TURNED_OFF.test(before) && CURED.test(around)) return true;
+  }
+  return false;
+}
