@@ -16,6 +16,8 @@ export interface TicketReports {
   statedLinkMbps: number | null;
   /** The poster says turning flow control (pause frames) on cured the problem. */
   flowControlCured: boolean;
+  /** The poster's words point at the frame size: an MTU or MSS change cured it, or jumbo frames do not pass. */
+  mtuEvidence: boolean;
 }
 
 declare module '../engine/facts.js' {

@@ -13,7 +13,7 @@ const FLOW_CONTROL = /\b(?:flow[ -]control|FC|pause frames?|802\.3x)\b/gi;
 const TURNED_ON =
   /\b(?:enabl(?:e|ed|es|ing)|activat(?:e|ed|es|ing)|turn(?:ed|ing|s)?(?: \w{1,12}){0,2} on|switch(?:ed|ing|es)?(?: \w{1,12}){0,2} on)\b|\b(?:flow[ -]control|FC|pause frames?) (?:is |was |set |turned )?on\b/i;
 const CURED =
-  /(?<!\b(?:not|n't|never|no longer) )\b(?:it works|works (?:now|again|fine)|(?:is |are |all is |everything is )?(?:good|fine|normal|ok) (?:again|now)|fix(?:ed|es) (?:it|the (?:problem|issue))|solv(?:ed|es) (?:it|the (?:problem|issue))|(?:problem|issue) (?:is )?(?:gone|disappeared|went away)|bravo|restor(?:ed|es) (?:the )?(?:speed|throughput))/i;
+  /(?<!\b(?:not|n't|never|no longer) )\b(?:it works|works (?:now|again|fine)|(?:is |are |all is |everything is )?(?:good|fine|normal|ok) (?:again|now)|fix(?:ed|es) (?:it|the (?:problem|issue))|solv(?:ed|es) (?:it|the (?:problem|issue))|(?:problem|issue) (?:is )?(?:gone|disappeared|went away)|all (?:was|is) (?:A?OK|good|fine|well)|bravo|restor(?:ed|es) (?:the )?(?:speed|throughput))/i;
 /** "turning it off fixed it", "disabled flow control": the opposite cure. */
 const TURNED_OFF = /\b(?:disabl(?:e|ed|ing)|turn(?:ed|ing)? (?:it |them )?off|switch(?:ed|ing)? (?:it |them )?off)\b/i;
 
@@ -27,5 +27,32 @@ export function statedFlowControlCure(prose: string): boolean {
     const before = text.slice(start, match.index + match[0].length + 40);
     if (TURNED_ON.test(before) && !TURNED_OFF.test(before) && CURED.test(around)) return true;
   }
+  return false;
+}
+
+const MTU_WORDS = /\b(?:MTU|MSS|jumbo ?frames?|jumbos?|-M (?:flag|\d{3,4})|TCP-?MSS|mss[ -]clamp\w{0,3})\b/gi;
+/** Changing the frame size: lowering the MTU or MSS, or allowing jumbo frames on the path. */
+const RESIZED =
+  /\b(?:reduc(?:e|ed|es|ing)|lower(?:ed|ing|s)?|decreas(?:e|ed|ing)|clamp(?:ed|ing|s)?|rais(?:e|ed|ing)|increas(?:e|ed|ing)|enabl(?:e|ed|es|ing)|allow(?:ed|ing|s)?|support(?:ed|ing|s)?|reconfigur(?:e|ed|ing)|set(?:ting)?|chang(?:e|ed|ing))\b/i;
+// "I run 9k jumbo frames on my network", "switch at MTU 9000".
+const JUMBO_NETWORK = /\b(?:9k|9000|9216|900[0-9]|jumbo ?frames?|jumbos)\b/i;
+// "the largest frame I can send is 2030 bytes", "max ping size is 1472", "largest working MSS 1414".
+const LARGEST_PASSING =
+  /\b(?:largest|biggest|max(?:imum)?)\b[^\n.]{0,40}?\b(?:frame|packet|ping|payload|MSS|MTU|size)\b[^\n.]{0,40}?(?<![\d.])(\d{3,4})(?![\d.])/gi;
+
+/**
+ * The ticket's words point at the frame size: the poster says changing the MTU or MSS (or allowing
+ * jumbo frames on the switch) cured the problem, or says the network runs jumbo frames while the
+ * largest frame that passes is far smaller.
+ */
+export function statedMtuEvidence(prose: string): boolean {
+  const text = prose.split('\n').slice(0, MAX_LINES).join('\n');
+  for (const match of text.matchAll(MTU_WORDS)) {
+    const start = Math.max(0, match.index - WINDOW / 2);
+    const around = text.slice(start, match.index + match[0].length + WINDOW);
+    if (RESIZED.test(text.slice(start, match.index + match[0].length + 60)) && CURED.test(around)) return true;
+  }
+  if (!JUMBO_NETWORK.test(text)) return false;
+  for (const match of text.matchAll(LARGEST_PASSING)) if (Number(match[1]) < 8000) return true;
   return false;
 }

@@ -71,7 +71,14 @@ describe('flow-control check', () => {
 
   it("warns when the ticket's poster says turning flow control on cured the problem", async () => {
     const device = netDevice('eth0', { driver: null, speedMbps: null });
-    const reports = { iperf3BestMbps: null, iperf2BestMbps: null, iperf2Faster: false, statedLinkMbps: null, flowControlCured: true };
+    const reports = {
+      iperf3BestMbps: null,
+      iperf2BestMbps: null,
+      iperf2Faster: false,
+      statedLinkMbps: null,
+      flowControlCured: true,
+      mtuEvidence: false,
+    };
     const result = await tester.run({
       'net.device': device,
       'ethtool.pause': pause('on', 'on', ['off', 'off']),

@@ -56,6 +56,8 @@ describe('iperf3 check', () => {
       iperf2BestMbps: null,
       iperf2Faster: false,
       statedLinkMbps: null,
+      flowControlCured: false,
+      mtuEvidence: false,
       ...over,
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statedFlowControlCure } from '../../src/parsers/prose-remedies.js';
+import { statedFlowControlCure, statedMtuEvidence } from '../../src/parsers/prose-remedies.js';
 
 describe('statedFlowControlCure', () => {
   it.each([
@@ -19,5 +19,25 @@ describe('statedFlowControlCure', () => {
     'No mention of pause here, but after the driver update it works.',
   ])('reads no flow-control cure in %j', (prose) => {
     expect(statedFlowControlCure(prose)).toBe(false);
+  });
+});
+
+describe('statedMtuEvidence', () => {
+  it.each([
+    'Lowering the MTU on the tunnel to 1400 fixed it, transfers no longer hang.',
+    'After we enabled jumbo frames on the core switch all was OK again.',
+    'The fix was clamping the TCP MSS on the router: works now.',
+    'All our storage VLANs run jumbo frames (9000), yet the largest ping that gets through is 1472 bytes.',
+  ])('reads the frame size as the cause in %j', (prose) => {
+    expect(statedMtuEvidence(prose)).toBe(true);
+  });
+
+  it.each([
+    'MTU is 1500 everywhere. Replacing the cable fixed it.',
+    'We use jumbo frames and the largest file we copied was 40 GB without trouble.',
+    'Raised the ring size to 4096 and it works.',
+    'ping -s 1472 works, so does iperf3.',
+  ])('reads no frame-size evidence in %j', (prose) => {
+    expect(statedMtuEvidence(prose)).toBe(false);
   });
 });
