@@ -248,8 +248,11 @@ export default defineCheck({
     }
 
     if (negotiated < best.speedMbps) {
+      // Both advertisements shown and nothing faster in common: the partner sets the speed and the
+      // link negotiated correctly; a note on the partner, not a fault of this host.
+      const partnerLimits = partnerModes.length > 0 && (commonBest === null || commonBest.speedMbps <= negotiated);
       report('below-capability', {
-        severity: negotiated <= best.speedMbps * opts.criticalRatio ? 'critical' : 'warning',
+        severity: partnerLimits ? 'info' : negotiated <= best.speedMbps * opts.criticalRatio ? 'critical' : 'warning',
         evidence: [
           withEthtool({ label: 'Speed', observed: negotiated, expected: best.speedMbps, unit: 'Mb/s' }),
           withEthtool({ label: 'Best mode supported and advertised', observed: best.mode }),

@@ -18,6 +18,8 @@ export interface TicketReports {
   flowControlCured: boolean;
   /** The poster's words point at the frame size: an MTU or MSS change cured it, or jumbo frames do not pass. */
   mtuEvidence: boolean;
+  /** The poster's words point at CPU power management: faster with the CPUs kept busy, or a governor change cured it. */
+  cpuFrequencyEvidence: boolean;
 }
 
 declare module '../engine/facts.js' {

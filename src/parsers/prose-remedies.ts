@@ -56,3 +56,30 @@ export function statedMtuEvidence(prose: string): boolean {
   for (const match of text.matchAll(LARGEST_PASSING)) if (Number(match[1]) < 8000) return true;
   return false;
 }
+
+/** CPU power management by name: the P-state drivers, governors, energy hints, idle states. */
+const POWER_MANAGEMENT =
+  /\b(?:HWP|intel_pstate|amd[-_]pstate|acpi[-_]cpufreq|cpufreq|cpupower|governor|P-?states?|C-?states?|EPP|EPB|power[ -]?sav(?:ing|e)s?|frequency scaling|powersave|ondemand|schedutil|turbo)\b/gi;
+/** Loading the CPUs on purpose (stress, a busy loop): the network faster then means cores clocked down or asleep. */
+const FASTER_WHEN_BUSY =
+  /\b(?:stress(?:ing|ed)?(?: \w{1,12}){0,3} CPUs?|CPU stress|busy[- ]loops?|keep(?:ing)? (?:the |all )?(?:CPUs?|cores?) busy|load(?:ing)? (?:the |all )?(?:CPUs?|cores?))\b/i;
+const SWITCHED =
+  /\b(?:disabl(?:e|ed|es|ing)|switch(?:ed|ing)?|set(?:ting)?|us(?:e|ed|ing)|chang(?:e|ed|ing)|forc(?:e|ed|ing)|turn(?:ed|ing)? off)\b/i;
+
+/**
+ * The ticket's words point at CPU power management: the network is faster while the CPUs are kept
+ * busy, and the text speaks of P-states, governors or power saving; or the poster says changing
+ * the governor or P-state driver (disabling HWP, the performance governor) cured it.
+ */
+export function statedCpuFrequencyEvidence(prose: string): boolean {
+  const text = prose.split('\n').slice(0, MAX_LINES).join('\n');
+  const mentions = [...text.matchAll(POWER_MANAGEMENT)];
+  if (mentions.length === 0) return false;
+  if (FASTER_WHEN_BUSY.test(text)) return true;
+  for (const match of mentions) {
+    const start = Math.max(0, match.index - WINDOW / 2);
+    const around = text.slice(start, match.index + match[0].length + WINDOW);
+    if (SWITCHED.test(text.slice(start, match.index + match[0].length + 60)) && CURED.test(around)) return true;
+  }
+  return false;
+}

@@ -15,7 +15,7 @@ import { segment, type IgnoredText, type Segment } from './segment.js';
 import { UsageError } from '../util/errors.js';
 import { kernelLogOfText } from './kernel-text.js';
 import { statedIperf3Version, statedToolRates } from '../parsers/prose-tools.js';
-import { statedFlowControlCure, statedMtuEvidence } from '../parsers/prose-remedies.js';
+import { statedCpuFrequencyEvidence, statedFlowControlCure, statedMtuEvidence } from '../parsers/prose-remedies.js';
 
 /** Hosts one text may name in its prompts: more is a fleet, to be split into one text per host. */
 export const MAX_TEXT_HOSTS = 256;
@@ -53,6 +53,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   const toolRates = statedToolRates(segmentation.prose);
   const flowControlCured = statedFlowControlCure(segmentation.prose);
   const mtuEvidence = statedMtuEvidence(segmentation.prose);
+  const cpuFrequencyEvidence = statedCpuFrequencyEvidence(segmentation.prose);
   const outcomes: ScanOutcome[] = [];
   const singleHost = groups.size === 1;
   for (const [host, segments] of groups) {
@@ -100,7 +101,14 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
         // A group of -T processes ran at once: together they are one test's rate.
         const runBest = Math.max(0, ...groups.map((group) => group.reduce((sum, run) => sum + (runRate(run) ?? 0), 0) / 1e6));
         const iperf3BestMbps = Math.max(runBest, toolRates.iperf3BestMbps ?? 0) || null;
-        store.provide('ticket.reports', { ...toolRates, iperf3BestMbps, statedLinkMbps: stated || null, flowControlCured, mtuEvidence });
+        store.provide('ticket.reports', {
+          ...toolRates,
+          iperf3BestMbps,
+          statedLinkMbps: stated || null,
+          flowControlCured,
+          mtuEvidence,
+          cpuFrequencyEvidence,
+        });
         const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu, pcieBitsPerSecond });
         if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');
         if (bench) {

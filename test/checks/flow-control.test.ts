@@ -78,6 +78,7 @@ describe('flow-control check', () => {
       statedLinkMbps: null,
       flowControlCured: true,
       mtuEvidence: false,
+      cpuFrequencyEvidence: false,
     };
     const result = await tester.run({
       'net.device': device,

@@ -58,6 +58,7 @@ describe('iperf3 check', () => {
       statedLinkMbps: null,
       flowControlCured: false,
       mtuEvidence: false,
+      cpuFrequencyEvidence: false,
       ...over,
     });
 

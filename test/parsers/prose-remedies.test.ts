@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statedFlowControlCure, statedMtuEvidence } from '../../src/parsers/prose-remedies.js';
+import { statedCpuFrequencyEvidence, statedFlowControlCure, statedMtuEvidence } from '../../src/parsers/prose-remedies.js';
 
 describe('statedFlowControlCure', () => {
   it.each([
@@ -39,5 +39,23 @@ describe('statedMtuEvidence', () => {
     'ping -s 1472 works, so does iperf3.',
   ])('reads no frame-size evidence in %j', (prose) => {
     expect(statedMtuEvidence(prose)).toBe(false);
+  });
+});
+
+describe('statedCpuFrequencyEvidence', () => {
+  it.each([
+    'With the powersave governor we get 6 Gbit/s; running a busy loop on the CPUs pushes it to 9.4.',
+    'Switching to the performance governor fixed it.',
+    'Booting with intel_pstate=disable (acpi-cpufreq) solved the problem for us.',
+  ])('reads CPU power management as the cause in %j', (prose) => {
+    expect(statedCpuFrequencyEvidence(prose)).toBe(true);
+  });
+
+  it.each([
+    'The CPU is busy with interrupts on core 0 (ksoftirqd at 100 %), governor ondemand.',
+    'Governor is performance on all cores; the rate is still 4 Gbit/s.',
+    'Stressing the CPUs made no difference.',
+  ])('reads no power-management evidence in %j', (prose) => {
+    expect(statedCpuFrequencyEvidence(prose)).toBe(false);
   });
 });

@@ -51,6 +51,10 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
     fires: { findings: [], facts: { 'ticket.reports': { mtuEvidence: true } } },
     quiet: { findings: [], facts: { 'ticket.reports': { mtuEvidence: false } } },
   },
+  'cpu-frequency-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { cpuFrequencyEvidence: true } } },
+    quiet: { findings: [], facts: { 'ticket.reports': { cpuFrequencyEvidence: false } } },
+  },
   'flow-control-off': { fires: { findings: [x.pauseOff] }, quiet: { findings: [x.nicDrops] } },
   'link-below-capability': { fires: { findings: [x.belowCapability] }, quiet: { findings: [x.flapping] } },
   'egress-shaped-below-link': { fires: { findings: [x.egressShaped()] }, quiet: { findings: [x.qdiscDrops] } },
