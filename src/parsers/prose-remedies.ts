@@ -19,7 +19,7 @@ const TURNED_OFF = /\b(?:disabl(?:e|ed|ing)|turn(?:ed|ing)? (?:it |them )?off|sw
 
 /** The poster says turning flow control on cured the problem. */
 export function statedFlowControlCure(prose: string): boolean {
-  const text = prose.split('\n').slice(0, MAX_LINES).join('\n');
+  const text = flat(prose);
   for (const match of text.matchAll(FLOW_CONTROL)) {
     // The sentence around the mention: from the last full stop before it to WINDOW characters on.
     const start = Math.max(0, text.lastIndexOf('.', match.index) + 1, match.index - WINDOW / 2);
@@ -46,7 +46,7 @@ const LARGEST_PASSING =
  * largest frame that passes is far smaller.
  */
 export function statedMtuEvidence(prose: string): boolean {
-  const text = prose.split('\n').slice(0, MAX_LINES).join('\n');
+  const text = flat(prose);
   for (const match of text.matchAll(MTU_WORDS)) {
     const start = Math.max(0, match.index - WINDOW / 2);
     const around = text.slice(start, match.index + match[0].length + WINDOW);
@@ -72,7 +72,7 @@ const SWITCHED =
  * the governor or P-state driver (disabling HWP, the performance governor) cured it.
  */
 export function statedCpuFrequencyEvidence(prose: string): boolean {
-  const text = prose.split('\n').slice(0, MAX_LINES).join('\n');
+  const text = flat(prose);
   const mentions = [...text.matchAll(POWER_MANAGEMENT)];
   if (mentions.length === 0) return false;
   if (FASTER_WHEN_BUSY.test(text)) return true;
@@ -82,4 +82,9 @@ export function statedCpuFrequencyEvidence(prose: string): boolean {
     if (SWITCHED.test(text.slice(start, match.index + match[0].length + 60)) && CURED.test(around)) return true;
   }
   return false;
+}
+
+/** The prose as one line of single spaces: a mailer's 72-column wrap must not split a phrase. */
+function flat(prose: string): string {
+  return prose.split('\n').slice(0, MAX_LINES).join(' ').replace(/\s+/g, ' ');
 }

@@ -93,9 +93,12 @@ export class TextHostIO implements HostIO {
     // The latest `ip link` of an interface is its state now: a ticket shows it before and after
     // `ip link set ... down`, and the later outputs (ethtool's "Link detected: no") follow that.
     const links = latestIpLinks(texts('ip-link'));
+    // Without UP, a port is down on purpose only when the text shows it set down: a driver that
+    // refused to bring it up (an unsupported module) leaves it without UP too, and that is a fault.
+    const setDown = interfacesSetDown(segments);
     for (const [name, link] of links) {
       if (name !== 'lo') names.add(name);
-      this.flags.set(name, interfaceFlags(link.flags));
+      if (link.flags.includes('UP') || setDown.has(name)) this.flags.set(name, interfaceFlags(link.flags));
     }
     this.lspci = texts('lspci');
     if (texts('proc-interrupts').length) this.files.set('/proc/interrupts', texts('proc-interrupts')[0]!);
@@ -483,4 +486,18 @@ const IFF_BITS: Record<string, number> = {
 function interfaceFlags(names: readonly string[]): string {
   const bits = names.reduce((sum, name) => sum | (IFF_BITS[name] ?? 0), 0);
   return `0x${bits.toString(16)}`;
+}
+
+/** Interfaces the text shows being set down by a command (`ip link set dev eth0 down`, `ifdown eth0`). */
+function interfacesSetDown(segments: readonly Segment[]): Set<string> {
+  const names = new Set<string>();
+  for (const segment of segments) {
+    const command = segment.command ?? '';
+    const match =
+      /\bip\s+(?:-\w+\s+)?link\s+set\s+(?:dev\s+)?(\S+)\s+down\b/.exec(command) ??
+      /\bip\s+(?:-\w+\s+)?link\s+set\s+down\s+(?:dev\s+)?(\S+)/.exec(command) ??
+      /\b(?:ifdown|ifconfig)\s+(\S+)(?:\s+down)?\s*$/.exec(command);
+    if (match && (!/\bifconfig\b/.test(command) || /\sdown\s*$/.test(command))) names.add(match[1]!);
+  }
+  return names;
 }
