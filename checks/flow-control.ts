@@ -25,7 +25,7 @@ export default defineCheck({
   appliesTo: (iface) =>
     iface.kind === 'physical' ? null : `${iface.name} is a ${iface.kind} interface: pause frames belong to a physical port`,
   requires: ['net.device'],
-  optionalFacts: ['ethtool.pause'],
+  optionalFacts: ['ethtool.pause', 'ticket.reports'],
   options,
   symptoms: {
     'pause-off': symptom({
@@ -39,13 +39,17 @@ export default defineCheck({
         speedMbps: z.number().nullable(),
         /** The driver turns flow control off by default (options.offByDefaultDrivers). */
         offByDefault: z.boolean(),
+        /** The ticket's poster says turning flow control on cured the problem. */
+        curedByPoster: z.boolean(),
       }),
       phrases: {
         detail: (d) =>
           d.refused
             ? 'configured on, but autonegotiation with the link partner settled on off: the switch port has flow control off'
             : 'configured off',
-        driverNote: (d) => (d.offByDefault ? `; the ${d.driver} driver turns it off by default, a known cause of drops under bursts` : ''),
+        driverNote: (d) =>
+          (d.offByDefault ? `; the ${d.driver} driver turns it off by default, a known cause of drops under bursts` : '') +
+          (d.curedByPoster ? '; the ticket reports that turning flow control on cured the problem' : ''),
       },
       message:
         '{subject}: flow control RX {rx}, TX {tx} ({detail}); without pause frames a burst the host cannot absorb is dropped at the NIC{driverNote}',
@@ -82,8 +86,12 @@ export default defineCheck({
     ];
     if (pause.autonegotiate !== null) evidence.push(withSource({ label: 'pause autonegotiate', observed: onOff(pause.autonegotiate) }));
     // Pause frames off is a setting many fabrics choose; it becomes a cause only with drops at the
-    // NIC (rule flow-control-off, which the drops then make a warning).
+    // NIC (rule flow-control-off, which the drops then make a warning), or when the poster's own
+    // before-and-after test says turning it on cured the problem.
+    const tickets = optional['ticket.reports'];
+    const curedByPoster = tickets.ok && tickets.value.flowControlCured;
     report('pause-off', {
+      ...(curedByPoster ? { severity: 'warning' as const } : {}),
       evidence,
       data: {
         rx: onOff(rx),
@@ -92,6 +100,7 @@ export default defineCheck({
         driver: device.driver,
         speedMbps: device.speedMbps,
         offByDefault,
+        curedByPoster,
       },
     });
     return undefined;

@@ -137,8 +137,9 @@ export default defineCheck({
         `${subject} is a ${device.kind} interface: its speed is nominal (no link modes to compare); the physical NICs below it are checked`,
       );
     }
-    // Reading carrier fails on an interface that is administratively down.
-    if (device.carrier === null && device.operstate === 'down') {
+    // Reading carrier fails on an interface that is administratively down; one set down on purpose
+    // (no IFF_UP) has no link by design, whatever ethtool says of its carrier.
+    if ((device.carrier === null && device.operstate === 'down') || (device.adminUp === false && device.operstate !== 'up')) {
       return notApplicable(`${subject} is administratively down (ip link set dev ${subject} up to use it)`);
     }
 
@@ -246,8 +247,11 @@ export default defineCheck({
     }
 
     if (negotiated < best.speedMbps) {
+      // Both advertisements shown and nothing faster in common: the partner sets the speed and the
+      // link negotiated correctly; a note on the partner, not a fault of this host.
+      const partnerLimits = partnerModes.length > 0 && (commonBest === null || commonBest.speedMbps <= negotiated);
       report('below-capability', {
-        severity: negotiated <= best.speedMbps * opts.criticalRatio ? 'critical' : 'warning',
+        severity: partnerLimits ? 'info' : negotiated <= best.speedMbps * opts.criticalRatio ? 'critical' : 'warning',
         evidence: [
           withEthtool({ label: 'Speed', observed: negotiated, expected: best.speedMbps, unit: 'Mb/s' }),
           withEthtool({ label: 'Best mode supported and advertised', observed: best.mode }),

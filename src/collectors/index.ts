@@ -1,5 +1,6 @@
 import type { Collector } from '../engine/collector.js';
 import { benchResultCollector } from './bench-result.js';
+import { ticketReportsCollector } from './ticket-reports.js';
 import { interfacesCollector } from './interfaces.js';
 import { netDeviceCollector } from './net-device.js';
 import { pcieLinkCollector } from './pcie-link.js';
@@ -34,6 +35,7 @@ export const collectors: readonly Collector[] = [
   interfacesCollector,
   netDeviceCollector,
   benchResultCollector,
+  ticketReportsCollector,
   pcieLinkCollector,
   sysctlCollector,
   iperf3VersionCollector,

@@ -97,6 +97,8 @@ const DEFAULT_COLLECTOR_TIMEOUT_MS = 30_000;
 export class FactStore {
   private readonly results = new Map<string, Promise<FactResult<unknown>>>();
   readonly runs: CollectorRun[] = [];
+  /** "fact@subject" of the facts handed in with provide(): collected, though no collector ran. */
+  readonly provided = new Set<string>();
   private readonly collectors = new Map<string, Collector>();
 
   constructor(
@@ -122,6 +124,7 @@ export class FactStore {
   provide<K extends FactId>(id: K, value: FactTypes[K], subject = ''): void {
     if (!this.collectors.has(id)) throw new Error(`no collector provides fact ${id}`);
     this.results.set(`${id}@${subject}`, Promise.resolve({ ok: true, value, sources: [], durationMs: 0 }));
+    this.provided.add(`${id}@${subject}`);
   }
 
   get<K extends FactId>(id: K, subject?: string): Promise<FactResult<FactTypes[K]>> {

@@ -65,11 +65,14 @@ function message(line: string): string {
   // Everything up to the first "kernel: " is the syslog header (bounded: a header is short).
   const kernel = text.indexOf('kernel: ');
   if (kernel >= 0 && kernel < 120) text = text.slice(kernel + 'kernel: '.length);
-  return text
-    .replace(/^[>\s]{0,40}/, '')
-    .replace(/^<\d{1,2}>/, '')
-    .replace(/^\[\s{0,12}[\d.]{1,20}\]\s{0,8}/, '')
-    .trim();
+  return (
+    text
+      .replace(/^[>\s]{0,40}/, '')
+      .replace(/^<\d{1,2}>/, '')
+      // A Markdown renderer or a copy from a web page may drop the opening bracket ("357.664468] pci ...").
+      .replace(/^(?:\[\s{0,12}[\d.]{1,20}|\d{1,12}\.\d{1,9})\]\s{0,8}/, '')
+      .trim()
+  );
 }
 
 /**

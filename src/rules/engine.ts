@@ -496,7 +496,7 @@ export function referencedFacts(rules: readonly Rule[]): string[] {
  * collector to run (no command is started for a rule).
  */
 export async function collectRuleFacts(
-  store: Pick<FactStore, 'get' | 'runs'>,
+  store: Pick<FactStore, 'get' | 'runs'> & Partial<Pick<FactStore, 'provided'>>,
   rules: readonly Rule[],
   subjects: readonly string[],
   /** Facts read by something other than the rules (the known issues). */
@@ -508,7 +508,7 @@ export async function collectRuleFacts(
   for (const id of new Set([...referencedFacts(rules), ...extraFacts])) {
     const perInterface = INTERFACE_FACTS.has(id);
     for (const subject of perInterface ? subjects : ['']) {
-      const collected = collectedRuns.has(`${id}@${subject}`);
+      const collected = collectedRuns.has(`${id}@${subject}`) || Boolean(store.provided?.has(`${id}@${subject}`));
       if (!collected) continue;
       const result = await store.get(id as FactId, subject || undefined);
       if (result.ok) values.set(`${id}@${subject}`, result.value);

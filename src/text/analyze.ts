@@ -16,6 +16,8 @@ import { UsageError } from '../util/errors.js';
 import { kernelLogOfText } from './kernel-text.js';
 import { FREEBSD_COMMANDS } from './ask-for-freebsd.js';
 import { freebsdReport, productOf } from './freebsd-report.js';
+import { statedIperf3Version, statedToolRates } from '../parsers/prose-tools.js';
+import { statedCpuFrequencyEvidence, statedFlowControlCure, statedMtuEvidence } from '../parsers/prose-remedies.js';
 
 /** Hosts one text may name in its prompts: more is a fleet, to be split into one text per host. */
 export const MAX_TEXT_HOSTS = 256;
@@ -50,6 +52,10 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   // Prose: ignored text and the sentences that quoted a fragment inline ("pese a tener 10GbE ... LnkSta: ..."),
   // normalized as the outputs are (a speed written with an NBSP, in a quoted reply).
   const stated = options.linkSpeedMbps ?? statedLinkSpeedMbps(segmentation.prose);
+  const toolRates = statedToolRates(segmentation.prose);
+  const flowControlCured = statedFlowControlCure(segmentation.prose);
+  const mtuEvidence = statedMtuEvidence(segmentation.prose);
+  const cpuFrequencyEvidence = statedCpuFrequencyEvidence(segmentation.prose);
   const outcomes: ScanOutcome[] = [];
   const singleHost = groups.size === 1;
   for (const [host, segments] of groups) {
@@ -59,6 +65,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
       statedSpeedMbps: stated,
       statedNic: statedNicModel(segmentation.prose),
       statedCpus: statedCpuCount(segmentation.prose),
+      statedIperf3Version: statedIperf3Version(segmentation.prose),
       ...(singleHost ? { kernelLog: kernelLogOfText(text), wholeText: text } : {}),
     });
     const notes: string[] = [...segmentation.repairs.map((repair) => `repaired: ${repair}`), ...io.inferences];
@@ -93,6 +100,17 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
         }
         const speed = device?.ok ? device.value.speedMbps : null;
         const mtu = device?.ok ? device.value.mtu : null;
+        // A group of -T processes ran at once: together they are one test's rate.
+        const runBest = Math.max(0, ...groups.map((group) => group.reduce((sum, run) => sum + (runRate(run) ?? 0), 0) / 1e6));
+        const iperf3BestMbps = Math.max(runBest, toolRates.iperf3BestMbps ?? 0) || null;
+        store.provide('ticket.reports', {
+          ...toolRates,
+          iperf3BestMbps,
+          statedLinkMbps: stated || null,
+          flowControlCured,
+          mtuEvidence,
+          cpuFrequencyEvidence,
+        });
         const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu, pcieBitsPerSecond });
         if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');
         if (bench) {

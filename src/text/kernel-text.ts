@@ -1,7 +1,9 @@
 import { normalize } from './normalize.js';
 
-/** Where a kernel log line starts: `[ 12.345678]`, a syslog or journal stamp, or `<6>`. */
-const KERNEL_LINE_START = /^(?:\[\s{0,12}\d{1,12}\.\d{1,9}\]|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|<\d>)/;
+/** Where a kernel log line starts: `[ 12.345678]` (or `12.345678]`, its bracket lost), a syslog or journal stamp, or `<6>`. */
+const KERNEL_LINE_START = /^(?:\[?\s{0,12}\d{1,12}\.\d{1,9}\]|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|<\d>)/;
+/** A command line typed after the log ("# lspci -vv", "user@host:~$ ethtool eth0"): not a wrapped piece. */
+const SHELL_PROMPT = /^(?:[#$%]\s?[a-z]|[\w.-]{1,32}@[\w.-]{1,64}[:\s][^\s#$]{0,80}[#$]\s)/;
 /** A mailer wraps at 72-80 columns: a kernel line at least this long may go on on the next line. */
 const WRAPPED_AT_LEAST = 60;
 
@@ -18,7 +20,7 @@ export function kernelLogOfText(text: string): string {
     if (KERNEL_LINE_START.test(line)) {
       out.push(line);
       open = line.length >= WRAPPED_AT_LEAST;
-    } else if (open && line.trim() !== '' && !/^\s/.test(line)) {
+    } else if (open && line.trim() !== '' && !/^\s/.test(line) && !SHELL_PROMPT.test(line)) {
       // A piece as long as the wrap width was itself cut: the line may go on once more.
       out[out.length - 1] += ` ${line.trim()}`;
       open = line.length >= WRAPPED_AT_LEAST;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { isPciAddress } from '../hostio/sysfs-read.js';
 import type { Segment } from './segment.js';
-import { parseIpLinks, parseSysctlA, readLspciDevices } from '../hostio/sosreport.js';
+import { parseSysctlA, readLspciDevices } from '../hostio/sosreport.js';
 import { blankInterfaceInfo, mergeKernelLog, unclaimedNics, type InterfaceInfo as SosInterfaceInfo } from '../hostio/capture-interfaces.js';
 import { USERSPACE_NIC_DRIVERS } from '../domain/pci-subject.js';
 import { parseKernelLog, type KernelLog } from '../parsers/kernel-log.js';
@@ -56,6 +56,8 @@ export interface TextHostOptions {
   wholeText?: string;
   /** The CPU count the prose states ("a 32-core server", "48 vCPU"), where no output shows it. */
   statedCpus?: StatedCpus;
+  /** The iperf3 version the prose names ("iperf3 3.7 on the client"), where no banner was pasted. */
+  statedIperf3Version?: string | null;
 }
 
 export class TextHostIO implements HostIO {
@@ -68,6 +70,8 @@ export class TextHostIO implements HostIO {
   private readonly statistics = new Map<string, Map<string, string>>();
   private readonly sysctl: Map<string, string>;
   private readonly lspci: string[] = [];
+  /** /sys/class/net/<if>/flags as the latest \`ip link\` shows them (IFF_UP and friends). */
+  private readonly flags = new Map<string, string>();
   private readonly lscpu: string | undefined;
   private readonly uname: string | undefined;
   /** Notes on what was inferred rather than read ("lspci fragment taken as unnamed-nic's"). */
@@ -93,8 +97,16 @@ export class TextHostIO implements HostIO {
     this.sysctl = parseSysctlA(texts('sysctl').join(''));
     this.freebsd = readFreebsdText(segments, options.wholeText ?? segments.map((segment) => segment.text).join('\n'));
     if (this.freebsd) this.addFreebsdOutputs(this.freebsd, names);
-    const links = parseIpLinks(texts('ip-link').join(''));
-    for (const name of links.keys()) if (name !== 'lo') names.add(name);
+    // The latest `ip link` of an interface is its state now: a ticket shows it before and after
+    // `ip link set ... down`, and the later outputs (ethtool's "Link detected: no") follow that.
+    const links = latestIpLinks(texts('ip-link'));
+    // Without UP, a port is down on purpose only when the text shows it set down: a driver that
+    // refused to bring it up (an unsupported module) leaves it without UP too, and that is a fault.
+    const setDown = interfacesSetDown(segments);
+    for (const [name, link] of links) {
+      if (name !== 'lo') names.add(name);
+      if (link.flags.includes('UP') || setDown.has(name)) this.flags.set(name, interfaceFlags(link.flags));
+    }
     this.lspci = [...texts('lspci'), ...(this.freebsd?.lspci ?? [])];
     if (texts('proc-interrupts').length) this.files.set('/proc/interrupts', texts('proc-interrupts')[0]!);
     if (texts('softnet').length) this.files.set('/proc/net/softnet_stat', texts('softnet')[0]!);
@@ -105,6 +117,10 @@ export class TextHostIO implements HostIO {
       .map((text) => /^iperf 3\.\S+.*(?:\n(?:Linux |Optional features).*){0,2}/m.exec(text)?.[0])
       .find(Boolean);
     if (banner) this.commands.set(commandKey(['iperf3', '-v']), banner + '\n');
+    else if (options.statedIperf3Version) {
+      this.commands.set(commandKey(['iperf3', '-v']), `iperf ${options.statedIperf3Version}\n`);
+      this.inferences.push(`iperf3 ${options.statedIperf3Version} as the text names it (no \`iperf3 -v\` output)`);
+    }
     this.lscpu = texts('lscpu')[0];
     this.uname = texts('uname')[0];
     const kernel = parseKernelLog(options.kernelLog ?? '');
@@ -164,8 +180,12 @@ export class TextHostIO implements HostIO {
         );
       }
       const speedMbps = speed && /^\d+Mb\/s$/.test(speed) ? speed.replace('Mb/s', '') : null;
-      // `ethtool <if>` listing link modes or ports, or a PCI bus-info, is a NIC, not a software device.
-      const physical = Boolean(busInfo) || /Supported (?:ports|link modes):\s*\S/.test(settings ?? '');
+      // `ethtool <if>` listing link modes or ports, or a PCI bus-info, is a NIC, not a software device;
+      // so is one whose pause frames were negotiated with a link partner (`ethtool -a`: only an
+      // Ethernet MAC with a PHY prints "RX negotiated").
+      const pause = this.commands.get(commandKey(['ethtool', '-a', name]));
+      const physical =
+        Boolean(busInfo) || /Supported (?:ports|link modes):\s*\S/.test(settings ?? '') || /^\s*[RT]X negotiated:/m.test(pause ?? '');
       this.interfaces.set(name, {
         physical,
         driver: field(info, 'driver'),
@@ -397,6 +417,11 @@ export class TextHostIO implements HostIO {
       const value = this.sysctl.get(normal.slice('/proc/sys/'.length).replace(/\//g, '.'));
       return value === undefined ? undefined : value + '\n';
     }
+    const flags = /^\/sys\/class\/net\/([^/]+)\/flags$/.exec(normal);
+    if (flags) {
+      const value = this.flags.get(flags[1]!);
+      return value === undefined ? undefined : value + '\n';
+    }
     const attribute = /^\/sys\/(?:class\/net|bus\/pci\/devices\/.+\/net)\/([^/]+)\/(speed|duplex|carrier|mtu|operstate)$/.exec(normal);
     if (attribute) {
       const value = this.interfaces.get(attribute[1]!)?.[attribute[2] as 'speed'];
@@ -485,4 +510,54 @@ export function parseIpStatistics(text: string): Map<string, Map<string, string>
     });
   }
   return result;
+}
+
+/** Per interface, the last `ip link` header in text order: MTU, state and the <...> flags. */
+export function latestIpLinks(texts: readonly string[]): Map<string, { mtu: string | null; state: string | null; flags: string[] }> {
+  const links = new Map<string, { mtu: string | null; state: string | null; flags: string[] }>();
+  for (const text of texts)
+    for (const match of text.matchAll(/^\d+:\s+([^:@\s]+)(?:@\S+)?:\s+<([^>]*)>(.*)$/gm)) {
+      const rest = match[3]!;
+      links.set(match[1]!, {
+        mtu: /\bmtu (\d+)/.exec(rest)?.[1] ?? null,
+        state: /\bstate (\S+)/.exec(rest)?.[1]?.toLowerCase() ?? null,
+        flags: match[2]!.split(',').filter(Boolean),
+      });
+    }
+  return links;
+}
+
+/** The kernel's IFF_* bits for the flag names `ip link` prints (include/uapi/linux/if.h). */
+const IFF_BITS: Record<string, number> = {
+  UP: 0x1,
+  BROADCAST: 0x2,
+  DEBUG: 0x4,
+  LOOPBACK: 0x8,
+  POINTOPOINT: 0x10,
+  NOTRAILERS: 0x20,
+  NOARP: 0x80,
+  PROMISC: 0x100,
+  ALLMULTI: 0x200,
+  MASTER: 0x400,
+  SLAVE: 0x800,
+  MULTICAST: 0x1000,
+};
+
+function interfaceFlags(names: readonly string[]): string {
+  const bits = names.reduce((sum, name) => sum | (IFF_BITS[name] ?? 0), 0);
+  return `0x${bits.toString(16)}`;
+}
+
+/** Interfaces the text shows being set down by a command (`ip link set dev eth0 down`, `ifdown eth0`). */
+function interfacesSetDown(segments: readonly Segment[]): Set<string> {
+  const names = new Set<string>();
+  for (const segment of segments) {
+    const command = segment.command ?? '';
+    const match =
+      /\bip\s+(?:-\w+\s+)?link\s+set\s+(?:dev\s+)?(\S+)\s+down\b/.exec(command) ??
+      /\bip\s+(?:-\w+\s+)?link\s+set\s+down\s+(?:dev\s+)?(\S+)/.exec(command) ??
+      /\b(?:ifdown|ifconfig)\s+(\S+)(?:\s+down)?\s*$/.exec(command);
+    if (match && (!/\bifconfig\b/.test(command) || /\sdown\s*$/.test(command))) names.add(match[1]!);
+  }
+  return names;
 }

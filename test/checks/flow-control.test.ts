@@ -69,6 +69,28 @@ describe('flow-control check', () => {
     expect(result.findings[0]!.message).toContain('the switch port has flow control off');
   });
 
+  it("warns when the ticket's poster says turning flow control on cured the problem", async () => {
+    const device = netDevice('eth0', { driver: null, speedMbps: null });
+    const reports = {
+      iperf3BestMbps: null,
+      iperf2BestMbps: null,
+      iperf2Faster: false,
+      statedLinkMbps: null,
+      flowControlCured: true,
+      mtuEvidence: false,
+      cpuFrequencyEvidence: false,
+    };
+    const result = await tester.run({
+      'net.device': device,
+      'ethtool.pause': pause('on', 'on', ['off', 'off']),
+      'ticket.reports': reports,
+    });
+    expect(result.findings).toEqual([
+      expect.objectContaining({ symptom: 'pause-off', severity: 'warning', data: expect.objectContaining({ curedByPoster: true }) }),
+    ]);
+    expect(result.findings[0]!.message).toContain('turning flow control on cured the problem');
+  });
+
   it('says nothing below 10G', async () => {
     const device = netDevice('eth0', { driver: 'igb', speedMbps: 1000 });
     const result = await tester.run({ 'net.device': device, 'ethtool.pause': pause('off', 'off') });

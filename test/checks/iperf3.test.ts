@@ -4,6 +4,7 @@ import { parseIperf3Version } from '../../src/parsers/iperf3-version.js';
 import { failed } from '../helpers/check-harness.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
+import type { TicketReports } from '../../src/collectors/ticket-reports.js';
 
 const FEATURES_3_17 =
   "Optional features available: CPU affinity setting, IPv6 flow label, SCTP, TCP congestion algorithm setting, sendfile / zerocopy, socket pacing, authentication, bind to device, support IPv4 don't fragment, POSIX threads";
@@ -46,6 +47,46 @@ describe('iperf3 check', () => {
       expect(result.status).toBe('pass');
       expect(result.findings).toEqual([expect.objectContaining({ symptom: 'single-threaded-version', severity: 'info' })]);
     }
+  });
+
+  describe('a ticket that shows the single-threaded iperf3 to be the ceiling', () => {
+    const old = () => version('iperf 3.9\n');
+    const reports = (over: Partial<TicketReports>): TicketReports => ({
+      iperf3BestMbps: null,
+      iperf2BestMbps: null,
+      iperf2Faster: false,
+      statedLinkMbps: null,
+      flowControlCured: false,
+      mtuEvidence: false,
+      cpuFrequencyEvidence: false,
+      ...over,
+    });
+
+    it.each([
+      ['iperf 2 faster by the numbers', reports({ iperf2BestMbps: 9_400, iperf3BestMbps: 5_900 })],
+      ['iperf 2 faster in words', reports({ iperf2Faster: true })],
+      ['iperf3 at a one-core rate below the stated 10G link', reports({ iperf3BestMbps: 5_200, statedLinkMbps: 10_000 })],
+    ])('warns on a 10G host: %s', async (_name, toolReports) => {
+      const result = await tester.run({ 'iperf3.version': old(), 'ticket.reports': toolReports });
+      expect(result.status).toBe('fail');
+      expect(result.findings).toEqual([expect.objectContaining({ symptom: 'single-threaded-version', severity: 'warning' })]);
+    });
+
+    it.each([
+      ['a rate far below what one core moves (35 Mb/s on gigabit)', reports({ iperf3BestMbps: 35, statedLinkMbps: 1_000 })],
+      ['iperf3 at line rate', reports({ iperf3BestMbps: 9_400, statedLinkMbps: 10_000 })],
+      ['iperf 2 no faster than iperf3', reports({ iperf2BestMbps: 9_300, iperf3BestMbps: 9_200, iperf2Faster: true })],
+    ])('only notes it for %s', async (_name, toolReports) => {
+      const result = await tester.run({ 'iperf3.version': old(), 'ticket.reports': toolReports });
+      expect(result.findings).toEqual([expect.objectContaining({ symptom: 'single-threaded-version', severity: 'info' })]);
+    });
+
+    it('judges a stated 40G link as a physical one', async () => {
+      const result = await tester.run({ 'iperf3.version': old(), 'ticket.reports': reports({ statedLinkMbps: 40_000 }) });
+      expect(result.findings[0]).toEqual(
+        expect.objectContaining({ severity: 'warning', data: expect.objectContaining({ fastestMbps: 40_000 }) }),
+      );
+    });
   });
 
   it('warns about an old release without a features line, and says nothing about features it cannot know', async () => {

@@ -35,17 +35,17 @@ describe('link-speed check', () => {
     expect(result.status).toBe('pass');
   });
 
-  it('fails a 1G NIC held at 100M by a link partner that advertises only 100baseT (real capture)', async () => {
+  it('only notes a 1G NIC held at 100M by a link partner that advertises only 100baseT: the partner sets the speed (real capture)', async () => {
     const result = await tester.run({
       'ethtool.settings': settingsOf('ethtool/generic-settings-lp-100M-jc-1.txt'),
       'net.device': netDevice('eth0', { driver: 'igb', speedMbps: 100 }),
     });
-    expect(result.status).toBe('fail');
+    expect(result.status).toBe('pass');
     expect(result.findings).toHaveLength(1);
     const [finding] = result.findings;
     expect(finding).toMatchObject({
       symptom: 'below-capability',
-      severity: 'critical', // 100 Mb/s is a tenth of 1000
+      severity: 'info', // correct negotiation: nothing faster in common
       subject: 'eth0',
       data: {
         negotiatedMbps: 100,
@@ -127,6 +127,18 @@ describe('link-speed check', () => {
     expect(result.findings[0]!.fix).toContain('rated for 1000baseX/Full');
     // adminUp true in the helper: the message may say so.
     expect(result.findings[0]!.message).toBe('lan12 is administratively up but has no link (no carrier)');
+  });
+
+  it('does not judge a port the administrator set down, though ethtool says it has no link', async () => {
+    const result = await tester.run(
+      {
+        'ethtool.settings': settingsOf('ethtool/rtl83xx-dsa-settings-linkdown-1.txt'),
+        'net.device': netDevice('lan12', { driver: 'rtl83xx', carrier: false, adminUp: false, operstate: 'down', speedMbps: null }),
+      },
+      { interfaces: [{ name: 'lan12' }] },
+    );
+    expect(result.status).toBe('not-applicable');
+    expect(result.findings).toEqual([]);
   });
 
   it('does not say "administratively up" when no ip link or sysfs flags were captured', async () => {

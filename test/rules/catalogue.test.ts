@@ -43,6 +43,18 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'offloads-off': { fires: { findings: [x.offloadOff()] }, quiet: { findings: [x.offloadOff('measurement')] } },
   'offloads-fixed-off': { fires: { findings: [x.offloadFixed] }, quiet: { findings: [x.offloadOff()] } },
   'offload-collapse': { fires: { findings: [x.collapse], bench: {} }, quiet: { findings: [x.unstable], bench: {} } },
+  'flow-control-cure-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { flowControlCured: true } } },
+    quiet: { findings: [x.pauseOff], facts: { 'ticket.reports': { flowControlCured: true } } },
+  },
+  'mtu-path-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { mtuEvidence: true } } },
+    quiet: { findings: [], facts: { 'ticket.reports': { mtuEvidence: false } } },
+  },
+  'cpu-frequency-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { cpuFrequencyEvidence: true } } },
+    quiet: { findings: [], facts: { 'ticket.reports': { cpuFrequencyEvidence: false } } },
+  },
   'flow-control-off': { fires: { findings: [x.pauseOff] }, quiet: { findings: [x.nicDrops] } },
   'link-below-capability': { fires: { findings: [x.belowCapability] }, quiet: { findings: [x.flapping] } },
   'egress-shaped-below-link': { fires: { findings: [x.egressShaped()] }, quiet: { findings: [x.qdiscDrops] } },

@@ -4,7 +4,15 @@ import { typedFinding } from './helpers.js';
 
 describe('rule test fixtures', () => {
   it("carry the data their checks report, validated by the checks' schemas", () => {
-    expect(x.pauseOff.data).toEqual({ rx: 'off', tx: 'off', refused: false, driver: 'ice', speedMbps: 25000, offByDefault: true });
+    expect(x.pauseOff.data).toEqual({
+      rx: 'off',
+      tx: 'off',
+      refused: false,
+      driver: 'ice',
+      speedMbps: 25000,
+      offByDefault: true,
+      curedByPoster: false,
+    });
   });
 
   it('refuse data a check would not report: a renamed, missing or retyped field', () => {

@@ -76,6 +76,8 @@ export const singleThreaded = host('iperf3/single-threaded-version', {
   major: 3,
   minor: 12,
   fastestMbps: 40_000,
+  reportedMbps: null,
+  iperf2Faster: false,
 });
 export const affinityThreads = host('iperf3/affinity-with-threads', {
   version: '3.17',
@@ -155,6 +157,7 @@ export const pauseOff = f('flow-control/pause-off', {
   driver: 'ice',
   speedMbps: 25000,
   offByDefault: true,
+  curedByPoster: false,
 });
 
 export const belowCapability = f('link-speed/below-capability', {

@@ -25,4 +25,14 @@ describe('kernel log lines in a pasted text', () => {
       'prose',
     ]);
   });
+
+  it('reads a line whose timestamp lost its opening bracket, and does not join the command typed after it', () => {
+    const line =
+      'ice 0000:81:00.0: 31.504 Gb/s available PCIe bandwidth, limited by 8.0 GT/s PCIe x4 link at 0000:80:01.0 (capable of 126.016 Gb/s with 16.0 GT/s PCIe x8 link)';
+    const text = ['I see this at boot:', `  42.118734] ${line}`, '# lspci -s 81:00.0 -vv', 'root@lab2:~# ethtool eth0'].join('\n');
+    const log = kernelLogOfText(text);
+    expect(log.split('\n')).toContain('# lspci -s 81:00.0 -vv');
+    const [report] = parseKernelLog(log).pcie;
+    expect(report).toMatchObject({ driver: 'ice', address: '0000:81:00.0', availableGbps: 31.504, line });
+  });
 });

@@ -1,0 +1,40 @@
+import { defineCollector } from '../engine/collector.js';
+import { FactCollectionError } from '../engine/facts.js';
+
+/**
+ * What a pasted ticket reports in its own words and runs: the best iperf3 rate (its pasted runs
+ * or its words), the best iperf 2 rate, whether the poster says iperf 2 goes faster, the link
+ * speed the text states, and the change the poster says cured the problem. The `iperf3` check
+ * reads it to tell a single-threaded iperf3 that is the ceiling from one that is only a note;
+ * `flow-control` and its rules read what the poster says turning pause frames on did.
+ */
+export interface TicketReports {
+  iperf3BestMbps: number | null;
+  iperf2BestMbps: number | null;
+  iperf2Faster: boolean;
+  /** The link speed the text states ("10GbE", "a 40G network"), null when it states none. */
+  statedLinkMbps: number | null;
+  /** The poster says turning flow control (pause frames) on cured the problem. */
+  flowControlCured: boolean;
+  /** The poster's words point at the frame size: an MTU or MSS change cured it, or jumbo frames do not pass. */
+  mtuEvidence: boolean;
+  /** The poster's words point at CPU power management: faster with the CPUs kept busy, or a governor change cured it. */
+  cpuFrequencyEvidence: boolean;
+}
+
+declare module '../engine/facts.js' {
+  interface FactTypes {
+    'ticket.reports': TicketReports;
+  }
+}
+
+/** Provided by text analysis (FactStore.provide); a live host or a capture has no ticket to read. */
+export const ticketReportsCollector = defineCollector({
+  id: 'ticket.reports',
+  scope: 'host',
+  description:
+    'What a pasted ticket reports: iperf3 and iperf 2 rates, the link speed it states, the change that cured it (text input only)',
+  async collect() {
+    throw new FactCollectionError('not-found', 'no ticket text: test results are only read from pasted text');
+  },
+});
