@@ -297,7 +297,7 @@ function reportOffNode(ctx: Ctx, view: QueueView): void {
 
 /** 3. Where the interrupts were actually handled (counts since boot). */
 function reportConcentration(ctx: Ctx, view: QueueView, oneCpu: number | null): boolean {
-  const { optional, options: opts } = ctx;
+  const { options: opts } = ctx;
   if (!view.multiQueue || !view.haveCounts) return false;
   const perCpu = view.onlineCpus.map((_, column) => view.queues.reduce((sum, irq) => sum + (irq.counts[column] ?? 0), 0));
   const total = perCpu.reduce((sum, count) => sum + count, 0);
@@ -307,10 +307,7 @@ function reportConcentration(ctx: Ctx, view: QueueView, oneCpu: number | null): 
   // When affinity already puts everything on this CPU, irqs-on-one-cpu said it.
   // Counts are since boot: a port that took a sliver of the host's MSI interrupts is idle, and
   // where an idle port's few interrupts landed says nothing about a bottleneck.
-  const allMsi = optional['proc.interrupts'].ok
-    ? optional['proc.interrupts'].value.rows.filter((row) => /MSI/i.test(row.chip ?? '')).reduce((sum, row) => sum + row.total, 0)
-    : 0;
-  const idle = allMsi > 0 && total / allMsi < opts.idleShareOfHost;
+  const idle = idleOnHost(ctx, total);
   if (total < opts.minInterrupts || share <= opts.concentrationShare || oneCpu === topCpu) return false;
   ctx.report('interrupt-concentration', {
     ...(idle ? { severity: 'info' as const } : {}),
@@ -334,6 +331,14 @@ function reportConcentration(ctx: Ctx, view: QueueView, oneCpu: number | null): 
     },
   });
   return true;
+}
+
+/** Whether a NIC whose queues took `total` interrupts since boot took only a sliver of the host's MSI interrupts. */
+function idleOnHost({ optional, options: opts }: Ctx, total: number): boolean {
+  const allMsi = optional['proc.interrupts'].ok
+    ? optional['proc.interrupts'].value.rows.filter((row) => /MSI/i.test(row.chip ?? '')).reduce((sum, row) => sum + row.total, 0)
+    : 0;
+  return allMsi > 0 && total / allMsi < opts.idleShareOfHost;
 }
 
 /** The CPU column that took at least `share` of a row's counts, or null. */
@@ -369,7 +374,9 @@ function reportQueuesShareCpu(ctx: Ctx, view: QueueView): void {
   const unused = view.targetCpus.filter((cpu) => view.onlineCpus.includes(cpu) && !usedCpus.has(cpu));
   if (unused.length === 0) return;
   const cpu = view.onlineCpus[column]!;
+  const total = view.receive.reduce((sum, irq) => sum + irq.counts.reduce((rowSum, count) => rowSum + count, 0), 0);
   ctx.report('queues-share-cpu', {
+    ...(idleOnHost(ctx, total) ? { severity: 'info' as const } : {}),
     evidence: busy.map(({ irq }) => ({
       label: `IRQ ${irq.irq}${irq.name ? ` (${irq.name})` : ''} interrupts on CPU ${cpu}`,
       observed: irq.counts[column] ?? 0,
