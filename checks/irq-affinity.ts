@@ -349,11 +349,14 @@ function dominantColumn(counts: readonly number[], share: number): number | null
   return counts[top]! / total >= share ? top : null;
 }
 
-/** The busy receive queues (each above minInterrupts / queue count since boot) and the CPU column each sits on. */
+/** The busy receive queues since boot and the CPU column each sits on (null: spread over several). */
 function busyReceiveQueues(view: QueueView, opts: Options): { irq: NicIrq; column: number | null }[] {
-  const floor = opts.minInterrupts / Math.max(1, view.receive.length);
+  const totalOf = (irq: NicIrq) => irq.counts.reduce((sum, count) => sum + count, 0);
+  const fair = view.receive.reduce((sum, irq) => sum + totalOf(irq), 0) / Math.max(1, view.receive.length);
+  // Busy: at least half its fair share (queues a hash leaves nearly empty carry few flows).
+  const floor = Math.max(opts.minInterrupts / Math.max(1, view.receive.length), fair / 2);
   return view.receive
-    .filter((irq) => irq.counts.reduce((sum, count) => sum + count, 0) >= floor)
+    .filter((irq) => totalOf(irq) >= floor)
     .map((irq) => ({ irq, column: dominantColumn(irq.counts, opts.concentrationShare) }));
 }
 
@@ -414,7 +417,8 @@ function reportStackedWithDevices(ctx: Ctx, view: QueueView): void {
   const cpu = view.onlineCpus[column!]!;
   // A port that took a sliver of the host's device interrupts is idle: where it sits is a note.
   const allDevices = devices.reduce((sum, row) => sum + row.total, total);
-  const idle = total / allDevices < opts.idleShareOfHost;
+  // A shared legacy line counts every device on it: the NIC's own share is not known.
+  const idle = total / allDevices < opts.idleShareOfHost || irq.shared;
   ctx.report('stacked-with-busy-devices', {
     ...(idle ? { severity: 'info' as const } : {}),
     evidence: [
