@@ -373,7 +373,9 @@ function reportQueuesShareCpu(ctx: Ctx, view: QueueView): void {
   for (const { column } of busy) if (column !== null) perColumn.set(column, (perColumn.get(column) ?? 0) + 1);
   const [column, stacked] = [...perColumn].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [-1, 0]);
   if (stacked < 2) return;
-  const usedCpus = new Set(view.receive.flatMap((irq) => irq.counts.flatMap((count, index) => (count > 0 ? [view.onlineCpus[index]!] : []))));
+  const usedCpus = new Set(
+    view.receive.flatMap((irq) => irq.counts.flatMap((count, index) => (count > 0 ? [view.onlineCpus[index]!] : []))),
+  );
   const unused = view.targetCpus.filter((cpu) => view.onlineCpus.includes(cpu) && !usedCpus.has(cpu));
   if (unused.length === 0) return;
   const cpu = view.onlineCpus[column]!;

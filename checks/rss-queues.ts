@@ -323,7 +323,12 @@ const check = defineCheck({
 
 export default check;
 
-type Ctx = CheckContext<'net.device', 'ethtool.channels' | 'net.queues' | 'cpu.topology' | 'nic.irqs' | 'proc.interrupts', typeof check.symptoms, Options>;
+type Ctx = CheckContext<
+  'net.device',
+  'ethtool.channels' | 'net.queues' | 'cpu.topology' | 'nic.irqs' | 'proc.interrupts',
+  typeof check.symptoms,
+  Options
+>;
 
 // The steps of run(), in order.
 

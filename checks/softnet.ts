@@ -157,7 +157,8 @@ export default defineCheck({
       const budget = sysctl?.netdevBudget ?? null;
       const budgetUsecs = sysctl?.netdevBudgetUsecs ?? null;
       report('budget-exhausted', {
-        ...(worstRatio >= opts.squeezeWarningRatio && (anyDrops || Math.max(...squeezed.map((cpu) => cpu.timeSqueeze)) >= opts.squeezeWithoutDropsMin)
+        ...(worstRatio >= opts.squeezeWarningRatio &&
+        (anyDrops || Math.max(...squeezed.map((cpu) => cpu.timeSqueeze)) >= opts.squeezeWithoutDropsMin)
           ? { severity: 'warning' as const }
           : {}),
         evidence: [

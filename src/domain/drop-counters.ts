@@ -140,7 +140,8 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
     pattern: /^port_rx_dp_di_dropped_packets$/,
     category: 'drop',
     remedy: 'none',
-    meaning: "the adapter's datapath discarded frames by its own delivery decision (no receive filter matched them), not for lack of descriptors",
+    meaning:
+      "the adapter's datapath discarded frames by its own delivery decision (no receive filter matched them), not for lack of descriptors",
     mayBeBenign: true,
   },
   {

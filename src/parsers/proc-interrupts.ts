@@ -275,8 +275,7 @@ export function interfaceNamesInInterrupts(text: string): Set<string> {
     const queue = QUEUE_VECTOR.exec(word);
     // A bare-index vector names an interface only when the part before the index does ("eth2-0",
     // not "nvme0q-1" or "xhci_hcd-3").
-    if (queue && (/-(?:TxRx|rxtx|RxTx|rx|tx|Rx|Tx|fp|combined)-\d+$/.test(word) || BARE_NIC_NAME.test(queue[1]!)))
-      names.add(queue[1]!);
+    if (queue && (/-(?:TxRx|rxtx|RxTx|rx|tx|Rx|Tx|fp|combined)-\d+$/.test(word) || BARE_NIC_NAME.test(queue[1]!))) names.add(queue[1]!);
     else if (BARE_NIC_NAME.test(word)) names.add(word);
   };
   let rows: InterruptRow[] | undefined;

@@ -333,7 +333,10 @@ describe('irq-affinity: placement judged from interrupt counts alone', () => {
       { interfaces: [{ name: 'nic0' }] },
     );
     expect(result.findings).toEqual([
-      expect.objectContaining({ symptom: 'queues-share-cpu', data: expect.objectContaining({ cpu: 3, stacked: 2, busy: 4, unusedCpus: '2' }) }),
+      expect.objectContaining({
+        symptom: 'queues-share-cpu',
+        data: expect.objectContaining({ cpu: 3, stacked: 2, busy: 4, unusedCpus: '2' }),
+      }),
     ]);
   });
 

@@ -441,7 +441,9 @@ describe('rss-queues: one of several receive vectors takes every interrupt', () 
   });
 
   it('only notes it on a port that takes a sliver of the host interrupts, and stays quiet where the queues share the load', async () => {
-    expect((await run('lan0')).findings.map((finding) => [finding.symptom, finding.severity])).toEqual([['one-of-several-queues-busy', 'info']]);
+    expect((await run('lan0')).findings.map((finding) => [finding.symptom, finding.severity])).toEqual([
+      ['one-of-several-queues-busy', 'info'],
+    ]);
     expect((await run('big0')).findings).toEqual([]);
   });
 });

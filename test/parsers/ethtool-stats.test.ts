@@ -190,7 +190,9 @@ describe('classifyEthtoolStats (driver counter meanings)', () => {
     expect(drops('ethtool/sfc-S-ethq-1.txt', 'sfc')).toEqual([
       { name: 'port_rx_dp_di_dropped_packets', value: 27, queues: 0, remedy: 'none' },
     ]);
-    expect(classifyEthtoolStats(parsed('ethtool/sfc-S-ethq-1.txt'), 'sfc').find((counter) => counter.name === 'port_rx_nodesc_drops')).toMatchObject({
+    expect(
+      classifyEthtoolStats(parsed('ethtool/sfc-S-ethq-1.txt'), 'sfc').find((counter) => counter.name === 'port_rx_nodesc_drops'),
+    ).toMatchObject({
       remedy: 'rings',
     });
   });

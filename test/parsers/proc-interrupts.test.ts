@@ -291,7 +291,7 @@ describe('pasted fragments: cut rows, multi-word chips, interface names', () => 
     expect(parsed.rows.at(-1)).toMatchObject({ irq: 71, counts: [47000000, 0, 0], truncated: true, actions: [] });
   });
 
-  it("gives the cut row to the NIC whose queue vector precedes it by one IRQ number, and only then", () => {
+  it('gives the cut row to the NIC whose queue vector precedes it by one IRQ number, and only then', () => {
     const nic = { name: 'lan3', driver: null, pciAddress: null, virtioDevice: null };
     expect(nicInterruptRows(parseProcInterrupts(cut), nic).map((entry) => entry.row.irq)).toEqual([70, 71]);
     const gap = cut.replace(' 71:', ' 75:');
