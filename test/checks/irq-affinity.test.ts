@@ -6,6 +6,7 @@ import { nicInterruptRows, parseProcInterrupts, type NicIdentity } from '../../s
 import { failed } from '../helpers/check-harness.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
+import { nicIrqsOf } from '../helpers/nic-irqs.js';
 import { netDevice } from '../helpers/net-device.js';
 
 /** nic.irqs as the collector builds it, from a real /proc/interrupts and given affinities. */
@@ -253,21 +254,7 @@ describe('irq-affinity check', () => {
 /** nic.irqs and proc.interrupts from a /proc/interrupts text written for the test (no affinity files). */
 function fromText(text: string, name: string) {
   const interrupts = parseProcInterrupts(text);
-  const rows = nicInterruptRows(interrupts, { name, driver: null, pciAddress: null, virtioDevice: null });
-  const irqs: NicIrqs = {
-    cpus: interrupts.cpus,
-    msiIrqs: [],
-    irqs: rows.map(({ row, name: action, role }) => ({
-      irq: row.irq!,
-      name: action,
-      role,
-      counts: row.counts,
-      affinity: null,
-      effectiveAffinity: null,
-      shared: row.actions.length > 1,
-    })),
-  };
-  return { 'nic.irqs': irqs, 'proc.interrupts': interrupts };
+  return { 'nic.irqs': nicIrqsOf(interrupts, name), 'proc.interrupts': interrupts };
 }
 
 describe('irq-affinity: placement judged from interrupt counts alone', () => {

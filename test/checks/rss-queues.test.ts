@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import rssQueues from '../../checks/rss-queues.js';
 import type { NicIrqs } from '../../src/collectors/nic-irqs.js';
-import { nicInterruptRows, parseProcInterrupts } from '../../src/parsers/proc-interrupts.js';
+import { parseProcInterrupts } from '../../src/parsers/proc-interrupts.js';
 import type { NetQueues } from '../../src/collectors/net-queues.js';
 import { parseEthtoolChannels } from '../../src/parsers/ethtool-channels.js';
 import { failed } from '../helpers/check-harness.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
+import { nicIrqsOf } from '../helpers/nic-irqs.js';
 import { netDevice } from '../helpers/net-device.js';
 
 const tester = checkTester(rssQueues);
@@ -325,19 +326,7 @@ describe('rss-queues check', () => {
 
 describe('rss-queues from /proc/interrupts alone (ethtool -l not captured)', () => {
   const interrupts = parseProcInterrupts(realCapture('interrupts/ixgbe-singlequeue-12cpu-netutils.txt'));
-  const irqsOf = (name: string): NicIrqs => ({
-    cpus: interrupts.cpus,
-    msiIrqs: [],
-    irqs: nicInterruptRows(interrupts, { name, driver: null, pciAddress: null, virtioDevice: null }).map(({ row, name: action, role }) => ({
-      irq: row.irq!,
-      name: action,
-      role,
-      counts: row.counts,
-      affinity: null,
-      effectiveAffinity: null,
-      shared: false,
-    })),
-  });
+  const irqsOf = (name: string): NicIrqs => nicIrqsOf(interrupts, name);
   const notCaptured = failed('not-captured', 'the sosreport holds no output of `ethtool -l eth2`');
 
   it('infers one busy receive queue from a single MSI vector on a 12-CPU host (real netutils capture: eth2, 3.49e9 interrupts on CPU0)', async () => {
@@ -405,19 +394,7 @@ describe('rss-queues: one of several receive vectors takes every interrupt', () 
     ' 51:     100000    8000000    8000000    8000000   PCI-MSI 4-edge      big0-TxRx-1',
   ].join('\n');
   const interrupts = parseProcInterrupts(text);
-  const irqsOf = (name: string): NicIrqs => ({
-    cpus: interrupts.cpus,
-    msiIrqs: [],
-    irqs: nicInterruptRows(interrupts, { name, driver: null, pciAddress: null, virtioDevice: null }).map(({ row, name: action, role }) => ({
-      irq: row.irq!,
-      name: action,
-      role,
-      counts: row.counts,
-      affinity: null,
-      effectiveAffinity: null,
-      shared: false,
-    })),
-  });
+  const irqsOf = (name: string): NicIrqs => nicIrqsOf(interrupts, name);
   const run = (name: string) =>
     tester.run(
       {
