@@ -31,6 +31,8 @@ const options = z.object({
   perPacketRxUsecs: z.number().int().nonnegative().default(1),
   /** Latency profile: a fixed RX delay above this many microseconds is a warning. */
   latencyMaxRxUsecs: z.number().int().positive().default(50),
+  /** A port whose interrupt vectors counted fewer than this since boot is idle: its per-packet setting costs nothing yet. */
+  idlePortInterrupts: z.number().int().nonnegative().default(1000),
 });
 
 function dynamicItr(driver: string | null, coalesce: EthtoolCoalesce): boolean {
@@ -68,7 +70,7 @@ export default defineCheck({
   appliesTo: ownedNicOnly('interrupt coalescing settings'),
   requires: ['net.device'],
   // The driver gives rx-usecs its meaning: from sysfs, else ethtool -i, else its counter names.
-  optionalFacts: ['ethtool.coalesce', 'ethtool.driver', 'ethtool.stats'],
+  optionalFacts: ['ethtool.coalesce', 'ethtool.driver', 'ethtool.stats', 'nic.irqs'],
   options,
   symptoms: {
     'interrupt-per-packet': symptom({
@@ -178,9 +180,14 @@ export default defineCheck({
         const paravirtual = device.kind === 'paravirtual';
         // With no driver from any evidence, rx-usecs 1 may be an Intel dynamic mode: a note.
         const ambiguous = driver === null && Object.values(ITR_DYNAMIC_VALUES).some((values) => values.includes(coalesce.rxUsecs!));
+        // Interrupt counts since boot that show the port idle: nothing has been interrupted per packet.
+        const irqs = optional['nic.irqs'];
+        const counted = irqs.ok ? irqs.value.irqs.filter((irq) => irq.counts.length > 0) : [];
+        const idle =
+          counted.length > 0 && counted.reduce((sum, irq) => sum + irq.counts.reduce((a, b) => a + b, 0), 0) < opts.idlePortInterrupts;
         report('interrupt-per-packet', {
           // A virtual NIC's interrupts are the hypervisor's to moderate; many cannot coalesce at all.
-          ...(paravirtual || ambiguous ? { severity: 'info' as const } : {}),
+          ...(paravirtual || ambiguous || idle ? { severity: 'info' as const } : {}),
           evidence: [
             { ...adaptiveEvidence, expected: 'on' },
             { ...rxUsecsEvidence, expected: dynamic ? dynamic[0]! : '> 1 or adaptive' },

@@ -4,6 +4,7 @@ import { defineCheck, symptom, type CheckContext } from '../src/engine/check.js'
 import type { FactTypes } from '../src/engine/facts.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
 import { formatCpuList, parseCpuList } from '../src/parsers/cpulist.js';
+import { takesReceive, type ProcInterrupts } from '../src/parsers/proc-interrupts.js';
 
 const options = z.object({
   /** Fewer queue vectors than this is a single-queue NIC: an RSS question (rss-queues), not an affinity one. */
@@ -18,6 +19,8 @@ const options = z.object({
   irqbalanceMinQueues: z.number().int().min(2).default(4),
   /** At 40G and up vendors pin IRQs themselves (CAUSES.md 5), so irqbalance undoing it is a warning. */
   vendorPinningMbps: z.number().positive().default(40_000),
+  /** A CPU that handled less than this share of the busiest CPU's device interrupts is free to take a NIC's. */
+  freeCpuShare: z.number().nonnegative().default(0.01),
 });
 
 /** What every finding of this check says about the NIC's queue interrupts. */
@@ -95,6 +98,46 @@ const check = defineCheck({
         ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }],
       },
     }),
+    'stacked-with-busy-devices': symptom({
+      severity: 'warning',
+      data: z.object({
+        ...queueFields,
+        cpu: z.number().int(),
+        total: z.number(),
+        /** How many other busy device interrupt lines the same CPU handles. */
+        otherBusy: z.number().int().positive(),
+        /** Their interrupts since boot. */
+        otherTotal: z.number(),
+        /** CPUs that handled (almost) no device interrupts, a cpulist. */
+        freeCpus: z.string(),
+      }),
+      phrases: queuePhrases,
+      message:
+        'The receive interrupts of {subject} ({total} since boot) are handled by CPU {cpu}, which also takes {otherBusy} other busy device interrupt line(s) ({otherTotal}), while CPU(s) {freeCpus} take none: one core does the receive work of several devices',
+      fix: {
+        text: 'Move {subject} to a free CPU: {commands} (or let irqbalance spread the lines; with one receive queue, RPS spreads the protocol work too)',
+        ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{freeCpus}' }],
+      },
+    }),
+    'queues-share-cpu': symptom({
+      severity: 'warning',
+      data: z.object({
+        ...queueFields,
+        cpu: z.number().int(),
+        /** Busy receive queues handled by that one CPU. */
+        stacked: z.number().int().min(2),
+        busy: z.number().int().min(2),
+        /** CPUs the queues should use that took none of them, a cpulist. */
+        unusedCpus: z.string(),
+      }),
+      phrases: queuePhrases,
+      message:
+        '{stacked} of the {busy} busy receive queues of {subject} are handled by CPU {cpu} while CPU(s) {unusedCpus} take none of them: that core does the receive work of {stacked} queues',
+      fix: {
+        text: 'Spread the queue IRQs one per CPU over {localCpus}: {commands}; counts are since boot, so compare two readings of /proc/interrupts after changing affinity',
+        ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }],
+      },
+    }),
     'irqbalance-overrides-pinning': symptom({
       severity: 'info',
       data: z.object({
@@ -143,7 +186,9 @@ const check = defineCheck({
     }
     const oneCpu = reportOneCpu(ctx, view);
     reportOffNode(ctx, view);
-    reportConcentration(ctx, view, oneCpu);
+    const concentrated = reportConcentration(ctx, view, oneCpu);
+    if (oneCpu === null && !concentrated) reportQueuesShareCpu(ctx, view);
+    if (!view.multiQueue) reportStackedWithDevices(ctx, view);
     reportIrqbalance(ctx, view, oneCpu);
     return undefined;
   },
@@ -151,6 +196,7 @@ const check = defineCheck({
 
 type Ctx = CheckContext<'nic.irqs' | 'net.device', 'irqbalance' | 'proc.interrupts', typeof check.symptoms, z.output<typeof options>>;
 type NetDevice = FactTypes['net.device'];
+type Options = z.output<typeof options>;
 
 /** The NIC's queue interrupts as every step sees them. */
 interface QueueView {
@@ -162,7 +208,10 @@ interface QueueView {
   targetCpus: number[];
   knownAffinity: boolean;
   haveCounts: boolean;
+  /** Several receive queues on a host with several CPUs (rx-0 + tx-0 is one receive queue). */
   multiQueue: boolean;
+  /** The queue vectors that take receive interrupts (all of them but transmit-only ones). */
+  receive: NicIrq[];
   common: { queues: number; irqs: string; localCpus: string; numaNode: number | null };
 }
 
@@ -176,7 +225,9 @@ function queueView({ facts, options: opts }: Ctx, queues: NicIrq[]): QueueView {
   const onlineCpus = facts['nic.irqs'].cpus;
   const localCpus = device.localCpuList ? parseCpuList(device.localCpuList) : [];
   const targetCpus = localCpus.length > 0 ? localCpus : onlineCpus;
+  const receive = queues.filter((irq) => takesReceive(irq.name));
   return {
+    receive,
     queues,
     device,
     onlineCpus,
@@ -184,7 +235,7 @@ function queueView({ facts, options: opts }: Ctx, queues: NicIrq[]): QueueView {
     targetCpus,
     knownAffinity: queues.every((irq) => where(irq) !== null),
     haveCounts: queues.some((irq) => irq.counts.length > 0),
-    multiQueue: queues.length >= opts.minQueues && onlineCpus.length >= 2,
+    multiQueue: receive.length >= opts.minQueues && onlineCpus.length >= 2,
     common: {
       queues: queues.length,
       irqs: queues.map((irq) => irq.irq).join(','),
@@ -244,9 +295,9 @@ function reportOffNode(ctx: Ctx, view: QueueView): void {
 }
 
 /** 3. Where the interrupts were actually handled (counts since boot). */
-function reportConcentration(ctx: Ctx, view: QueueView, oneCpu: number | null): void {
-  const { optional, options: opts } = ctx;
-  if (!view.multiQueue || !view.haveCounts) return;
+function reportConcentration(ctx: Ctx, view: QueueView, oneCpu: number | null): boolean {
+  const { options: opts } = ctx;
+  if (!view.multiQueue || !view.haveCounts) return false;
   const perCpu = view.onlineCpus.map((_, column) => view.queues.reduce((sum, irq) => sum + (irq.counts[column] ?? 0), 0));
   const total = perCpu.reduce((sum, count) => sum + count, 0);
   const top = perCpu.reduce((best, count, column) => (count > perCpu[best]! ? column : best), 0);
@@ -255,11 +306,8 @@ function reportConcentration(ctx: Ctx, view: QueueView, oneCpu: number | null): 
   // When affinity already puts everything on this CPU, irqs-on-one-cpu said it.
   // Counts are since boot: a port that took a sliver of the host's MSI interrupts is idle, and
   // where an idle port's few interrupts landed says nothing about a bottleneck.
-  const allMsi = optional['proc.interrupts'].ok
-    ? optional['proc.interrupts'].value.rows.filter((row) => /MSI/i.test(row.chip ?? '')).reduce((sum, row) => sum + row.total, 0)
-    : 0;
-  const idle = allMsi > 0 && total / allMsi < opts.idleShareOfHost;
-  if (total < opts.minInterrupts || share <= opts.concentrationShare || oneCpu === topCpu) return;
+  const idle = idleOnHost(ctx, total);
+  if (total < opts.minInterrupts || share <= opts.concentrationShare || oneCpu === topCpu) return false;
   ctx.report('interrupt-concentration', {
     ...(idle ? { severity: 'info' as const } : {}),
     evidence: [
@@ -281,6 +329,120 @@ function reportConcentration(ctx: Ctx, view: QueueView, oneCpu: number | null): 
       sharePercent: Math.round(share * 100),
     },
   });
+  return true;
+}
+
+/** Whether a NIC whose queues took `total` interrupts since boot took only a sliver of the host's MSI interrupts. */
+function idleOnHost({ optional, options: opts }: Ctx, total: number): boolean {
+  const allMsi = optional['proc.interrupts'].ok
+    ? optional['proc.interrupts'].value.rows.filter((row) => /MSI/i.test(row.chip ?? '')).reduce((sum, row) => sum + row.total, 0)
+    : 0;
+  return allMsi > 0 && total / allMsi < opts.idleShareOfHost;
+}
+
+/** The CPU column that took at least `share` of a row's counts, or null. */
+function dominantColumn(counts: readonly number[], share: number): number | null {
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  if (total === 0) return null;
+  const top = counts.reduce((best, count, column) => (count > counts[best]! ? column : best), 0);
+  return counts[top]! / total >= share ? top : null;
+}
+
+/** The busy receive queues since boot and the CPU column each sits on (null: spread over several). */
+function busyReceiveQueues(view: QueueView, opts: Options): { irq: NicIrq; column: number | null }[] {
+  const totalOf = (irq: NicIrq) => irq.counts.reduce((sum, count) => sum + count, 0);
+  const fair = view.receive.reduce((sum, irq) => sum + totalOf(irq), 0) / Math.max(1, view.receive.length);
+  // Busy: at least half its fair share (queues a hash leaves nearly empty carry few flows).
+  const floor = Math.max(opts.minInterrupts / Math.max(1, view.receive.length), fair / 2);
+  return view.receive
+    .filter((irq) => totalOf(irq) >= floor)
+    .map((irq) => ({ irq, column: dominantColumn(irq.counts, opts.concentrationShare) }));
+}
+
+/**
+ * 3b. Several busy receive queues on one CPU while a CPU the queues should use takes none of them
+ * (a partial concentration: "two queues on CPU3, CPU2 idle"). Only where one queue per CPU fits.
+ */
+function reportQueuesShareCpu(ctx: Ctx, view: QueueView): void {
+  const { options: opts } = ctx;
+  if (!view.multiQueue || !view.haveCounts) return;
+  const busy = busyReceiveQueues(view, opts);
+  if (busy.length < 2 || busy.length > view.targetCpus.length) return;
+  const perColumn = new Map<number, number>();
+  for (const { column } of busy) if (column !== null) perColumn.set(column, (perColumn.get(column) ?? 0) + 1);
+  const [column, stacked] = [...perColumn].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [-1, 0]);
+  if (stacked < 2) return;
+  const usedCpus = new Set(
+    view.receive.flatMap((irq) => irq.counts.flatMap((count, index) => (count > 0 ? [view.onlineCpus[index]!] : []))),
+  );
+  const unused = view.targetCpus.filter((cpu) => view.onlineCpus.includes(cpu) && !usedCpus.has(cpu));
+  if (unused.length === 0) return;
+  const cpu = view.onlineCpus[column]!;
+  const total = view.receive.reduce((sum, irq) => sum + irq.counts.reduce((rowSum, count) => rowSum + count, 0), 0);
+  ctx.report('queues-share-cpu', {
+    ...(idleOnHost(ctx, total) ? { severity: 'info' as const } : {}),
+    evidence: busy.map(({ irq }) => ({
+      label: `IRQ ${irq.irq}${irq.name ? ` (${irq.name})` : ''} interrupts on CPU ${cpu}`,
+      observed: irq.counts[column] ?? 0,
+      unit: 'interrupts',
+      source: { kind: 'file', path: '/proc/interrupts' },
+    })),
+    data: { ...view.common, cpu, stacked, busy: busy.length, unusedCpus: formatCpuList(unused) },
+  });
+}
+
+/**
+ * 3c. A NIC with one receive vector cannot be spread by affinity, but it can be given a CPU of its
+ * own: its busy vector stacked on a CPU with other busy device lines while another CPU takes no
+ * device interrupt at all is concentration (two router ports on one core of two).
+ */
+function reportStackedWithDevices(ctx: Ctx, view: QueueView): void {
+  const { optional, options: opts } = ctx;
+  const interrupts = optional['proc.interrupts'];
+  if (!interrupts.ok || !view.haveCounts || view.onlineCpus.length < 2) return;
+  const busy = busyReceiveQueues(view, opts).filter(({ column }) => column !== null);
+  if (busy.length !== 1 || busy[0]!.irq.counts.reduce((sum, count) => sum + count, 0) < opts.minInterrupts) return;
+  const { irq, column } = busy[0]!;
+  const own = new Set(view.queues.map((queue) => queue.irq));
+  const devices = deviceRows(interrupts.value).filter((row) => !own.has(row.irq!));
+  const others = devices.filter((row) => row.total >= opts.minInterrupts && dominantColumn(row.counts, opts.concentrationShare) === column);
+  if (others.length === 0) return;
+  const perCpu = view.onlineCpus.map((_, index) =>
+    [...devices, ...view.queues.map((queue) => ({ counts: queue.counts }))].reduce((sum, row) => sum + (row.counts[index] ?? 0), 0),
+  );
+  const busiest = Math.max(...perCpu);
+  const free = view.onlineCpus.filter((_, index) => perCpu[index]! <= busiest * opts.freeCpuShare);
+  if (free.length === 0) return;
+  const total = irq.counts.reduce((sum, count) => sum + count, 0);
+  const otherTotal = others.reduce((sum, row) => sum + row.total, 0);
+  const cpu = view.onlineCpus[column!]!;
+  // A port that took a sliver of the host's device interrupts is idle: where it sits is a note.
+  const allDevices = devices.reduce((sum, row) => sum + row.total, total);
+  // A shared legacy line counts every device on it: the NIC's own share is not known.
+  const idle = total / allDevices < opts.idleShareOfHost || irq.shared;
+  ctx.report('stacked-with-busy-devices', {
+    ...(idle ? { severity: 'info' as const } : {}),
+    evidence: [
+      {
+        label: `IRQ ${irq.irq}${irq.name ? ` (${irq.name})` : ''} interrupts on CPU ${cpu}`,
+        observed: irq.counts[column!] ?? 0,
+        unit: 'interrupts',
+        source: { kind: 'file', path: '/proc/interrupts' },
+      },
+      ...others.slice(0, 4).map((row) => ({
+        label: `IRQ ${row.irq}${row.actions[0] ? ` (${row.actions.join(', ')})` : ''} on the same CPU`,
+        observed: row.total,
+        unit: 'interrupts',
+        source: { kind: 'file' as const, path: '/proc/interrupts' },
+      })),
+    ],
+    data: { ...view.common, cpu, total, otherBusy: others.length, otherTotal, freeCpus: formatCpuList(free) },
+  });
+}
+
+/** Numbered device rows of /proc/interrupts (not the architecture's own timer and IPI rows). */
+function deviceRows(interrupts: ProcInterrupts) {
+  return interrupts.rows.filter((row) => row.irq !== null && !/^(?:timer|arch_timer|IPI\d*)$/i.test(row.actions[0] ?? ''));
 }
 
 /** 4. irqbalance against the pinning: running over hand-pinned queues, or absent on a many-queue NIC. */

@@ -56,6 +56,12 @@ const options = z.object({
    * a million drops over a long uptime are bursts that each cost a stall, not noise.
    */
   significantDropCount: z.number().int().positive().default(1_000_000),
+  /**
+   * A few thousand drops since boot over billions of packets are a handful of bursts over the
+   * uptime, not ring loss to tune for: below this count, a rate below smallCountDropRate is negligible too.
+   */
+  smallDropCount: z.number().int().nonnegative().default(10_000),
+  smallCountDropRate: z.number().nonnegative().default(1e-5),
 });
 
 /** What to do, by the kind of cause the counter points to (CAUSES.md causes 7, 14, 16, 5, 6). */
@@ -102,7 +108,7 @@ const counterFields = {
    * the delivered packets plus the dropped ones when the drop is counted before that total.
    */
   rxPackets: z.number().nullable(),
-  /** Below options.negligibleDropRate of the received packets. */
+  /** Below options.negligibleDropRate of the received packets (or a small count below smallCountDropRate). */
   negligible: z.boolean(),
   origin: z.enum(ORIGINS),
 };
@@ -245,7 +251,10 @@ export default defineCheck({
             : source(origin);
       const rxPackets = isReceiveCounter(counter) ? arrivedPackets(counter, delivered, ethtoolCounters) : null;
       const rate = rxPackets ? counter.value / rxPackets : null;
-      const negligible = rate !== null && rate < opts.negligibleDropRate && counter.value < opts.significantDropCount;
+      const negligible =
+        rate !== null &&
+        ((rate < opts.negligibleDropRate && counter.value < opts.significantDropCount) ||
+          (rate < opts.smallCountDropRate && counter.value < opts.smallDropCount));
       // What every drop finding says about its counter, whichever symptom it is.
       const counterData = {
         counter: counter.name,

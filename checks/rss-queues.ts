@@ -1,13 +1,13 @@
 import { receivesOnOneQueueByDesign } from '../src/domain/rss.js';
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom, type CheckContext } from '../src/engine/check.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
 import type { FactResult } from '../src/engine/facts.js';
 import type { NetDevice } from '../src/collectors/net-device.js';
 import type { NetQueues } from '../src/collectors/net-queues.js';
 import type { NicIrqs } from '../src/collectors/nic-irqs.js';
 import type { CpuTopology } from '../src/collectors/cpu-topology.js';
-import type { ProcInterrupts } from '../src/parsers/proc-interrupts.js';
+import { takesReceive, type ProcInterrupts } from '../src/parsers/proc-interrupts.js';
 import { unknownForFailedFact } from '../src/engine/optional-fact.js';
 import { channelMode, currentRxQueues, type EthtoolChannels } from '../src/parsers/ethtool-channels.js';
 import { formatShortCpuMask, parseCpusOrNull } from '../src/parsers/cpulist.js';
@@ -29,6 +29,10 @@ const options = z.object({
    * queue maximum, which hypervisors size to the vCPU count): every flow then lands on one CPU.
    */
   singleQueueMinCpus: z.number().int().min(2).default(2),
+  /** One of several receive vectors that took at least this share of the NIC's receive interrupts is the only queue in use. */
+  oneBusyVectorShare: z.number().gt(0).max(1).default(0.98),
+  /** Below this many receive interrupts since boot the NIC has been too idle to judge how its queues are used. */
+  minInterrupts: z.number().int().nonnegative().default(100_000),
 });
 
 type Options = z.infer<typeof options>;
@@ -97,7 +101,7 @@ const belowMaxData = z.object({
   ...targets,
 });
 
-export default defineCheck({
+const check = defineCheck({
   id: 'rss-queues',
   title: 'RSS queue count',
   description:
@@ -156,6 +160,21 @@ export default defineCheck({
         "{subject} has a single interrupt vector ({vector}) that took {interrupts} interrupts, {sharePercent} % of the host's MSI interrupts, on a {cpus}-CPU host: one receive queue, so one CPU does all its receive work (ethtool -l was not captured)",
       fix: "Check ethtool -l {subject}; enable more queues (ethtool -L {subject} combined <N>, or the driver's RSS/MQ module parameter) and make sure MSI-X is in use (lspci -vv: MSI-X Enable+)",
     }),
+    'one-of-several-queues-busy': symptom({
+      severity: 'warning',
+      data: z.object({
+        /** The busy vector's action name in /proc/interrupts ("eth0-0"), or "IRQ n". */
+        vector: z.string().min(1),
+        interrupts: z.number().int().nonnegative(),
+        /** Its share of the NIC's receive interrupts since boot. */
+        sharePercent: z.number().int().min(0).max(100),
+        vectors: z.number().int().min(2),
+        cpus: z.number().int().min(2),
+      }),
+      message:
+        '{subject} has {vectors} receive queue vectors, but {vector} took {sharePercent} % of their interrupts ({interrupts} since boot) on a {cpus}-CPU host: received traffic uses one queue, so one CPU does all of its receive work',
+      fix: 'Read ethtool -x {subject} (is the indirection table spread over the queues?) and ethtool -n {subject} rx-flow-hash tcp4; traffic the NIC cannot hash (one flow, a tunnel, PPPoE or VLAN stacks) is spread with RPS: echo <hex mask of the CPUs to use> > /sys/class/net/{subject}/queues/rx-0/rps_cpus',
+    }),
     'rps-off-single-queue': symptom({
       severity: 'info',
       data: z.object({ rpsCpus: cpuMask, localCpuMask: cpuMask.nullable() }),
@@ -200,6 +219,11 @@ export default defineCheck({
         device.kind !== 'physical' || receivesOnOneQueueByDesign(device.driver)
           ? null
           : singleVectorEvidence(optional['nic.irqs'], optional['proc.interrupts'], cpus.count, opts.singleVectorHostShare);
+      const oneBusy = single ? null : oneBusyVector(ctx, cpus.count);
+      if (oneBusy) {
+        reportOneBusy(ctx, oneBusy);
+        return undefined;
+      }
       if (!single) return unknownForFailedFact(ctx, channelsResult.error, `ethtool -l ${subject}`);
       // ethtool -l was not captured, but /proc/interrupts shows one busy vector: one queue.
       report('single-queue-vector', {
@@ -278,6 +302,9 @@ export default defineCheck({
       });
     }
 
+    const oneBusy = channels.rxQueues > 1 ? oneBusyVector(ctx, cpus.count) : null;
+    if (oneBusy) reportOneBusy(ctx, oneBusy);
+
     // RPS spreads work to other CPUs: a one-CPU host (or NIC node) has none to spread it to.
     const rx0 = cpus.count === 1 ? undefined : singleQueueWithoutRps(channels.rxQueues, queues);
     if (rx0) {
@@ -292,6 +319,15 @@ export default defineCheck({
     return undefined;
   },
 });
+
+export default check;
+
+type Ctx = CheckContext<
+  'net.device',
+  'ethtool.channels' | 'net.queues' | 'cpu.topology' | 'nic.irqs' | 'proc.interrupts',
+  typeof check.symptoms,
+  Options
+>;
 
 // The steps of run(), in order.
 
@@ -413,4 +449,66 @@ function singleVectorEvidence(
   const allMsi = interrupts.value.rows.filter((row) => /MSI/i.test(row.chip ?? '')).reduce((sum, row) => sum + row.total, 0);
   const share = allMsi > 0 ? total / allMsi : 0;
   return share >= minShare ? { name: queues[0]!.name ?? `IRQ ${queues[0]!.irq}`, total, share, cpus: online } : null;
+}
+
+interface OneBusyVector {
+  name: string;
+  total: number;
+  share: number;
+  vectors: number;
+  cpus: number;
+  idle: boolean;
+}
+
+/**
+ * Several receive vectors of which one took (nearly) every interrupt since boot, on a NIC busy
+ * enough to judge: RSS leaves all but one queue idle. A physical NIC only: a guest's queues are
+ * steered by its hypervisor.
+ */
+function oneBusyVector({ facts, optional, options: opts }: Ctx, cpus: number | null): OneBusyVector | null {
+  const irqs = optional['nic.irqs'];
+  const interrupts = optional['proc.interrupts'];
+  if (facts['net.device'].kind !== 'physical' || !irqs.ok || !interrupts.ok) return null;
+  const online = cpus ?? interrupts.value.cpus.length;
+  if (online < 2) return null;
+  const receive = irqs.value.irqs.filter((irq) => irq.role === 'queue' && takesReceive(irq.name));
+  if (receive.length < 2) return null;
+  const totals = receive.map((irq) => irq.counts.reduce((sum, count) => sum + count, 0));
+  const total = totals.reduce((sum, count) => sum + count, 0);
+  const top = totals.reduce((best, count, index) => (count > totals[best]! ? index : best), 0);
+  if (total < opts.minInterrupts || totals[top]! / total < opts.oneBusyVectorShare) return null;
+  const busy = receive[top]!;
+  const allMsi = interrupts.value.rows.filter((row) => /MSI/i.test(row.chip ?? '')).reduce((sum, row) => sum + row.total, 0);
+  return {
+    name: busy.name ?? `IRQ ${busy.irq}`,
+    total: totals[top]!,
+    share: totals[top]! / total,
+    vectors: receive.length,
+    cpus: online,
+    // A port that took a sliver of the host's interrupts is nearly idle: how it uses its queues is a note.
+    idle: allMsi > 0 && total / allMsi < opts.singleVectorHostShare,
+  };
+}
+
+function reportOneBusy({ report }: Ctx, busy: OneBusyVector): void {
+  report('one-of-several-queues-busy', {
+    ...(busy.idle ? { severity: 'info' as const } : {}),
+    evidence: [
+      { label: 'receive queue vectors', observed: busy.vectors, unit: 'vectors', source: { kind: 'file', path: '/proc/interrupts' } },
+      {
+        label: `interrupts on vector ${busy.name}`,
+        observed: busy.total,
+        expected: `about 1/${busy.vectors} of the NIC's receive`,
+        unit: 'interrupts',
+        source: { kind: 'file', path: '/proc/interrupts' },
+      },
+    ],
+    data: {
+      vector: busy.name,
+      interrupts: busy.total,
+      sharePercent: Math.floor(busy.share * 100),
+      vectors: busy.vectors,
+      cpus: busy.cpus,
+    },
+  });
 }

@@ -16,6 +16,12 @@ const options = z.object({
    * budget of 300 packets, 0.001 means roughly a third of the softirq rounds stopped with work left.
    */
   squeezeWarningRatio: z.number().positive().default(0.001),
+  /**
+   * Without a single backlog drop, time_squeeze is a warning only from this many since boot on one
+   * CPU: a few squeezes lose nothing (the softirq resumes on its next round), a sustained count
+   * means the receive CPU runs out of budget under load.
+   */
+  squeezeWithoutDropsMin: z.number().int().nonnegative().default(1000),
   /** Backlog drops below this fraction of processed packets are negligible: a note with the rate. */
   negligibleDropRate: z.number().nonnegative().default(1e-6),
   /** ... unless there are at least this many since boot: a count that large is loss, whatever the rate. */
@@ -146,10 +152,14 @@ export default defineCheck({
       const ratioOf = (cpu: SoftnetCpu) => cpu.timeSqueeze / Math.max(cpu.processed, 1);
       const worst = squeezed.reduce((a, b) => (ratioOf(b) > ratioOf(a) ? b : a));
       const worstRatio = ratioOf(worst);
+      const anyDrops = cpus.some((cpu) => cpu.dropped > opts.minDrops);
       const budget = sysctl?.netdevBudget ?? null;
       const budgetUsecs = sysctl?.netdevBudgetUsecs ?? null;
       report('budget-exhausted', {
-        ...(worstRatio >= opts.squeezeWarningRatio ? { severity: 'warning' as const } : {}),
+        ...(worstRatio >= opts.squeezeWarningRatio &&
+        (anyDrops || Math.max(...squeezed.map((cpu) => cpu.timeSqueeze)) >= opts.squeezeWithoutDropsMin)
+          ? { severity: 'warning' as const }
+          : {}),
         evidence: [
           ...squeezed.map((cpu): Evidence => ({
             label: `${cpuLabel(cpu)} time_squeeze`,

@@ -129,10 +129,20 @@ const ETHTOOL_RULES: readonly CounterRule[] = [
   },
   // Solarflare sfc.
   {
-    pattern: /^port_rx_(dp_di_dropped_packets|nodesc_drops)$/,
+    pattern: /^port_rx_nodesc_drops$/,
     category: 'drop',
     remedy: 'rings',
     meaning: `the adapter's datapath dropped packets it could not deliver to a receive queue (no descriptor: ${RINGS_HINT})`,
+  },
+  {
+    // The dispatcher's own discards: frames no receive filter claimed (traffic for other hosts on
+    // a shared segment, unwanted multicast), counted on idle ports too; descriptor loss is nodesc.
+    pattern: /^port_rx_dp_di_dropped_packets$/,
+    category: 'drop',
+    remedy: 'none',
+    meaning:
+      "the adapter's datapath discarded frames by its own delivery decision (no receive filter matched them), not for lack of descriptors",
+    mayBeBenign: true,
   },
   {
     pattern: /^port_rx_pm_discard_(vfifo_full|bb_overflow|qbb)$/,

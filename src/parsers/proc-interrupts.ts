@@ -21,6 +21,11 @@ export interface InterruptRow {
   actions: string[];
   /** Text after the counts of a named row ("Local timer interrupts"). */
   description: string | null;
+  /**
+   * The paste ends inside this row: fewer counts than CPUs and nothing after them (a ticket cut
+   * short, a terminal scrolled). Its counts are those of the first CPUs only.
+   */
+  truncated?: boolean;
 }
 
 export interface ProcInterrupts {
@@ -53,8 +58,8 @@ export function parseProcInterrupts(text: string): ProcInterrupts {
   const cpus = columns.split(/\s+/).map((column) => Number(column.slice(3)));
   const rows: InterruptRow[] = [];
   let pending: { id: string; rest: string } | undefined;
-  const flush = () => {
-    if (pending) rows.push(parseRow(pending.id, pending.rest, cpus.length));
+  const flush = (last = false) => {
+    if (pending) rows.push(parseRow(pending.id, pending.rest, cpus.length, last));
     pending = undefined;
   };
   for (const line of all.slice(index)) {
@@ -71,7 +76,7 @@ export function parseProcInterrupts(text: string): ProcInterrupts {
     }
     throw new ParseError(`/proc/interrupts: unreadable line "${line.trim().slice(0, 80)}"`);
   }
-  flush();
+  flush(true);
   return { cpus, rows };
 }
 
@@ -85,7 +90,7 @@ function continuesRow(row: { id: string; rest: string }, line: string, cpuCount:
   return /^\d+$/.test(row.id) && descriptor !== '' && descriptor.split(/\s+/).length <= 2 && /^\s*[\w.@:-]+\s*$/.test(line);
 }
 
-function parseRow(id: string, rest: string, cpuCount: number): InterruptRow {
+function parseRow(id: string, rest: string, cpuCount: number, last: boolean): InterruptRow {
   const irq = /^\d+$/.test(id) ? Number(id) : null;
   // Counts are the leading numeric words; take at most one per CPU.
   const counts: number[] = [];
@@ -113,6 +118,10 @@ function parseRow(id: string, rest: string, cpuCount: number): InterruptRow {
       description: remaining || null,
     };
   }
+  if (last && counts.length > 0 && counts.length < cpuCount && remaining === '') {
+    // The text stops mid-row: the counts read are real, the rest of the row is not known.
+    return { id, irq, counts, total, chip: null, hwirq: null, trigger: null, actions: [], description: null, truncated: true };
+  }
   if (counts.length !== cpuCount) {
     throw new ParseError(`/proc/interrupts: IRQ ${id} has ${counts.length} counts for ${cpuCount} CPUs (truncated line?)`);
   }
@@ -122,10 +131,13 @@ function parseRow(id: string, rest: string, cpuCount: number): InterruptRow {
 function parseDescriptor(text: string): Pick<InterruptRow, 'chip' | 'hwirq' | 'trigger' | 'actions' | 'description'> {
   if (text === '') return { chip: null, hwirq: null, trigger: null, actions: [], description: null };
   const words = text.split(/\s+/);
-  let chip: string = words[0]!;
+  // Some chips have a name of several words ("SiFive PLIC 131 Edge", "GIC-0 27 Level"): the chip
+  // runs up to the hwirq that precedes an Edge/Level trigger.
+  const chipWords = Math.max(1, multiWordChipLength(words));
+  let chip: string = words.slice(0, chipWords).join(' ');
   let hwirq: string | null = null;
   let trigger: string | null = null;
-  let next = 1;
+  let next = chipWords;
   const combined = COMBINED_CHIP.exec(chip);
   if (combined) {
     chip = combined[1]!;
@@ -159,6 +171,15 @@ function parseDescriptor(text: string): Pick<InterruptRow, 'chip' | 'hwirq' | 't
           .map((action) => action.trim())
           .filter(Boolean);
   return { chip, hwirq, trigger, actions, description: null };
+}
+
+/** How many leading words name the chip when a hwirq and an Edge/Level trigger follow them (0: one word, the default). */
+function multiWordChipLength(words: readonly string[]): number {
+  // A chip name has a few words at most; look no further.
+  for (let index = 2; index < Math.min(words.length - 1, 4); index++) {
+    if (/^\d+$/.test(words[index]!) && /^(?:Edge|Level)$/i.test(words[index + 1]!) && !/^\d+$/.test(words[index - 1]!)) return index;
+  }
+  return 0;
 }
 
 /** What identifies a NIC's interrupts in /proc/interrupts. */
@@ -211,7 +232,7 @@ export function nicInterruptRows(interrupts: ProcInterrupts, nic: NicIdentity, m
   for (const row of interrupts.rows) {
     if (row.irq === null) continue;
     const name = row.actions.find((action) => nicOwnsAction(action, nic)) ?? null;
-    if (name === null && !owned.has(row.irq)) continue;
+    if (name === null && !owned.has(row.irq) && !continuesQueueVectors(row, found.at(-1))) continue;
     const label = name ?? row.actions[0] ?? null;
     found.push({ row, name, role: label === null ? 'queue' : nicVectorRole(label, nic) });
   }
@@ -221,19 +242,40 @@ export function nicInterruptRows(interrupts: ProcInterrupts, nic: NicIdentity, m
   return found.map((entry) => (entry.name === nic.name && hasQueueVectors ? { ...entry, role: 'other' } : entry));
 }
 
+// "<if>-TxRx-N", "<if>-rxtx-N" (vmxnet3), "<if>-rx-N", and the bare-index "<if>-N" of r8125, bnx2
+// and other drivers that number their vectors after the interface.
+/**
+ * A row cut before its name that follows the NIC's previous queue vector by one IRQ number: a
+ * device's MSI-X vectors are numbered in a row, so the cut row is the NIC's next queue.
+ */
+function continuesQueueVectors(row: InterruptRow, previous: NicInterruptRow | undefined): boolean {
+  return Boolean(row.truncated && previous && previous.role === 'queue' && previous.name !== null && previous.row.irq === row.irq! - 1);
+}
+
+// Queue vectors that carry only transmit completions ("eth0-tx-0", "eth1-tx-3").
+const TRANSMIT_VECTOR = /[-_.](?:tx|Tx|TX)[-_.]?\d*$/;
+
+/** Whether a queue vector takes receive interrupts: every queue vector but a transmit-only one. */
+export function takesReceive(name: string | null): boolean {
+  return name === null || !TRANSMIT_VECTOR.test(name);
+}
+
 const QUEUE_VECTOR =
-  /^(?:(?:i40e|ice|iavf|ixgbe|ixgbevf|igb|igc|e1000e|fm10k|idpf)-)?([A-Za-z][\w.]{0,14}?)-(?:TxRx|rx|tx|Rx|Tx|fp|combined)-\d+$/;
+  /^(?:(?:i40e|ice|iavf|ixgbe|ixgbevf|igb|igc|e1000e|fm10k|idpf)-)?([A-Za-z][\w.]{0,14}?)-(?:(?:TxRx|rxtx|RxTx|rx|tx|Rx|Tx|fp|combined)-)?\d+$/;
 const BARE_NIC_NAME = /^(?:eth\d+|en[a-z0-9]+|em\d+|p\d+p\d+|bond\d+)$/;
 
 /**
- * Interface names that /proc/interrupts gives MSI vectors to ("eth0-TxRx-3", "i40e-eth1-TxRx-0",
- * "iavf-ens1f0v1-TxRx-0", "enp1s0f0-rx-0", a bare "eth2"), in a capture or a pasted fragment.
+ * Interface names that /proc/interrupts gives vectors to ("eth0-TxRx-3", "i40e-eth1-TxRx-0",
+ * "iavf-ens1f0v1-TxRx-0", "enp1s0f0-rx-0", "eth2-0", a bare "eth2" on an MSI vector or a legacy
+ * line), in a capture or a pasted fragment.
  */
 export function interfaceNamesInInterrupts(text: string): Set<string> {
   const names = new Set<string>();
   const add = (word: string) => {
     const queue = QUEUE_VECTOR.exec(word);
-    if (queue) names.add(queue[1]!);
+    // A bare-index vector names an interface only when the part before the index does ("eth2-0",
+    // not "nvme0q-1" or "xhci_hcd-3").
+    if (queue && (/-(?:TxRx|rxtx|RxTx|rx|tx|Rx|Tx|fp|combined)-\d+$/.test(word) || BARE_NIC_NAME.test(queue[1]!))) names.add(queue[1]!);
     else if (BARE_NIC_NAME.test(word)) names.add(word);
   };
   let rows: InterruptRow[] | undefined;
@@ -244,11 +286,12 @@ export function interfaceNamesInInterrupts(text: string): Set<string> {
     if (!(error instanceof ParseError)) throw error;
   }
   if (rows) {
-    for (const row of rows) if (/MSI/i.test(row.chip ?? '')) for (const action of row.actions) add(action.trim().split(/\s+/).at(-1) ?? '');
+    // Every numbered row: a NIC on a legacy (INTx) line is named there as on an MSI vector.
+    for (const row of rows) if (row.irq !== null) for (const action of row.actions) add(action.trim().split(/\s+/).at(-1) ?? '');
     return names;
   }
   for (const line of text.split('\n')) {
-    if (!/MSI/i.test(line)) continue;
+    if (!/MSI|APIC|PLIC|GIC|Edge|Level/i.test(line)) continue;
     for (const action of (
       line
         .trim()

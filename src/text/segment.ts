@@ -305,6 +305,25 @@ function consume(
   return index;
 }
 
+/**
+ * An output's first line that a mailer cut at 72-80 columns (a grep'd /proc/interrupts row whose
+ * counts run on the next line): the line and the next one joined are the anchor. The rest of the
+ * output is rejoined by consume().
+ */
+function cutAnchor(lines: readonly SourceLine[], index: number): ReturnType<typeof formatForAnchor> {
+  let joined = lines[index]!.text.trimEnd();
+  // A wide row (32 CPU columns: 350+ characters) is cut into several pieces; a few are enough.
+  for (let next = index + 1; next < Math.min(lines.length, index + CUT_ANCHOR_PIECES); next++) {
+    const piece = lines[next - 1]!.text.trimEnd().length;
+    if (piece < WRAP_MIN || piece > WRAP_MAX) return undefined;
+    joined = `${joined} ${lines[next]!.text.trim()}`;
+    const anchored = formatForAnchor(joined);
+    if (anchored) return anchored.format.noUnwrap ? undefined : anchored;
+  }
+  return undefined;
+}
+const CUT_ANCHOR_PIECES = 8;
+
 /** First lines that always start a new output, even where they would fit the current one's body. */
 const STRONG_ANCHOR =
   /^\s*(?:Settings for \S+:|NIC statistics:|Ring parameters for|Channel parameters for|Features for|Coalesce parameters for|Pause parameters for|driver:\s|RX flow hash indirection|Connecting to host|Client connecting to|available: \d+ nodes|Architecture:|\s*CPU0\s)/;
@@ -376,7 +395,7 @@ export function segment(text: string): Segmentation {
         index += 1;
         continue;
       }
-      const anchored = formatForAnchor(line.text);
+      const anchored = formatForAnchor(line.text) ?? cutAnchor(lines, index);
       if (anchored) {
         const taken: SourceLine[] = [];
         const next = consume(anchored.format, lines, index, taken, repairs, anchored.iface);

@@ -54,6 +54,23 @@ describe('coalescing check, throughput profile', () => {
     expect(result.findings[0]!.evidence[1]).toMatchObject({ label: 'rx-usecs', observed: 0, unit: 'µs', expected: '> 1 or adaptive' });
   });
 
+  it('only notes an interrupt-per-packet setting on a port whose vectors never fired since boot', async () => {
+    const idleIrqs = {
+      cpus: [0, 1],
+      msiIrqs: [],
+      irqs: [{ irq: 19, name: 'eth5', role: 'queue' as const, counts: [0, 0], affinity: null, effectiveAffinity: null, shared: false }],
+    };
+    const result = await tester.run(
+      {
+        'net.device': netDevice('eth5', { driver: 'skge', speedMbps: 1000 }),
+        'ethtool.coalesce': coalesce('ethtool/skge-c-netutils-i350-r8169-mixed-i3-eth5.txt'),
+        'nic.irqs': idleIrqs,
+      },
+      { interfaces: [{ name: 'eth5' }] },
+    );
+    expect(result.findings).toEqual([expect.objectContaining({ symptom: 'interrupt-per-packet', severity: 'info' })]);
+  });
+
   it("proposes the driver's own dynamic mode for Intel ITR drivers (real e1000 capture, rx-usecs 0)", async () => {
     const result = await tester.run({
       'net.device': netDevice('eth0', { driver: 'e1000' }),

@@ -6,6 +6,7 @@ import { nicInterruptRows, parseProcInterrupts, type NicIdentity } from '../../s
 import { failed } from '../helpers/check-harness.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
+import { nicIrqsOf } from '../helpers/nic-irqs.js';
 import { netDevice } from '../helpers/net-device.js';
 
 /** nic.irqs as the collector builds it, from a real /proc/interrupts and given affinities. */
@@ -247,5 +248,97 @@ describe('irq-affinity check', () => {
     });
     expect(blind.status).toBe('unknown');
     expect(blind.reason).toContain('could not be read');
+  });
+});
+
+/** nic.irqs and proc.interrupts from a /proc/interrupts text written for the test (no affinity files). */
+function fromText(text: string, name: string) {
+  const interrupts = parseProcInterrupts(text);
+  return { 'nic.irqs': nicIrqsOf(interrupts, name), 'proc.interrupts': interrupts };
+}
+
+describe('irq-affinity: placement judged from interrupt counts alone', () => {
+  // Two single-vector router ports and a disk on CPU1; CPU0 takes only the timer.
+  const twoPortsOneCore = [
+    '           CPU0       CPU1',
+    '  0:         40          0   IO-APIC   2-edge      timer',
+    ' 19:          3    9000000   IO-APIC  19-fasteoi   ahci[0000:00:11.0]',
+    ' 28:          0  800000000   PCI-MSI 524288-edge      wan0',
+    ' 29:          0  600000000   PCI-MSI 1048576-edge      lan0',
+    ' 30:          0     200000   PCI-MSI 1572864-edge      opt0',
+  ].join('\n');
+
+  it('warns when a single-vector port shares its CPU with other busy lines while another CPU takes none', async () => {
+    const result = await tester.run(
+      { ...fromText(twoPortsOneCore, 'wan0'), 'net.device': netDevice('wan0'), irqbalance: failed('not-captured') },
+      { interfaces: [{ name: 'wan0' }] },
+    );
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'stacked-with-busy-devices',
+        severity: 'warning',
+        data: expect.objectContaining({ cpu: 1, total: 800000000, otherBusy: 3, freeCpus: '0' }),
+      }),
+    ]);
+  });
+
+  it('only notes a port that took a sliver of the host interrupts', async () => {
+    const result = await tester.run(
+      { ...fromText(twoPortsOneCore, 'opt0'), 'net.device': netDevice('opt0'), irqbalance: failed('not-captured') },
+      { interfaces: [{ name: 'opt0' }] },
+    );
+    expect(result.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([['stacked-with-busy-devices', 'info']]);
+  });
+
+  it('does not judge a single receive queue (rx-0 + tx-0) that has a CPU to itself', async () => {
+    const text = [
+      '           CPU0       CPU1       CPU2       CPU3',
+      ' 40:  700000000          0          0          0   PCI-MSI-edge      big0-TxRx-0',
+      ' 41:          0  700000000          0          0   PCI-MSI-edge      big0-TxRx-1',
+      ' 42:        100          0  900000000          0   PCI-MSI-edge      small0-rx-0',
+      ' 43:        100          0          0   30000000   PCI-MSI-edge      small0-tx-0',
+      ' 44:          2          0          0          0   PCI-MSI-edge      small0',
+    ].join('\n');
+    const result = await tester.run(
+      { ...fromText(text, 'small0'), 'net.device': netDevice('small0'), irqbalance: failed('not-captured') },
+      { interfaces: [{ name: 'small0' }] },
+    );
+    expect(result.findings).toEqual([]);
+  });
+
+  it('warns when two busy queues share a CPU while a CPU they could use takes none', async () => {
+    const text = [
+      '            CPU0       CPU1       CPU2       CPU3',
+      ' 50:          0          0          0    2000000   IR-PCI-MSI 1-edge      nic0',
+      ' 51:    2500000          0          0          0   IR-PCI-MSI 2-edge      nic0',
+      ' 52:          0          0          0    2600000   IR-PCI-MSI 3-edge      nic0',
+      ' 53:          0    2400000          0          0   IR-PCI-MSI 4-edge      nic0',
+      ' 54:          0         12          0          0   IR-PCI-MSI 5-edge      nic0',
+    ].join('\n');
+    const result = await tester.run(
+      { ...fromText(text, 'nic0'), 'net.device': netDevice('nic0'), irqbalance: failed('not-captured') },
+      { interfaces: [{ name: 'nic0' }] },
+    );
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'queues-share-cpu',
+        data: expect.objectContaining({ cpu: 3, stacked: 2, busy: 4, unusedCpus: '2' }),
+      }),
+    ]);
+  });
+
+  it('does not call queues stacked when the quiet ones carry a sliver each and the busy ones have a CPU each', async () => {
+    const text = [
+      '            CPU0       CPU1       CPU2       CPU3',
+      ' 60:  900000000          0          0          0   PCI-MSI-edge      nic1-TxRx-0',
+      ' 61:          0  900000000          0          0   PCI-MSI-edge      nic1-TxRx-1',
+      ' 62:    5000000          0          0          0   PCI-MSI-edge      nic1-TxRx-2',
+      ' 63:          0    5000000          0          0   PCI-MSI-edge      nic1-TxRx-3',
+    ].join('\n');
+    const result = await tester.run(
+      { ...fromText(text, 'nic1'), 'net.device': netDevice('nic1'), irqbalance: failed('not-captured') },
+      { interfaces: [{ name: 'nic1' }] },
+    );
+    expect(result.findings).toEqual([]);
   });
 });

@@ -121,11 +121,22 @@ describe('nic-drops check', () => {
     ]);
   });
 
-  it('fails sfc on port_rx_dp_di_dropped_packets 27', async () => {
+  it("notes sfc's port_rx_dp_di_dropped_packets 27 (dispatcher discards), without failing on them", async () => {
     const result = await tester.run(facts('sfc', capture('ethtool/sfc-S-ethq-1.txt')));
-    expect(result.findings.map((finding) => [finding.symptom, finding.data.counter, finding.data.value])).toEqual([
-      ['nic-drops', 'port_rx_dp_di_dropped_packets', 27],
+    expect(result.findings.map((finding) => [finding.symptom, finding.severity, finding.data.counter, finding.data.value])).toEqual([
+      ['nic-drops', 'info', 'port_rx_dp_di_dropped_packets', 27],
     ]);
+  });
+
+  it('notes a few thousand drops over billions of packets, and fails the same count over a million', async () => {
+    const stats = (packets: number) => parseEthtoolStats(`NIC statistics:\n     rx_packets: ${packets}\n     rx_missed_errors: 6000\n`);
+    const severities = async (packets: number) =>
+      (await tester.run(facts('igb', stats(packets), { ...CLEAN_SYSFS, rx_packets: packets }))).findings.map((finding) => [
+        finding.symptom,
+        finding.severity,
+      ]);
+    expect(await severities(2_000_000_000)).toEqual([['nic-drops', 'info']]);
+    expect(await severities(1_000_000)).toEqual([['nic-drops', 'warning']]);
   });
 
   it('reports CRC errors as physical errors with the cable/optic fix', async () => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import rssQueues from '../../checks/rss-queues.js';
 import type { NicIrqs } from '../../src/collectors/nic-irqs.js';
-import { nicInterruptRows, parseProcInterrupts } from '../../src/parsers/proc-interrupts.js';
+import { parseProcInterrupts } from '../../src/parsers/proc-interrupts.js';
 import type { NetQueues } from '../../src/collectors/net-queues.js';
 import { parseEthtoolChannels } from '../../src/parsers/ethtool-channels.js';
 import { failed } from '../helpers/check-harness.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
+import { nicIrqsOf } from '../helpers/nic-irqs.js';
 import { netDevice } from '../helpers/net-device.js';
 
 const tester = checkTester(rssQueues);
@@ -325,19 +326,7 @@ describe('rss-queues check', () => {
 
 describe('rss-queues from /proc/interrupts alone (ethtool -l not captured)', () => {
   const interrupts = parseProcInterrupts(realCapture('interrupts/ixgbe-singlequeue-12cpu-netutils.txt'));
-  const irqsOf = (name: string): NicIrqs => ({
-    cpus: interrupts.cpus,
-    msiIrqs: [],
-    irqs: nicInterruptRows(interrupts, { name, driver: null, pciAddress: null, virtioDevice: null }).map(({ row, name: action, role }) => ({
-      irq: row.irq!,
-      name: action,
-      role,
-      counts: row.counts,
-      affinity: null,
-      effectiveAffinity: null,
-      shared: false,
-    })),
-  });
+  const irqsOf = (name: string): NicIrqs => nicIrqsOf(interrupts, name);
   const notCaptured = failed('not-captured', 'the sosreport holds no output of `ethtool -l eth2`');
 
   it('infers one busy receive queue from a single MSI vector on a 12-CPU host (real netutils capture: eth2, 3.49e9 interrupts on CPU0)', async () => {
@@ -389,5 +378,49 @@ describe('rss-queues from /proc/interrupts alone (ethtool -l not captured)', () 
       { interfaces: [{ name: 'eth2', kind: 'paravirtual' }] },
     );
     expect(guest.status).toBe('unknown');
+  });
+});
+
+describe('rss-queues: one of several receive vectors takes every interrupt', () => {
+  const text = [
+    '           CPU0       CPU1       CPU2       CPU3',
+    ' 30:  900000000          0          0          1   PCI-MSI 262144-edge      wan0-0',
+    ' 31:         12          0          0          0   PCI-MSI 262145-edge      wan0-1',
+    ' 32:          0          0          0          0   PCI-MSI 262146-edge      wan0-2',
+    ' 33:          0          0          0          0   PCI-MSI 262147-edge      wan0-3',
+    ' 40:      90000    9000000    9000000    9000000   PCI-MSI 1-edge      lan0-TxRx-0',
+    ' 41:          0          0          0          0   PCI-MSI 2-edge      lan0-TxRx-1',
+    ' 50:     100000    8000000    8000000    8000000   PCI-MSI 3-edge      big0-TxRx-0',
+    ' 51:     100000    8000000    8000000    8000000   PCI-MSI 4-edge      big0-TxRx-1',
+  ].join('\n');
+  const interrupts = parseProcInterrupts(text);
+  const irqsOf = (name: string): NicIrqs => nicIrqsOf(interrupts, name);
+  const run = (name: string) =>
+    tester.run(
+      {
+        'net.device': netDevice(name, { driver: null, localCpuList: null }),
+        'ethtool.channels': failed('not-captured', `no ethtool -l ${name}`),
+        'nic.irqs': irqsOf(name),
+        'proc.interrupts': interrupts,
+      },
+      { interfaces: [{ name }] },
+    );
+
+  it('warns on a busy port whose traffic all arrives on one of its vectors', async () => {
+    const result = await run('wan0');
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'one-of-several-queues-busy',
+        severity: 'warning',
+        data: { vector: 'wan0-0', interrupts: 900000001, sharePercent: 99, vectors: 4, cpus: 4 },
+      }),
+    ]);
+  });
+
+  it('only notes it on a port that takes a sliver of the host interrupts, and stays quiet where the queues share the load', async () => {
+    expect((await run('lan0')).findings.map((finding) => [finding.symptom, finding.severity])).toEqual([
+      ['one-of-several-queues-busy', 'info'],
+    ]);
+    expect((await run('big0')).findings).toEqual([]);
   });
 });

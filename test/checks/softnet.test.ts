@@ -110,6 +110,17 @@ describe('softnet check', () => {
     expect(drops.data.dropRate as number).toBeLessThan(1e-6);
   });
 
+  it('only notes a few squeezes without a backlog drop, however high their share of few packets; warns on a sustained count', async () => {
+    // 3000 packets, 9 squeezes, no drops: the softirq resumed on its next round and lost nothing.
+    const few = parseSoftnetStat('00000bb8 00000000 00000009 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n'.repeat(2));
+    const quiet = await tester.run({ softnet: { cpus: few }, 'sysctl.net': ubuntuSysctl() });
+    expect(quiet.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([['budget-exhausted', 'info']]);
+    // 5e6 packets, 20000 squeezes on one CPU, still no drops: the budget runs out under load.
+    const many = parseSoftnetStat('004c4b40 00000000 00004e20 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n');
+    const loaded = await tester.run({ softnet: { cpus: many }, 'sysctl.net': ubuntuSysctl() });
+    expect(loaded.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([['budget-exhausted', 'warning']]);
+  });
+
   it('ignores drops at or below the configured minimum', async () => {
     const result = await tester.run(
       { softnet: softnetFrom('softnet/nodeexporter-1.txt'), 'sysctl.net': ubuntuSysctl() },

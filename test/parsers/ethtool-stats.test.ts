@@ -186,10 +186,15 @@ describe('classifyEthtoolStats (driver counter meanings)', () => {
     expect(discards).toMatchObject({ value: 0, queues: 0 });
   });
 
-  it('sfc: port_rx_dp_di_dropped_packets', () => {
+  it('sfc: port_rx_dp_di_dropped_packets is the dispatcher discarding unclaimed frames, not descriptor loss', () => {
     expect(drops('ethtool/sfc-S-ethq-1.txt', 'sfc')).toEqual([
-      { name: 'port_rx_dp_di_dropped_packets', value: 27, queues: 0, remedy: 'rings' },
+      { name: 'port_rx_dp_di_dropped_packets', value: 27, queues: 0, remedy: 'none' },
     ]);
+    expect(
+      classifyEthtoolStats(parsed('ethtool/sfc-S-ethq-1.txt'), 'sfc').find((counter) => counter.name === 'port_rx_nodesc_drops'),
+    ).toMatchObject({
+      remedy: 'rings',
+    });
   });
 
   it('be2net: malformed frames and checksum errors are errors, not drops', () => {

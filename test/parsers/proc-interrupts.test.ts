@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../src/engine/facts.js';
-import { nicInterruptRows, parseProcInterrupts, type NicIdentity, type ProcInterrupts } from '../../src/parsers/proc-interrupts.js';
+import {
+  interfaceNamesInInterrupts,
+  nicInterruptRows,
+  parseProcInterrupts,
+  takesReceive,
+  type NicIdentity,
+  type ProcInterrupts,
+} from '../../src/parsers/proc-interrupts.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';
 
 const ALL = [...realCaptures('interrupts'), 'local-vm/proc-interrupts-virtio-2cpu.txt'];
@@ -159,7 +166,11 @@ describe('parseProcInterrupts: concrete values', () => {
     ['empty', ''],
     ['garbage', 'hello world\nthis is not /proc/interrupts\n'],
     ['no header', '  0:   49   0   IO-APIC 2-edge timer\n'],
-    ['truncated row', `${realCapture('interrupts/mlx5-2port-4cpu-netutils.txt').split('\n').slice(0, 20).join('\n')}\n 42:    1234`],
+    // Cut inside the text (another row follows), not where the paste ends.
+    [
+      'truncated row',
+      `${realCapture('interrupts/mlx5-2port-4cpu-netutils.txt').split('\n').slice(0, 20).join('\n')}\n 42:    1234\n 43:  1  2  3  4  PCI-MSI 1-edge  x`,
+    ],
     ['unreadable line', '           CPU0\n  0:   49   IO-APIC 2-edge timer\n<html>\n'],
   ])('%s → ParseError', (_, text) => {
     expect(() => parseProcInterrupts(text)).toThrow(ParseError);
@@ -265,5 +276,47 @@ describe('nicInterruptRows', () => {
     const rows = pick('interrupts/ixgbe-82599-2xE5-2640-netutils.txt', nic('eth5', { driver: 'ixgbe' }));
     expect(rows.filter((entry) => entry[2] === 'queue')).toHaveLength(32);
     expect(rows.every((entry) => String(entry[1]).startsWith('eth5'))).toBe(true);
+  });
+});
+
+describe('pasted fragments: cut rows, multi-word chips, interface names', () => {
+  const cut = [
+    '           CPU0       CPU1       CPU2       CPU3',
+    ' 70:   51000000          0          0          0   PCI-MSI 5767168-edge      lan3-rxtx-0',
+    ' 71:   47000000          0          0',
+  ].join('\n');
+
+  it('keeps a last row the paste cut short, with the counts it has', () => {
+    const parsed = parseProcInterrupts(cut);
+    expect(parsed.rows.at(-1)).toMatchObject({ irq: 71, counts: [47000000, 0, 0], truncated: true, actions: [] });
+  });
+
+  it('gives the cut row to the NIC whose queue vector precedes it by one IRQ number, and only then', () => {
+    const nic = { name: 'lan3', driver: null, pciAddress: null, virtioDevice: null };
+    expect(nicInterruptRows(parseProcInterrupts(cut), nic).map((entry) => entry.row.irq)).toEqual([70, 71]);
+    const gap = cut.replace(' 71:', ' 75:');
+    expect(nicInterruptRows(parseProcInterrupts(gap), nic).map((entry) => entry.row.irq)).toEqual([70]);
+  });
+
+  it('reads a chip name of several words before its hwirq and trigger', () => {
+    const parsed = parseProcInterrupts(['           CPU0       CPU1', ' 26:   1000   0  Acme Intc 131 Edge      wan1'].join('\n'));
+    expect(parsed.rows[0]).toMatchObject({ chip: 'Acme Intc', hwirq: '131', trigger: 'Edge', actions: ['wan1'] });
+  });
+
+  it('names interfaces from bare-index vectors, vmxnet3-style rxtx vectors and legacy lines', () => {
+    const text = [
+      '           CPU0       CPU1',
+      ' 17:   5000000          0   IR-IO-APIC-fasteoi   eth4',
+      ' 30:   9000000          0   PCI-MSI 262144-edge      eth7-0',
+      ' 31:         0          0   PCI-MSI 262145-edge      eth7-1',
+      ' 40:       300          0   PCI-MSI 1-edge      ens224-rxtx-0',
+      ' 41:        30          0   PCI-MSI 2-edge      nvme0q1',
+      ' 42:        30          0   PCI-MSI 3-edge      xhci_hcd-3',
+    ].join('\n');
+    expect([...interfaceNamesInInterrupts(text)].sort()).toEqual(['ens224', 'eth4', 'eth7']);
+  });
+
+  it('tells transmit-only vectors from receive ones', () => {
+    expect(['eth0-tx-0', 'eth0-rx-0', 'eth0-TxRx-1', 'eth0-0', null].map(takesReceive)).toEqual([false, true, true, true, true]);
   });
 });

@@ -230,6 +230,31 @@ describe("grep'd fragments without their header", () => {
     expect(repairs.join(' ')).toMatch(/without their CPU header/);
   });
 
+  it('headerless rows a mailer wrapped at 72 columns are found from their first piece and rejoined', () => {
+    const row = (irq: number, first: number, name: string) =>
+      ` ${irq}:${[first, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0].map((count) => String(count).padStart(11)).join('')}   PCI-MSI ${irq}-edge      ${name}`;
+    const wide = [row(40, 812345678, 'wan0-TxRx-0'), row(41, 723456789, 'wan0-TxRx-1')];
+    const wrapped = wide.flatMap((line) => {
+      const pieces: string[] = [];
+      let rest = line;
+      while (rest.length > 72) {
+        const cut = rest.lastIndexOf(' ', 72);
+        pieces.push(rest.slice(0, cut));
+        rest = rest.slice(cut + 1);
+      }
+      return [...pieces, rest];
+    });
+    expect(wrapped.length).toBeGreaterThan(wide.length * 2);
+    const { segments } = segment(`the queues sit on one core:\n${wrapped.join('\n')}\n`);
+    expect(shape(segments)).toEqual(['proc-interrupts:']);
+    const parsed = parseProcInterrupts(segments[0]!.text);
+    expect(parsed.cpus).toHaveLength(12);
+    expect(parsed.rows.map((entry) => [entry.irq, entry.counts[0], entry.actions])).toEqual([
+      [40, 812345678, ['wan0-TxRx-0']],
+      [41, 723456789, ['wan0-TxRx-1']],
+    ]);
+  });
+
   it('`cat /proc/interrupts | grep eth` is a filtered output with the header restored', () => {
     const rows = INTERRUPTS_32.split('\n').filter((line) => /eth\d/.test(line));
     const [part] = segment(`$ cat /proc/interrupts | grep eth\n${rows.join('\n')}\n`).segments;
