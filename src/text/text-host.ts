@@ -5,6 +5,7 @@ import { parseIpLinks, parseSysctlA, readLspciDevices } from '../hostio/sosrepor
 import { blankInterfaceInfo, mergeKernelLog, unclaimedNics, type InterfaceInfo as SosInterfaceInfo } from '../hostio/capture-interfaces.js';
 import { USERSPACE_NIC_DRIVERS } from '../domain/pci-subject.js';
 import { parseKernelLog, type KernelLog } from '../parsers/kernel-log.js';
+import { parseKernelEvents } from '../parsers/kernel-events.js';
 import { interfaceNamesInInterrupts } from '../parsers/proc-interrupts.js';
 import type { StatedCpus, StatedNic } from '../parsers/prose.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from '../hostio/types.js';
@@ -101,7 +102,10 @@ export class TextHostIO implements HostIO {
     this.lscpu = texts('lscpu')[0];
     this.uname = texts('uname')[0];
     const kernel = parseKernelLog(options.kernelLog ?? '');
-    if (kernel.pcie.length || kernel.nics.length) this.commands.set(commandKey(['dmesg']), options.kernelLog!);
+    // A pasted log that names only fault events (a TX timeout, "table full") is still the kernel log.
+    const events = kernel.pcie.length || kernel.nics.length ? null : parseKernelEvents(options.kernelLog ?? '');
+    if (kernel.pcie.length || kernel.nics.length || (events?.events.length ?? 0) > 0)
+      this.commands.set(commandKey(['dmesg']), options.kernelLog!);
     // /proc/interrupts names the NICs it gives vectors to, pasted as in a sosreport.
     for (const text of texts('proc-interrupts')) for (const name of interfaceNamesInInterrupts(text)) names.add(name);
 
