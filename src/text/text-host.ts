@@ -61,6 +61,8 @@ export class TextHostIO implements HostIO {
   readonly mode = 'snapshot' as const;
   private readonly commands = new Map<string, string>();
   private readonly files = new Map<string, string>();
+  /** Pasted /proc/net/bonding files by bond name. */
+  private readonly bonds = new Map<string, string>();
   private readonly interfaces = new Map<string, InterfaceInfo>();
   /** Kernel counters (/sys/class/net/<if>/statistics) from a pasted `ip -s link`, or empty beside `ethtool -S`. */
   private readonly statistics = new Map<string, Map<string, string>>();
@@ -92,6 +94,14 @@ export class TextHostIO implements HostIO {
     this.lspci = texts('lspci');
     if (texts('proc-interrupts').length) this.files.set('/proc/interrupts', texts('proc-interrupts')[0]!);
     if (texts('softnet').length) this.files.set('/proc/net/softnet_stat', texts('softnet')[0]!);
+    // /proc/net/bonding/<bond>: the name from the command line that printed it, else from the file's own text.
+    for (const segment of segments.filter((candidate) => candidate.kind === 'proc-bonding')) {
+      const name = segment.iface ?? /^bond (\S{1,15}) has no active aggregator$/m.exec(segment.text)?.[1] ?? `bond${this.bonds.size}`;
+      if (!segment.iface && !segment.text.includes(' has no active aggregator'))
+        this.inferences.push(`${name}: a bonding status with no name in the text (named in the order pasted)`);
+      this.bonds.set(name, segment.text);
+      this.files.set(`/proc/net/bonding/${name}`, segment.text);
+    }
     if (texts('numactl').length) this.commands.set(commandKey(['numactl', '--hardware']), texts('numactl')[0]!);
     if (texts('tc-qdisc').length) this.commands.set(commandKey(['tc', '-s', 'qdisc', 'show']), texts('tc-qdisc').join(''));
     // The iperf3 version banner (`iperf3 -v`, or the first line of a -V run) is what `iperf3 -v` prints.
@@ -291,6 +301,7 @@ export class TextHostIO implements HostIO {
   async readDir(hostPath: string): Promise<string[]> {
     const normal = path.posix.normalize(hostPath);
     if (normal === '/sys/class/net') return [...this.interfaces.keys()].sort();
+    if (normal === '/proc/net/bonding' && this.bonds.size > 0) return [...this.bonds.keys()].sort();
     const statistics = /^\/sys\/class\/net\/([^/]+)\/statistics$/.exec(normal);
     if (statistics && this.statistics.has(statistics[1]!)) return [...this.statistics.get(statistics[1]!)!.keys()].sort();
     throw this.missing(normal);
