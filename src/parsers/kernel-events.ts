@@ -363,7 +363,21 @@ export function parseKernelEvents(text: string): KernelEvents {
     if (event.address && names.has(event.address)) event.interface = names.get(event.address)!;
     events.push(event);
   }
-  return { clock, endSeconds: clock === 'wall' ? endWall : clock === 'uptime' ? endUptime : null, events };
+  return { clock, endSeconds: clock === 'wall' ? endWall : clock === 'uptime' ? endUptime : null, events: withoutEchoes(events) };
+}
+
+/**
+ * A line that names no device, of a kind exactly one named device logged, is that device's line
+ * quoted again (a mail subject, a wrapped fragment): it is not a second event on an unknown device.
+ * Host-wide kinds (conntrack, page allocation) never name a device and are kept.
+ */
+function withoutEchoes(events: KernelEvent[]): KernelEvent[] {
+  const named = (event: KernelEvent) => event.address !== null || event.interface !== null;
+  return events.filter((event) => {
+    if (named(event)) return true;
+    const owners = events.filter((other) => other.kind === event.kind && named(other));
+    return owners.length !== 1;
+  });
 }
 
 /** The name each PCI function had last in the log (after "renamed from eth0"). */

@@ -107,3 +107,15 @@ describe('parseKernelEvents over real kernel logs', () => {
     expect(parseKernelEvents('').events).toEqual([]);
   });
 });
+
+describe('parseKernelEvents: quoted echoes', () => {
+  it('a device-less fragment of a message one device logged is not a second event', () => {
+    const text = [
+      'because an unsupported SFP module type was detected.',
+      '[160831.934190] i40e 0000:5e:00.1: Rx/Tx is disabled on this device because an unsupported SFP module type was detected.',
+    ].join('\n');
+    expect(parseKernelEvents(text).events).toEqual([
+      expect.objectContaining({ kind: 'module-rejected', address: '0000:5e:00.1', count: 1 }),
+    ]);
+  });
+});
