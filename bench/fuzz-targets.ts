@@ -22,6 +22,8 @@ import { parseEthtoolStats } from '../src/parsers/ethtool-stats.js';
 import { parseIperf3Json, parseIperf3JsonStream } from '../src/parsers/iperf3-json.js';
 import { parseIperf3Version } from '../src/parsers/iperf3-version.js';
 import { parseKernelLog } from '../src/parsers/kernel-log.js';
+import { parseKernelEvents } from '../src/parsers/kernel-events.js';
+import { parseProcBonding } from '../src/parsers/proc-bonding.js';
 import { parseLspci } from '../src/parsers/lspci.js';
 import { parseNumactlHardware } from '../src/parsers/numactl.js';
 import { parseProcInterrupts } from '../src/parsers/proc-interrupts.js';
@@ -104,6 +106,8 @@ export function fuzzTargets(): FuzzTarget[] {
       ],
     },
     { name: 'parseKernelLog', parse: parseKernelLog, seeds: seeds('dmesg', /./) },
+    { name: 'parseKernelEvents', parse: parseKernelEvents, seeds: seeds('kernel-events', /./) },
+    { name: 'parseProcBonding', parse: (text: string) => parseProcBonding('bond0', text), seeds: seeds('bonding', /./) },
     { name: 'parseLspci', parse: parseLspci, seeds: seeds('lspci', /./) },
     { name: 'parseNumactlHardware', parse: parseNumactlHardware, seeds: seeds('numactl', /./) },
     { name: 'parseProcInterrupts', parse: parseProcInterrupts, seeds: seeds('interrupts', /./) },

@@ -3,6 +3,8 @@ import mtu from './mtu.js';
 import qdisc from './qdisc.js';
 import pcieLink from './pcie-link.js';
 import kernelPcie from './kernel-pcie.js';
+import kernelEvents from './kernel-events.js';
+import bonding from './bonding.js';
 import socketBuffers from './socket-buffers.js';
 import iperf3 from './iperf3.js';
 import linkSpeed from './link-speed.js';
@@ -30,6 +32,8 @@ const registry = [
   linkSpeed,
   pcieLink,
   kernelPcie,
+  kernelEvents,
+  bonding,
   mtu,
   qdisc,
   flowControl,

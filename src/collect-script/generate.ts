@@ -224,6 +224,9 @@ file /proc/net/softnet_stat
 file /proc/net/dev
 file /proc/net/snmp
 file /proc/net/netstat
+# Bonds: the bonding driver's view of each bond and its members (check bonding).
+listing /proc/net/bonding
+for b in /proc/net/bonding/*; do [ -f "$b" ] && file "$b"; done
 # IRQ affinity of every interrupt: NIC vectors are also found by name in /proc/interrupts.
 for irq in /proc/irq/[0-9]*; do
   [ -d "$irq" ] || continue

@@ -28,6 +28,8 @@ import { cpufreqCollector } from './cpufreq.js';
 import { tcQdiscAllCollector, tcQdiscCollector } from './tc-qdisc.js';
 import { ipLinksCollector } from './ip-links.js';
 import { kernelPcieCollector } from './kernel-log.js';
+import { kernelEventsCollector } from './kernel-events.js';
+import { bondStatusCollector } from './bonding.js';
 import { procNetDevCollector, protocolCountersCollector } from './proc-net.js';
 
 /** Every fact collector. One line per collector; the conformance test checks that each is used. */
@@ -64,4 +66,6 @@ export const collectors: readonly Collector[] = [
   procNetDevCollector,
   protocolCountersCollector,
   kernelPcieCollector,
+  kernelEventsCollector,
+  bondStatusCollector,
 ] as Collector[];

@@ -55,12 +55,12 @@ export interface KernelLog {
  * whole, so a pasted blob cannot make the per-line patterns below do work out of proportion.
  */
 const MAX_LINE = 4096;
-const PCI_ADDRESS = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i;
+export const PCI_ADDRESS = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i;
 /** An interface name as the kernel allows it (dev_valid_name): 1-15 bytes, no '/', ':' or space. */
 const IFACE = /^[^\s/:()]{1,15}$/;
 
 /** "[  3.6] ", syslog "Nov 17 13:44:29 host kernel: [ 3.6] ", journal "<6>[ 3.6] " and mail quoting "> >> ". */
-function message(line: string): string {
+export function message(line: string): string {
   let text = line.length > MAX_LINE ? '' : line;
   // Everything up to the first "kernel: " is the syslog header (bounded: a header is short).
   const kernel = text.indexOf('kernel: ');
@@ -81,7 +81,7 @@ function message(line: string): string {
  * bare "enp2s0f0np0v0: " (netdev_info on a device without a parent). Read token by token, each
  * anchored and bounded, so the cost is linear in the line.
  */
-interface Prefixed {
+export interface Prefixed {
   driver: string | null;
   /** The bus id printed after the driver: a PCI address, or another bus's ("virtio0"). */
   bus: string | null;
@@ -89,7 +89,7 @@ interface Prefixed {
   body: string;
 }
 
-function prefixOf(text: string): Prefixed | undefined {
+export function prefixOf(text: string): Prefixed | undefined {
   const head = /^([\w.-]{1,40}) ((?:[\w.-]{1,16}:){0,4}[\w.-]{1,40})(?: ([^\s:]{1,40}))?: /.exec(text);
   if (head) {
     const [whole, driver, bus, named] = head;
@@ -121,7 +121,7 @@ function speedAfter(rest: string): number | null {
   return Number.isFinite(value) && value > 0 && value <= 1_600_000 ? Math.round(value) : null;
 }
 
-interface LinkEvent {
+export interface LinkEvent {
   up: boolean;
   speedMbps: number | null;
   duplex: 'full' | 'half' | null;
@@ -136,7 +136,7 @@ interface LinkEvent {
  *   1Gbps/Full - flow control rx/tx"; sfc "link up at 10000Mbps full-duplex"; mlx5 "Link up" (no speed);
  *   atlantic "atlantic: link change old 0 new 10000".
  */
-function linkEvent(body: string): LinkEvent | undefined {
+export function linkEvent(body: string): LinkEvent | undefined {
   const atlantic = /^(?:atlantic: )?link change old \d{1,7} new (\d{1,7})$/.exec(body);
   if (atlantic) {
     const speed = Number(atlantic[1]);

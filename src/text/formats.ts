@@ -20,6 +20,7 @@ export type SegmentKind =
   | 'lspci'
   | 'proc-interrupts'
   | 'softnet'
+  | 'proc-bonding'
   | 'sysctl'
   | 'ip-link'
   | 'tc-qdisc'
@@ -208,6 +209,13 @@ export const FORMATS: readonly Format[] = [
     anchor: /^\s*CPU0(?:\s+CPU\d+)*$|^\s*\d+:(?:\s+\d+)+\s+[A-Za-z]/,
     body: /^\s*[\w-]+:\s/,
     command: /^(?:sudo\s+)?(?:cat|grep\b.*|less|more)\s+.*\/proc\/interrupts\b/,
+  },
+  {
+    kind: 'proc-bonding',
+    // The bonding driver's banner, then "Key: value" lines and 802.3ad's one sentence.
+    anchor: /^Ethernet Channel Bonding Driver: \S/,
+    body: /^\s{0,8}[A-Za-z][\w ().+/-]{0,60}:(?:\s|$)|^bond \S{1,15} has no active aggregator$|^802\.3ad info$/,
+    command: /\/proc\/net\/bonding\/([^\s/]{1,15})/,
   },
   {
     kind: 'softnet',

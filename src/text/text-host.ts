@@ -5,6 +5,7 @@ import { parseSysctlA, readLspciDevices } from '../hostio/sosreport.js';
 import { blankInterfaceInfo, mergeKernelLog, unclaimedNics, type InterfaceInfo as SosInterfaceInfo } from '../hostio/capture-interfaces.js';
 import { USERSPACE_NIC_DRIVERS } from '../domain/pci-subject.js';
 import { parseKernelLog, type KernelLog } from '../parsers/kernel-log.js';
+import { parseKernelEvents } from '../parsers/kernel-events.js';
 import { interfaceNamesInInterrupts } from '../parsers/proc-interrupts.js';
 import type { StatedCpus, StatedNic } from '../parsers/prose.js';
 import { readFreebsdText, type FreebsdText } from './freebsd-text.js';
@@ -65,6 +66,8 @@ export class TextHostIO implements HostIO {
   readonly mode = 'snapshot' as const;
   private readonly commands = new Map<string, string>();
   private readonly files = new Map<string, string>();
+  /** Pasted /proc/net/bonding files by bond name. */
+  private readonly bonds = new Map<string, string>();
   private readonly interfaces = new Map<string, InterfaceInfo>();
   /** Kernel counters (/sys/class/net/<if>/statistics) from a pasted `ip -s link`, or empty beside `ethtool -S`. */
   private readonly statistics = new Map<string, Map<string, string>>();
@@ -110,6 +113,14 @@ export class TextHostIO implements HostIO {
     this.lspci = [...texts('lspci'), ...(this.freebsd?.lspci ?? [])];
     if (texts('proc-interrupts').length) this.files.set('/proc/interrupts', texts('proc-interrupts')[0]!);
     if (texts('softnet').length) this.files.set('/proc/net/softnet_stat', texts('softnet')[0]!);
+    // /proc/net/bonding/<bond>: the name from the command line that printed it, else from the file's own text.
+    for (const segment of segments.filter((candidate) => candidate.kind === 'proc-bonding')) {
+      const name = segment.iface ?? /^bond (\S{1,15}) has no active aggregator$/m.exec(segment.text)?.[1] ?? `bond${this.bonds.size}`;
+      if (!segment.iface && !segment.text.includes(' has no active aggregator'))
+        this.inferences.push(`${name}: a bonding status with no name in the text (named in the order pasted)`);
+      this.bonds.set(name, segment.text);
+      this.files.set(`/proc/net/bonding/${name}`, segment.text);
+    }
     if (texts('numactl').length) this.commands.set(commandKey(['numactl', '--hardware']), texts('numactl')[0]!);
     if (texts('tc-qdisc').length) this.commands.set(commandKey(['tc', '-s', 'qdisc', 'show']), texts('tc-qdisc').join(''));
     // The iperf3 version banner (`iperf3 -v`, or the first line of a -V run) is what `iperf3 -v` prints.
@@ -124,7 +135,10 @@ export class TextHostIO implements HostIO {
     this.lscpu = texts('lscpu')[0];
     this.uname = texts('uname')[0];
     const kernel = parseKernelLog(options.kernelLog ?? '');
-    if (kernel.pcie.length || kernel.nics.length) this.commands.set(commandKey(['dmesg']), options.kernelLog!);
+    // A pasted log that names only fault events (a TX timeout, "table full") is still the kernel log.
+    const events = kernel.pcie.length || kernel.nics.length ? null : parseKernelEvents(options.kernelLog ?? '');
+    if (kernel.pcie.length || kernel.nics.length || (events?.events.length ?? 0) > 0)
+      this.commands.set(commandKey(['dmesg']), options.kernelLog!);
     // /proc/interrupts names the NICs it gives vectors to, pasted as in a sosreport.
     for (const text of texts('proc-interrupts')) for (const name of interfaceNamesInInterrupts(text)) names.add(name);
 
@@ -348,6 +362,7 @@ export class TextHostIO implements HostIO {
     const queues = /^\/sys\/class\/net\/([^/]+)\/queues$/.exec(normal);
     const rxQueues = queues ? this.freebsd?.rxQueues.get(queues[1]!) : undefined;
     if (rxQueues) return Array.from({ length: rxQueues }, (_, index) => `rx-${index}`).sort();
+    if (normal === '/proc/net/bonding' && this.bonds.size > 0) return [...this.bonds.keys()].sort();
     const statistics = /^\/sys\/class\/net\/([^/]+)\/statistics$/.exec(normal);
     if (statistics && this.statistics.has(statistics[1]!)) return [...this.statistics.get(statistics[1]!)!.keys()].sort();
     throw this.missing(normal);

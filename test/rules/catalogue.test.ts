@@ -5,6 +5,7 @@ import { references } from '../../src/rules/conditions.js';
 import { ruleReferences } from '../../src/rules/engine.js';
 import { bench, catalogue, run, type BenchInput, type Facts } from './helpers.js';
 import * as x from './fixtures.js';
+import { eventCases } from './event-fixtures.js';
 
 interface Case {
   findings: x.Finding[];
@@ -15,6 +16,8 @@ interface Case {
 
 /** For every rule: a small report that fires it, and a near miss that must not. */
 const table: Record<string, { fires: Case; quiet: Case }> = {
+  // Kernel-log events and bonds (rules/events.yaml).
+  ...eventCases,
   'pcie-aspm-l1': { fires: { findings: [x.aspm, x.nicDrops] }, quiet: { findings: [x.aspm] } },
   'pcie-bandwidth-below-port': { fires: { findings: [x.pcieBelow] }, quiet: { findings: [x.pcieDowngraded] } },
   'pcie-upstream-port-limits': { fires: { findings: [x.upstream] }, quiet: { findings: [x.upstream, x.pcieBelow] } },

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { parseKernelEvents, type KernelEvent } from '../../src/parsers/kernel-events.js';
+import { realCapture, realCaptures } from '../helpers/fixtures.js';
+
+const only = (file: string): KernelEvent[] => parseKernelEvents(realCapture(file)).events;
+
+describe('parseKernelEvents over real kernel logs', () => {
+  it('counts NETDEV WATCHDOG timeouts per port in the 6.x "CPU: n:" form, with first and last uptime', () => {
+    const log = parseKernelEvents(realCapture('kernel-events/r8125-netdev-watchdog-cpu-format-1.txt'));
+    expect(log.clock).toBe('uptime');
+    expect(log.endSeconds).toBeCloseTo(29949.25, 1);
+    expect(log.events).toEqual([
+      expect.objectContaining({
+        kind: 'tx-timeout',
+        detail: 'watchdog',
+        driver: 'r8125',
+        address: '0000:22:04.0',
+        interface: 'eth4',
+        count: 4,
+        firstSeconds: 1356.29693,
+        lastSeconds: 28094.903314,
+      }),
+      expect.objectContaining({ kind: 'tx-timeout', address: '0000:22:01.0', interface: 'eth1', count: 3 }),
+    ]);
+  });
+
+  it('reads the old watchdog form "eth0 (e1000e): transmit queue 0 timed out" with its driver', () => {
+    expect(only('kernel-events/e1000e-netdev-watchdog-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'tx-timeout', driver: 'e1000e', interface: 'eth0', count: 1, firstAt: '1212.593121 s after boot' }),
+    ]);
+  });
+
+  it('counts "Detected Tx Unit Hang" (igb under syslog dates, ixgbe with its multi-line dump)', () => {
+    expect(only('kernel-events/igb-tx-unit-hang-syslog-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'tx-hang', driver: 'igb', address: '0000:09:00.0', count: 2, firstAt: 'May 6 19:47:29' }),
+    ]);
+    expect(only('kernel-events/ixgbe-tx-unit-hang-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'tx-hang', driver: 'ixgbe', interface: 'eth3', count: 2 }),
+    ]);
+  });
+
+  it('counts AER errors once each: by "PCIe Bus Error" lines when present, else by "error received", on the device named', () => {
+    expect(only('kernel-events/aer-pcieport-receiver-error-sata-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'aer-corrected', driver: 'pcieport', address: '0000:00:1d.0', count: 3 }),
+    ]);
+    expect(only('kernel-events/aer-corrected-received-syslog-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'aer-corrected', address: '0000:00:1c.5', count: 12 }),
+    ]);
+    // The root port relays it; the NIC printed it.
+    expect(only('kernel-events/aer-alx-badtlp-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'aer-corrected', driver: 'alx', address: '0000:07:00.0', count: 1 }),
+    ]);
+  });
+
+  it('reads rejected transceivers (ixgbe with its address, i40e without a prefix) and the mlx5 health line', () => {
+    expect(only('kernel-events/ixgbe-unsupported-sfp-journal-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'module-rejected', driver: 'ixgbe', address: '0000:5e:00.0', count: 1 }),
+    ]);
+    expect(only('kernel-events/i40e-unsupported-sfp-1.txt')).toEqual([expect.objectContaining({ kind: 'module-rejected', address: null })]);
+    expect(only('kernel-events/mlx5-health-compromised-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'firmware-fault', detail: 'health-compromised' }),
+    ]);
+  });
+
+  it('counts one MDD event for the four lines ice prints for it, under `dmesg -H` relative stamps', () => {
+    expect(only('kernel-events/ice-mdd-vf-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'mdd', driver: 'ice', address: '0000:86:00.0', count: 1, firstAt: null }),
+    ]);
+  });
+
+  it('reads a conntrack-full line a mailer wrapped, over-MTU drops with their sizes, and a link that went down after up', () => {
+    expect(only('kernel-events/conntrack-full-wrapped-syslog-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'conntrack-full', count: 5, firstAt: 'Feb 23 16:44:36' }),
+    ]);
+    expect(only('kernel-events/ovs-over-mtu-tap-syslog-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'over-mtu', interface: 'tap0e778df8-ca', count: 3, packetBytes: 8950, mtuBytes: 1450 }),
+    ]);
+    expect(only('kernel-events/ixgbe-link-flap-syslog-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'link-flap', driver: 'ixgbe', interface: 'eth11', count: 1, lastAt: 'Nov 17 13:16:56' }),
+    ]);
+  });
+
+  it('counts a page allocation failure only when its call trace is in the network path', () => {
+    expect(only('kernel-events/page-alloc-napi-journal-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'page-alloc-failure', count: 1 }),
+    ]);
+    expect(only('kernel-events/page-alloc-capture-module-1.txt')).toEqual([]);
+  });
+
+  it('finds nothing in healthy logs: a probe, a single link down, and every capture in dmesg/', () => {
+    for (const file of [
+      'kernel-events/i40e-healthy-probe-journal-1.txt',
+      'kernel-events/igb-link-down-once-syslog-1.txt',
+      ...realCaptures('dmesg'),
+    ])
+      expect(only(file), file).toEqual([]);
+  });
+
+  it('stays linear and bounded on hostile input', () => {
+    const long = 'x'.repeat(100_000);
+    expect(parseKernelEvents(`${long}\n${'NETDEV WATCHDOG: '.repeat(2000)}\n`).events.length).toBeLessThanOrEqual(1);
+    const many = Array.from(
+      { length: 2000 },
+      (_, index) => `[ 1.0] eth${index}: NIC Link is Up 10 Gbps\n[ 2.0] eth${index}: NIC Link is Down`,
+    ).join('\n');
+    expect(parseKernelEvents(many).events).toHaveLength(500);
+    expect(parseKernelEvents('').events).toEqual([]);
+  });
+});
+
+describe('parseKernelEvents: quoted echoes', () => {
+  it('a device-less fragment of a message one device logged is not a second event', () => {
+    const text = [
+      'because an unsupported SFP module type was detected.',
+      '[160831.934190] i40e 0000:5e:00.1: Rx/Tx is disabled on this device because an unsupported SFP module type was detected.',
+    ].join('\n');
+    expect(parseKernelEvents(text).events).toEqual([
+      expect.objectContaining({ kind: 'module-rejected', address: '0000:5e:00.1', count: 1 }),
+    ]);
+  });
+});
