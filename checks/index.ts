@@ -10,6 +10,7 @@ import offloads from './offloads.js';
 import rxRings from './rx-rings.js';
 import coalescing from './coalescing.js';
 import flowControl from './flow-control.js';
+import opticalModule from './optical-module.js';
 import rssQueues from './rss-queues.js';
 import rssIndirection from './rss-indirection.js';
 import irqAffinity from './irq-affinity.js';
@@ -33,6 +34,7 @@ const registry = [
   mtu,
   qdisc,
   flowControl,
+  opticalModule,
   // How the NIC hands packets to the host.
   rssQueues,
   rssIndirection,

@@ -14,6 +14,7 @@ import { ethtoolFeaturesCollector } from './ethtool-features.js';
 import { ethtoolRingsCollector } from './ethtool-rings.js';
 import { ethtoolCoalesceCollector } from './ethtool-coalesce.js';
 import { ethtoolPauseCollector } from './ethtool-pause.js';
+import { ethtoolModuleCollector } from './ethtool-module.js';
 import { ethtoolStatsCollector } from './ethtool-stats.js';
 import { netStatisticsCollector } from './net-statistics.js';
 import { softnetCollector } from './softnet.js';
@@ -46,6 +47,7 @@ export const collectors: readonly Collector[] = [
   ethtoolRingsCollector,
   ethtoolCoalesceCollector,
   ethtoolPauseCollector,
+  ethtoolModuleCollector,
   ethtoolStatsCollector,
   netStatisticsCollector,
   softnetCollector,
