@@ -23,6 +23,21 @@ const QUANTITY_WORDS: Readonly<Record<ModuleQuantity, string>> = {
   voltage: 'module supply voltage',
 };
 
+/** What each excursion usually means, for the explanation a rule gives. */
+const OUT_OF_RANGE_MEANING: Readonly<Record<`${ModuleQuantity}/${ModuleSide}`, string>> = {
+  'rxPower/low':
+    'too little light reaches the receiver: a dirty or damaged connector or fibre, a patch too long or with too many joins, a far-end laser that is off or failing, or optics of mismatched wavelength or reach',
+  'rxPower/high': 'the receiver is overloaded: a long-reach optic on a short fibre needs an attenuator',
+  'txPower/low': "the module's own laser emits too little light: an ageing or failing transmitter",
+  'txPower/high': "the module's own laser emits more light than its limit: a failing transmitter",
+  'bias/high': 'the laser needs more drive current than its limit to keep its power: a worn laser near the end of its life',
+  'bias/low': 'the laser draws less current than its limit: a transmitter that is failing or shut down',
+  'temperature/high': 'the module runs hotter than its limit: poor airflow through the cage or a module drawing more power than the port cools',
+  'temperature/low': 'the module runs colder than its limit',
+  'voltage/high': "the port supplies the module more voltage than its limit: the host's module power",
+  'voltage/low': "the port supplies the module less voltage than its limit: the host's module power, or a module drawing more than the port gives",
+};
+
 /** Who the module is, in every finding: the part is what gets replaced. */
 const moduleIdentity = {
   identifier: z.string().nullable(),
@@ -76,6 +91,7 @@ export default defineCheck({
         what: (d) => QUANTITY_WORDS[d.quantity],
         lane: (d) => (d.channel === null ? '' : ` on lane ${d.channel}`),
         reading: (d) => (d.value === null ? 'flagged by the module' : shown(d.quantity, d.value)),
+        meaning: (d) => OUT_OF_RANGE_MEANING[`${d.quantity}/${d.side}`],
         limit: (d) =>
           d.threshold === null
             ? `the module raised its ${d.side} ${d.level} flag`

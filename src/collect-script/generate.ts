@@ -14,7 +14,7 @@ import { VERSION } from '../util/version.js';
  * `timeout` exists, and it works without root (it says what root would add).
  */
 
-const ETHTOOL_FLAGS = [[], ['-i'], ['-k'], ['--json', '-k'], ['-g'], ['-l'], ['-c'], ['-a'], ['-S'], ['-x']];
+const ETHTOOL_FLAGS = [[], ['-i'], ['-k'], ['--json', '-k'], ['-g'], ['-l'], ['-c'], ['-a'], ['-S'], ['-x'], ['-m']];
 const NET_ATTRIBUTES = ['speed', 'duplex', 'mtu', 'operstate', 'carrier', 'carrier_changes', 'type', 'uevent', 'flags'];
 const PCI_ATTRIBUTES = [
   'numa_node',
