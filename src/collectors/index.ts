@@ -29,6 +29,7 @@ import { tcQdiscAllCollector, tcQdiscCollector } from './tc-qdisc.js';
 import { ipLinksCollector } from './ip-links.js';
 import { kernelPcieCollector } from './kernel-log.js';
 import { procNetDevCollector, protocolCountersCollector } from './proc-net.js';
+import { uptimeCollector } from './uptime.js';
 
 /** Every fact collector. One line per collector; the conformance test checks that each is used. */
 export const collectors: readonly Collector[] = [
@@ -63,5 +64,6 @@ export const collectors: readonly Collector[] = [
   ipLinksCollector,
   procNetDevCollector,
   protocolCountersCollector,
+  uptimeCollector,
   kernelPcieCollector,
 ] as Collector[];
