@@ -19,6 +19,9 @@ import cpuFrequency from './cpu-frequency.js';
 import nicDrops from './nic-drops.js';
 import softnet from './softnet.js';
 import protocolCounters from './protocol-counters.js';
+import socketMemory from './socket-memory.js';
+import conntrackTable from './conntrack-table.js';
+import sysctlDrift from './sysctl-drift.js';
 import tools from './tools.js';
 import throughput from './throughput.js';
 
@@ -49,6 +52,9 @@ const registry = [
   softnet,
   nicDrops,
   protocolCounters,
+  socketMemory,
+  conntrackTable,
+  sysctlDrift,
   // The measuring tools, then the measurement (only with a bench).
   iperf3,
   tools,

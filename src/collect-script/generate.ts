@@ -1,4 +1,5 @@
 import { STANDARD_DIRS } from '../collectors/tools.js';
+import { SYSCTL_DIRS } from '../collectors/sysctl-on-disk.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, LISTING_FILE } from '../hostio/snapshot-layout.js';
 import { SYSCTL_NET_KEYS } from '../parsers/sysctl.js';
 import { VERSION } from '../util/version.js';
@@ -187,6 +188,21 @@ file /proc/net/softnet_stat
 file /proc/net/dev
 file /proc/net/snmp
 file /proc/net/netstat
+# The rest of the stack: socket memory and its limits, connection tracking, the uptime that turns
+# counters since boot into rates.
+file /proc/net/sockstat
+file /proc/uptime
+for s in /proc/sys/net/ipv4/tcp_mem /proc/sys/net/ipv4/udp_mem /proc/sys/net/netfilter/nf_conntrack_count /proc/sys/net/netfilter/nf_conntrack_max; do file "$s"; done
+# Sysctl files boot applies, and the running value of every network key they set.
+file /etc/sysctl.conf
+for d in ${SYSCTL_DIRS.join(' ')}; do
+  listing "$d"
+  for f in "$d"/*.conf; do file "$f"; done
+done
+for f in /etc/sysctl.conf ${SYSCTL_DIRS.map((dir) => `${dir}/*.conf`).join(' ')}; do
+  [ -f "$f" ] || continue
+  awk -F= 'NF > 1 && $1 !~ /^[[:space:]]*[#;]/ { k = $1; sub(/^[[:space:]]*-?[[:space:]]*/, "", k); sub(/[[:space:]]*$/, "", k); if (k ~ "^net[./][A-Za-z0-9_.:@/-]*$") print k }' "$f" | head -n 500 | tr . / | while read -r k; do file "/proc/sys/$k"; done
+done
 # IRQ affinity of every interrupt: NIC vectors are also found by name in /proc/interrupts.
 for irq in /proc/irq/[0-9]*; do
   [ -d "$irq" ] || continue

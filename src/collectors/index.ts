@@ -30,6 +30,9 @@ import { ipLinksCollector } from './ip-links.js';
 import { kernelPcieCollector } from './kernel-log.js';
 import { procNetDevCollector, protocolCountersCollector } from './proc-net.js';
 import { uptimeCollector } from './uptime.js';
+import { socketMemoryCollector } from './socket-memory.js';
+import { conntrackCollector } from './conntrack.js';
+import { sysctlOnDiskCollector } from './sysctl-on-disk.js';
 
 /** Every fact collector. One line per collector; the conformance test checks that each is used. */
 export const collectors: readonly Collector[] = [
@@ -65,5 +68,8 @@ export const collectors: readonly Collector[] = [
   procNetDevCollector,
   protocolCountersCollector,
   uptimeCollector,
+  socketMemoryCollector,
+  conntrackCollector,
+  sysctlOnDiskCollector,
   kernelPcieCollector,
 ] as Collector[];
