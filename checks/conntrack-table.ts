@@ -23,7 +23,8 @@ export default defineCheck({
     'conntrack-near-full': symptom({
       severity: 'warning',
       data: z.object({ count: z.number().int().nonnegative(), max: z.number().int().positive(), percent: z.number().nonnegative() }),
-      message: 'The connection-tracking table holds {count} of {max} entries ({percent} %): when it is full, the first packet of every new connection is dropped',
+      message:
+        'The connection-tracking table holds {count} of {max} entries ({percent} %): when it is full, the first packet of every new connection is dropped',
       fix: 'Raise net.netfilter.nf_conntrack_max (and the hash size, /sys/module/nf_conntrack/parameters/hashsize) if the host has the memory, or stop tracking traffic that needs no state (a NOTRACK rule in the raw table).',
     }),
   },
@@ -38,7 +39,9 @@ export default defineCheck({
     const from = source('net.conntrack', 'nf_conntrack_count');
     report('conntrack-near-full', {
       ...(count >= max ? { severity: 'critical' as const } : percent < opts.warningPercent ? { severity: 'info' as const } : {}),
-      evidence: [{ label: 'nf_conntrack_count', observed: count, expected: `< ${opts.notePercent} % of ${max}`, ...(from ? { source: from } : {}) }],
+      evidence: [
+        { label: 'nf_conntrack_count', observed: count, expected: `< ${opts.notePercent} % of ${max}`, ...(from ? { source: from } : {}) },
+      ],
       data: { count, max, percent },
     });
     return undefined;

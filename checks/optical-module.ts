@@ -32,10 +32,12 @@ const OUT_OF_RANGE_MEANING: Readonly<Record<`${ModuleQuantity}/${ModuleSide}`, s
   'txPower/high': "the module's own laser emits more light than its limit: a failing transmitter",
   'bias/high': 'the laser needs more drive current than its limit to keep its power: a worn laser near the end of its life',
   'bias/low': 'the laser draws less current than its limit: a transmitter that is failing or shut down',
-  'temperature/high': 'the module runs hotter than its limit: poor airflow through the cage or a module drawing more power than the port cools',
+  'temperature/high':
+    'the module runs hotter than its limit: poor airflow through the cage or a module drawing more power than the port cools',
   'temperature/low': 'the module runs colder than its limit',
   'voltage/high': "the port supplies the module more voltage than its limit: the host's module power",
-  'voltage/low': "the port supplies the module less voltage than its limit: the host's module power, or a module drawing more than the port gives",
+  'voltage/low':
+    "the port supplies the module less voltage than its limit: the host's module power, or a module drawing more than the port gives",
 };
 
 /** Who the module is, in every finding: the part is what gets replaced. */

@@ -59,12 +59,16 @@ export default defineCheck({
             unit: 'pages',
             ...(from ? { source: from } : {}),
           },
-          { label: protocol === 'TCP' ? 'net.ipv4.tcp_mem' : 'net.ipv4.udp_mem', observed: `${entry.limits.low} ${entry.limits.pressure} ${entry.limits.high}` },
+          {
+            label: protocol === 'TCP' ? 'net.ipv4.tcp_mem' : 'net.ipv4.udp_mem',
+            observed: `${entry.limits.low} ${entry.limits.pressure} ${entry.limits.high}`,
+          },
         ],
         data: { protocol, pages: entry.pages, pressurePages: entry.limits.pressure, highPages: entry.limits.high, level },
       });
     }
-    if (judged === 0) return unknown('neither TCP nor UDP socket memory could be compared with its limit (sockstat or tcp_mem/udp_mem missing)');
+    if (judged === 0)
+      return unknown('neither TCP nor UDP socket memory could be compared with its limit (sockstat or tcp_mem/udp_mem missing)');
     return undefined;
   },
 });

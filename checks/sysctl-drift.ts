@@ -29,9 +29,7 @@ export default defineCheck({
     const differing = entries.filter((entry) => entry.running !== null && entry.running !== entry.onDisk);
     for (const entry of differing.slice(0, opts.maxListed)) {
       report('sysctl-differs', {
-        evidence: [
-          { label: entry.key, observed: entry.running!, expected: entry.onDisk, source: { kind: 'file', path: entry.file } },
-        ],
+        evidence: [{ label: entry.key, observed: entry.running!, expected: entry.onDisk, source: { kind: 'file', path: entry.file } }],
         data: { key: entry.key, onDisk: entry.onDisk, running: entry.running!, file: entry.file },
       });
     }

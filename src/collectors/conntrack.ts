@@ -27,12 +27,16 @@ function integer(path: string, text: string): number {
 export const conntrackCollector = defineCollector({
   id: 'net.conntrack',
   scope: 'host',
-  description: 'Connection-tracking entries in use against the table size (/proc/sys/net/netfilter/nf_conntrack_count and nf_conntrack_max)',
+  description:
+    'Connection-tracking entries in use against the table size (/proc/sys/net/netfilter/nf_conntrack_count and nf_conntrack_max)',
   async collect(ctx) {
     const [count, max] = await Promise.all([readAttribute(ctx, COUNT), readAttribute(ctx, MAX)]);
     // Without the nf_conntrack module loaded the files do not exist: there is no table to fill.
     if (count === undefined || max === undefined) {
-      throw new FactCollectionError('unsupported', 'nf_conntrack is not loaded (no /proc/sys/net/netfilter/nf_conntrack_count): no connection tracking');
+      throw new FactCollectionError(
+        'unsupported',
+        'nf_conntrack is not loaded (no /proc/sys/net/netfilter/nf_conntrack_count): no connection tracking',
+      );
     }
     return { count: integer(COUNT, count), max: integer(MAX, max) };
   },

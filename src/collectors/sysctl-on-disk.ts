@@ -60,7 +60,8 @@ async function sysctlFiles(ctx: CollectContext): Promise<string[]> {
 export const sysctlOnDiskCollector = defineCollector({
   id: 'sysctl.on-disk',
   scope: 'host',
-  description: 'Network sysctl settings (net.*) that boot applies (/etc/sysctl.conf, /etc/sysctl.d, /run/sysctl.d, /usr/lib/sysctl.d) with the value each key runs with now (/proc/sys)',
+  description:
+    'Network sysctl settings (net.*) that boot applies (/etc/sysctl.conf, /etc/sysctl.d, /run/sysctl.d, /usr/lib/sysctl.d) with the value each key runs with now (/proc/sys)',
   async collect(ctx) {
     const files: string[] = [];
     const last = new Map<string, { value: string; file: string }>();
@@ -73,7 +74,8 @@ export const sysctlOnDiskCollector = defineCollector({
       files.push(file);
       // Network keys only: the rest (kernel.pid_max, fs.protected_*) is not this tool's to judge,
       // and distributions ship files a container or a VM never applies.
-      for (const setting of parseSysctlConf(text)) if (setting.key.startsWith('net.')) last.set(setting.key, { value: setting.value, file });
+      for (const setting of parseSysctlConf(text))
+        if (setting.key.startsWith('net.')) last.set(setting.key, { value: setting.value, file });
     }
     const entries: SysctlOnDiskEntry[] = [];
     for (const [key, { value, file }] of [...last].slice(0, MAX_KEYS)) {

@@ -23,12 +23,17 @@ describe('the rest-of-the-stack collectors', () => {
     }).get('net.socket-memory');
     expect(result).toMatchObject({
       ok: true,
-      value: { tcp: { pages: 7, limits: { low: 45588, pressure: 60787, high: 91176 } }, udp: { pages: 1, limits: { low: 91179, pressure: 121574, high: 182358 } } },
+      value: {
+        tcp: { pages: 7, limits: { low: 45588, pressure: 60787, high: 91176 } },
+        udp: { pages: 1, limits: { low: 91179, pressure: 121574, high: 182358 } },
+      },
     });
   });
 
   it('makes a malformed tcp_mem a parse failure, not a crash', async () => {
-    const result = await store({ files: { '/proc/net/sockstat': realCapture('local-vm/proc-net-sockstat-vm.txt'), '/proc/sys/net/ipv4/tcp_mem': 'lots\n' } }).get('net.socket-memory');
+    const result = await store({
+      files: { '/proc/net/sockstat': realCapture('local-vm/proc-net-sockstat-vm.txt'), '/proc/sys/net/ipv4/tcp_mem': 'lots\n' },
+    }).get('net.socket-memory');
     expect(result).toMatchObject({ ok: false, error: { kind: 'parse-failed' } });
   });
 
@@ -42,8 +47,13 @@ describe('the rest-of-the-stack collectors', () => {
   });
 
   it('reads the uptime, and refuses text that is not /proc/uptime', async () => {
-    expect(await store({ files: { '/proc/uptime': realCapture('local-vm/proc-uptime-vm.txt') } }).get('host.uptime')).toMatchObject({ ok: true });
-    expect(await store({ files: { '/proc/uptime': 'up 3 days\n' } }).get('host.uptime')).toMatchObject({ ok: false, error: { kind: 'parse-failed' } });
+    expect(await store({ files: { '/proc/uptime': realCapture('local-vm/proc-uptime-vm.txt') } }).get('host.uptime')).toMatchObject({
+      ok: true,
+    });
+    expect(await store({ files: { '/proc/uptime': 'up 3 days\n' } }).get('host.uptime')).toMatchObject({
+      ok: false,
+      error: { kind: 'parse-failed' },
+    });
   });
 
   it('applies sysctl files in boot order (an /etc file masks the same name in /usr/lib; sysctl.conf last) with the running values', async () => {
@@ -71,7 +81,12 @@ describe('the rest-of-the-stack collectors', () => {
     const byKey = Object.fromEntries(result.value.entries.map((entry) => [entry.key, entry]));
     // kernel.* and fs.* are not this tool's to judge.
     expect(Object.keys(byKey).every((key) => key.startsWith('net.'))).toBe(true);
-    expect(byKey['net.core.rmem_max']).toEqual({ key: 'net.core.rmem_max', onDisk: '33554432', file: '/etc/sysctl.conf', running: '33554432' });
+    expect(byKey['net.core.rmem_max']).toEqual({
+      key: 'net.core.rmem_max',
+      onDisk: '33554432',
+      file: '/etc/sysctl.conf',
+      running: '33554432',
+    });
     expect(byKey['net.core.default_qdisc']).toMatchObject({ onDisk: 'fq_codel', running: 'pfifo_fast' });
     expect(byKey['net.ipv4.ping_group_range']).toMatchObject({ onDisk: '0 2147483647', running: '1 0' });
     // A key this kernel does not have reads as null, not as a difference.
@@ -79,7 +94,9 @@ describe('the rest-of-the-stack collectors', () => {
   });
 
   it('reads ethtool -m through runTool: a refusal is "unsupported"', async () => {
-    const result = await store({ commands: { 'ethtool -m eth0': { exitCode: 1, stderr: realCapture('local-vm/ethtool_-m-virtio_net-eth0.txt') } } }).get('ethtool.module', 'eth0');
+    const result = await store({
+      commands: { 'ethtool -m eth0': { exitCode: 1, stderr: realCapture('local-vm/ethtool_-m-virtio_net-eth0.txt') } },
+    }).get('ethtool.module', 'eth0');
     expect(result).toMatchObject({ ok: false, error: { kind: 'unsupported' } });
   });
 });
