@@ -49,7 +49,7 @@ describe('rule loader', () => {
   });
 
   it.each([
-    ['a cause out of range', GOOD.replace('cause: 1', 'cause: 21'), 'rules[0].cause'],
+    ['a cause out of range', GOOD.replace('cause: 1', 'cause: 99'), 'rules[0].cause'],
     ['a missing title', GOOD.replace('    title: A good rule\n', ''), 'rules[0].title'],
     ['an unknown confidence', GOOD.replace('confidence: high', 'confidence: certain'), 'rules[0].confidence'],
     [
