@@ -376,7 +376,13 @@ export const udpBufferErrors = host('protocol-counters/udp-buffer-errors', {
   ratio: 0.0053,
 });
 export const tcpRetransmits = host('protocol-counters/tcp-retransmits', { retrans: 2_400_000, sent: 120_000_000, ratio: 0.02 });
-export const socketBacklog = host('protocol-counters/socket-backlog-drops', { backlogDrops: 1200, pruned: 14, pruneCalled: 30, ofoPruned: 0, perHour: 1210 });
+export const socketBacklog = host('protocol-counters/socket-backlog-drops', {
+  backlogDrops: 1200,
+  pruned: 14,
+  pruneCalled: 30,
+  ofoPruned: 0,
+  perHour: 1210,
+});
 export const listenDrops = host('protocol-counters/listen-drops', { listenDrops: 7, overflows: 7, perHour: null });
 export const aspm = f('pcie-link/aspm-enabled', { address: '0000:03:00.0', aspm: 'L1' });
 export const exceedsLinkSpeed = host('throughput/exceeds-link-speed', {
@@ -458,7 +464,12 @@ export const moduleSlower = f('optical-module/module-slower-than-port', {
 
 // The rest of the stack: the FB production host's 36278 listen overflows, and drops either side of the limits.
 export const listenOverflows = host('protocol-counters/listen-drops', { listenDrops: 36278, overflows: 36278, perHour: null });
-export const memoryPressure = host('protocol-counters/memory-pressure', { memoryPressures: 3, abortOnMemory: 0, pfmemallocDrops: 17, perHour: null });
+export const memoryPressure = host('protocol-counters/memory-pressure', {
+  memoryPressures: 3,
+  abortOnMemory: 0,
+  pfmemallocDrops: 17,
+  perHour: null,
+});
 export const socketMemoryPressure = host('socket-memory/socket-memory-pressure', {
   protocol: 'TCP',
   pages: 260_000,
@@ -467,7 +478,12 @@ export const socketMemoryPressure = host('socket-memory/socket-memory-pressure',
   level: 'pressure',
 });
 export const conntrackFull = host('conntrack-table/conntrack-near-full', { count: 65_536, max: 65_536, percent: 100 });
-export const checksumErrors = host('protocol-counters/checksum-errors', { protocol: 'Tcp', errors: 39, received: 2_041_813_239, perHour: null });
+export const checksumErrors = host('protocol-counters/checksum-errors', {
+  protocol: 'Tcp',
+  errors: 39,
+  received: 2_041_813_239,
+  perHour: null,
+});
 export const zeroWindow = host('protocol-counters/zero-window-drops', { zeroWindowDrops: 9000, receiveQueueDrops: 2000, perHour: null });
 export const sysctlDiffers = host('sysctl-drift/sysctl-differs', {
   key: 'net.core.default_qdisc',
