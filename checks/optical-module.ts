@@ -179,8 +179,10 @@ export default defineCheck({
       );
     }
     const judged = judgeDiagnostics(module);
-    if (judged.activeReadings === 0) {
-      return unknown('every lane of the module has its transmitter off (bias 0 mA): no light level to judge');
+    if (judged.transmitterOff) {
+      return unknown(
+        'the module has its transmitter off (bias 0 mA on every lane): the port is down or the driver disabled the module, so there is no light level to judge',
+      );
     }
     for (const finding of judged.findings) {
       report('module-out-of-range', {
@@ -215,11 +217,12 @@ interface OutOfRange {
 
 /**
  * Lanes whose transmitter is off (bias and transmit power 0) carry nothing: a QSFP used for
- * one lane, or a port that is down. Their zeros are not faults.
+ * one lane, a port that is down, or a module the driver refused (Rx/Tx disabled). Their zeros,
+ * and the no-light alarms that follow, are not a fibre fault. An SFP is one lane (channel null).
  */
-function idleLanes(readings: readonly ModuleReading[]): Set<number> {
-  const idle = new Set<number>();
-  const lanes = new Set(readings.filter((r) => r.channel !== null).map((r) => r.channel!));
+function idleLanes(readings: readonly ModuleReading[]): Set<number | null> {
+  const idle = new Set<number | null>();
+  const lanes = new Set(readings.map((r) => r.channel));
   for (const lane of lanes) {
     const onLane = readings.filter((r) => r.channel === lane && (r.quantity === 'bias' || r.quantity === 'txPower'));
     if (onLane.length > 0 && onLane.every((r) => r.value === 0)) idle.add(lane);
@@ -248,9 +251,13 @@ function crossed(reading: ModuleReading, module: EthtoolModule): OutOfRange | nu
 }
 
 /** Readings against thresholds, then the module's own flags for what the numbers do not show. */
-function judgeDiagnostics(module: EthtoolModule): { findings: OutOfRange[]; activeReadings: number; anyLimits: boolean } {
+function judgeDiagnostics(module: EthtoolModule): { findings: OutOfRange[]; transmitterOff: boolean; anyLimits: boolean } {
   const idle = idleLanes(module.readings);
-  const active = module.readings.filter((r) => r.channel === null || !idle.has(r.channel));
+  // A dark SFP (module-wide bias 0) idles the whole module but for its temperature and voltage.
+  const moduleIdle = idle.has(null);
+  const active = module.readings.filter((r) =>
+    r.channel === null ? !moduleIdle || r.quantity === 'temperature' || r.quantity === 'voltage' : !idle.has(r.channel),
+  );
   const findings = new Map<string, OutOfRange>();
   const key = (f: { quantity: ModuleQuantity; channel: number | null }) => `${f.quantity}/${f.channel ?? '-'}`;
   for (const reading of active) {
@@ -258,7 +265,7 @@ function judgeDiagnostics(module: EthtoolModule): { findings: OutOfRange[]; acti
     if (finding) findings.set(key(finding), finding);
   }
   for (const flag of module.flagsOn) {
-    if (flag.channel !== null && idle.has(flag.channel)) continue;
+    if (idle.has(flag.channel) && flag.quantity !== 'temperature' && flag.quantity !== 'voltage') continue;
     const existing = findings.get(key(flag));
     if (existing && LEVEL_ORDER.indexOf(existing.level) <= LEVEL_ORDER.indexOf(flag.level)) continue;
     const reading = active.find((r) => r.quantity === flag.quantity && r.channel === flag.channel);
@@ -266,5 +273,6 @@ function judgeDiagnostics(module: EthtoolModule): { findings: OutOfRange[]; acti
     findings.set(key(flag), { ...flag, value: reading?.value ?? null, threshold: threshold ?? null });
   }
   const anyLimits = Object.keys(module.thresholds).length > 0 || module.flagsImplemented === true;
-  return { findings: [...findings.values()], activeReadings: active.length, anyLimits };
+  const transmitterOff = active.every((r) => r.quantity === 'temperature' || r.quantity === 'voltage');
+  return { findings: [...findings.values()], transmitterOff, anyLimits };
 }
