@@ -15,6 +15,10 @@ import { parseEthtoolCoalesce } from '../src/parsers/ethtool-coalesce.js';
 import { parseEthtoolDriver } from '../src/parsers/ethtool-driver.js';
 import { parseEthtoolFeatures } from '../src/parsers/ethtool-features.js';
 import { parseEthtoolPause } from '../src/parsers/ethtool-pause.js';
+import { parseEthtoolModule } from '../src/parsers/ethtool-module.js';
+import { parseMemLimits, parseSockstat } from '../src/parsers/sockstat.js';
+import { parseSysctlConf } from '../src/parsers/sysctl-conf.js';
+import { parseProcUptime } from '../src/parsers/proc-uptime.js';
 import { parseEthtoolRings } from '../src/parsers/ethtool-rings.js';
 import { parseEthtoolRxfh } from '../src/parsers/ethtool-rxfh.js';
 import { parseEthtoolSettings } from '../src/parsers/ethtool-settings.js';
@@ -82,6 +86,15 @@ export function fuzzTargets(): FuzzTarget[] {
     { name: 'parseEthtoolFeatures', parse: parseEthtoolFeatures, seeds: seeds('ethtool', /-k-/) },
     // The only real -a capture is virtio's refusal; the two formats ethtool prints (ioctl and
     // netlink, from ethtool's sources) are added so the parser's success path is fuzzed too.
+    {
+      name: 'parseEthtoolModule',
+      parse: parseEthtoolModule,
+      seeds: seeds('ethtool-module', /\.txt$/),
+    },
+    { name: 'parseSockstat', parse: parseSockstat, seeds: seeds('procnet', /^sockstat-/) },
+    { name: 'parseMemLimits', parse: (text: string) => parseMemLimits('tcp_mem', text), seeds: ['287898\t383866\t575796\n'] },
+    { name: 'parseSysctlConf', parse: parseSysctlConf, seeds: seeds('sysctl', /\.txt$/) },
+    { name: 'parseProcUptime', parse: parseProcUptime, seeds: ['1062.03 959.42\n'] },
     {
       name: 'parseEthtoolPause',
       parse: parseEthtoolPause,

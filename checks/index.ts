@@ -12,6 +12,7 @@ import offloads from './offloads.js';
 import rxRings from './rx-rings.js';
 import coalescing from './coalescing.js';
 import flowControl from './flow-control.js';
+import opticalModule from './optical-module.js';
 import rssQueues from './rss-queues.js';
 import rssIndirection from './rss-indirection.js';
 import irqAffinity from './irq-affinity.js';
@@ -20,6 +21,9 @@ import cpuFrequency from './cpu-frequency.js';
 import nicDrops from './nic-drops.js';
 import softnet from './softnet.js';
 import protocolCounters from './protocol-counters.js';
+import socketMemory from './socket-memory.js';
+import conntrackTable from './conntrack-table.js';
+import sysctlDrift from './sysctl-drift.js';
 import tools from './tools.js';
 import throughput from './throughput.js';
 
@@ -37,6 +41,7 @@ const registry = [
   mtu,
   qdisc,
   flowControl,
+  opticalModule,
   // How the NIC hands packets to the host.
   rssQueues,
   rssIndirection,
@@ -51,6 +56,9 @@ const registry = [
   softnet,
   nicDrops,
   protocolCounters,
+  socketMemory,
+  conntrackTable,
+  sysctlDrift,
   // The measuring tools, then the measurement (only with a bench).
   iperf3,
   tools,

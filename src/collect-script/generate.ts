@@ -1,4 +1,5 @@
 import { STANDARD_DIRS } from '../collectors/tools.js';
+import { SYSCTL_DIRS } from '../collectors/sysctl-on-disk.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, LISTING_FILE } from '../hostio/snapshot-layout.js';
 import { SYSCTL_NET_KEYS } from '../parsers/sysctl.js';
 import { VERSION } from '../util/version.js';
@@ -14,7 +15,7 @@ import { VERSION } from '../util/version.js';
  * `timeout` exists, and it works without root (it says what root would add).
  */
 
-const ETHTOOL_FLAGS = [[], ['-i'], ['-k'], ['--json', '-k'], ['-g'], ['-l'], ['-c'], ['-a'], ['-S'], ['-x']];
+const ETHTOOL_FLAGS = [[], ['-i'], ['-k'], ['--json', '-k'], ['-g'], ['-l'], ['-c'], ['-a'], ['-S'], ['-x'], ['-m']];
 const NET_ATTRIBUTES = ['speed', 'duplex', 'mtu', 'operstate', 'carrier', 'carrier_changes', 'type', 'uevent', 'flags'];
 const PCI_ATTRIBUTES = [
   'numa_node',
@@ -227,6 +228,21 @@ file /proc/net/netstat
 # Bonds: the bonding driver's view of each bond and its members (check bonding).
 listing /proc/net/bonding
 for b in /proc/net/bonding/*; do [ -f "$b" ] && file "$b"; done
+# The rest of the stack: socket memory and its limits, connection tracking, the uptime that turns
+# counters since boot into rates.
+file /proc/net/sockstat
+file /proc/uptime
+for s in /proc/sys/net/ipv4/tcp_mem /proc/sys/net/ipv4/udp_mem /proc/sys/net/netfilter/nf_conntrack_count /proc/sys/net/netfilter/nf_conntrack_max; do file "$s"; done
+# Sysctl files boot applies, and the running value of every network key they set.
+file /etc/sysctl.conf
+for d in ${SYSCTL_DIRS.join(' ')}; do
+  listing "$d"
+  for f in "$d"/*.conf; do file "$f"; done
+done
+for f in /etc/sysctl.conf ${SYSCTL_DIRS.map((dir) => `${dir}/*.conf`).join(' ')}; do
+  [ -f "$f" ] || continue
+  awk -F= 'NF > 1 && $1 !~ /^[[:space:]]*[#;]/ { k = $1; sub(/^[[:space:]]*-?[[:space:]]*/, "", k); sub(/[[:space:]]*$/, "", k); if (k ~ "^net[./][A-Za-z0-9_.:@/-]*$") print k }' "$f" | head -n 500 | tr . / | while read -r k; do file "/proc/sys/$k"; done
+done
 # IRQ affinity of every interrupt: NIC vectors are also found by name in /proc/interrupts.
 for irq in /proc/irq/[0-9]*; do
   [ -d "$irq" ] || continue

@@ -15,6 +15,7 @@ import { ethtoolFeaturesCollector } from './ethtool-features.js';
 import { ethtoolRingsCollector } from './ethtool-rings.js';
 import { ethtoolCoalesceCollector } from './ethtool-coalesce.js';
 import { ethtoolPauseCollector } from './ethtool-pause.js';
+import { ethtoolModuleCollector } from './ethtool-module.js';
 import { ethtoolStatsCollector } from './ethtool-stats.js';
 import { netStatisticsCollector } from './net-statistics.js';
 import { softnetCollector } from './softnet.js';
@@ -31,6 +32,10 @@ import { kernelPcieCollector } from './kernel-log.js';
 import { kernelEventsCollector } from './kernel-events.js';
 import { bondStatusCollector } from './bonding.js';
 import { procNetDevCollector, protocolCountersCollector } from './proc-net.js';
+import { uptimeCollector } from './uptime.js';
+import { socketMemoryCollector } from './socket-memory.js';
+import { conntrackCollector } from './conntrack.js';
+import { sysctlOnDiskCollector } from './sysctl-on-disk.js';
 
 /** Every fact collector. One line per collector; the conformance test checks that each is used. */
 export const collectors: readonly Collector[] = [
@@ -50,6 +55,7 @@ export const collectors: readonly Collector[] = [
   ethtoolRingsCollector,
   ethtoolCoalesceCollector,
   ethtoolPauseCollector,
+  ethtoolModuleCollector,
   ethtoolStatsCollector,
   netStatisticsCollector,
   softnetCollector,
@@ -65,6 +71,10 @@ export const collectors: readonly Collector[] = [
   ipLinksCollector,
   procNetDevCollector,
   protocolCountersCollector,
+  uptimeCollector,
+  socketMemoryCollector,
+  conntrackCollector,
+  sysctlOnDiskCollector,
   kernelPcieCollector,
   kernelEventsCollector,
   bondStatusCollector,

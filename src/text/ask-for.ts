@@ -28,6 +28,7 @@ const PER_INTERFACE: Record<string, (iface: string) => string> = {
   'ethtool.pause': (iface) => `ethtool -a ${iface}`,
   'ethtool.stats': (iface) => `ethtool -S ${iface}`,
   'ethtool.rxfh': (iface) => `ethtool -x ${iface}`,
+  'ethtool.module': (iface) => `ethtool -m ${iface}`,
   'net.statistics': (iface) => `ip -s -s link show dev ${iface}`,
   'net.queues': (iface) => `ls /sys/class/net/${iface}/queues`,
   'pcie.link': (iface) => `sudo lspci -vv -s $(ethtool -i ${iface} | awk '/bus-info/ {print $2}')`,

@@ -17,6 +17,7 @@ export type SegmentKind =
   | 'ethtool-pause'
   | 'ethtool-driver'
   | 'ethtool-rxfh'
+  | 'ethtool-module'
   | 'lspci'
   | 'proc-interrupts'
   | 'softnet'
@@ -69,7 +70,8 @@ export interface Format {
  */
 const ETHTOOL_BODY =
   /^\s+\S|^[A-Za-z][\w /()-]*:|^\d+base[A-Za-z0-9/_-]+(?:\s|$)|^(?:drv|probe|link|timer|ifdown|ifup|rx_err|tx_err|tx_queued|intr|tx_done|rx_status|pktdata|hw|wol)(?: \w+)*$/;
-const IFACE = String.raw`([A-Za-z0-9_.:@-]+)`;
+// An interface name never starts with '-': `ethtool --version` names no interface.
+const IFACE = String.raw`([A-Za-z0-9_.:@][A-Za-z0-9_.:@-]*)`;
 const ethtool = (flags: string) => new RegExp(String.raw`^(?:sudo\s+)?(?:\S*/)?ethtool\s+(?:${flags})\s+${IFACE}(?:\s|$)`);
 
 /**
@@ -194,6 +196,15 @@ export const FORMATS: readonly Format[] = [
     anchor: new RegExp(`^RX flow hash indirection table for ${IFACE}`),
     body: /^\s*\d+:(?:\s+\d+)+\s*$|^RSS hash.*$|^\s*[0-9a-f]{2}(?::[0-9a-f]{2})+\s*$|^\s*\S+:\s*(?:on|off)\s*$|^Operation not supported.*$/i,
     command: ethtool('-x|--show-rxfh-indir|--show-rxfh'),
+  },
+  {
+    kind: 'ethtool-module',
+    // Its first line is the module's SFF-8024 identifier byte, "Identifier : 0x03 (SFP)".
+    anchor: /^\s*Identifier\s+:\s+0x[0-9a-f]{2}\b/i,
+    // "BR, Nominal  : 10300MBd", "Length (62.5um) : 30m"; a mailer's cut leaves the tail of a
+    // value on its own line: a run of hex bytes, or words closing a parenthesis.
+    body: /^\s*[A-Za-z][\w ,./()+-]*:|^\s+\S|^0x[0-9a-f]{2}(?: 0x[0-9a-f]{2})*\s*$|^[a-z0-9][\w -]*\)$/i,
+    command: ethtool('-m|--dump-module-eeprom|--module-info'),
   },
   {
     kind: 'lspci',

@@ -35,6 +35,7 @@ const ETHTOOL_FLAGS: Partial<Record<Segment['kind'], string[]>> = {
   'ethtool-pause': ['-a'],
   'ethtool-driver': ['-i'],
   'ethtool-rxfh': ['-x'],
+  'ethtool-module': ['-m'],
 };
 
 /** Stands in for an interface the text shows outputs of without ever naming it. */
@@ -194,12 +195,16 @@ export class TextHostIO implements HostIO {
         );
       }
       const speedMbps = speed && /^\d+Mb\/s$/.test(speed) ? speed.replace('Mb/s', '') : null;
-      // `ethtool <if>` listing link modes or ports, or a PCI bus-info, is a NIC, not a software device;
-      // so is one whose pause frames were negotiated with a link partner (`ethtool -a`: only an
-      // Ethernet MAC with a PHY prints "RX negotiated").
+      // `ethtool <if>` listing link modes or ports, a PCI bus-info, or a pluggable module's EEPROM
+      // (`ethtool -m`) is a NIC, not a software device; so is one whose pause frames were
+      // negotiated with a link partner (`ethtool -a`: only an Ethernet MAC with a PHY prints "RX negotiated").
       const pause = this.commands.get(commandKey(['ethtool', '-a', name]));
+      const module = this.commands.get(commandKey(['ethtool', '-m', name]));
       const physical =
-        Boolean(busInfo) || /Supported (?:ports|link modes):\s*\S/.test(settings ?? '') || /^\s*[RT]X negotiated:/m.test(pause ?? '');
+        Boolean(busInfo) ||
+        /Supported (?:ports|link modes):\s*\S/.test(settings ?? '') ||
+        /^\s*[RT]X negotiated:/m.test(pause ?? '') ||
+        /^\s*Identifier\s+:\s+0x/m.test(module ?? '');
       this.interfaces.set(name, {
         physical,
         driver: field(info, 'driver'),

@@ -116,6 +116,15 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   },
   'results-fluctuate': { fires: { findings: [x.unstable], bench: {} }, quiet: { findings: [x.collapse], bench: {} } },
   'bidir-asymmetry': { fires: { findings: [x.bidir], bench: {} }, quiet: { findings: [x.unstable], bench: {} } },
+  'optical-receive-power-out-of-range': { fires: { findings: [x.rxNoLight] }, quiet: { findings: [x.moduleHot] } },
+  'optical-module-out-of-range': { fires: { findings: [x.moduleHot] }, quiet: { findings: [x.rxNoLight] } },
+  'optical-module-slower-than-port': { fires: { findings: [x.moduleSlower] }, quiet: { findings: [x.rxNoLight] } },
+  'listen-queue-overflows': { fires: { findings: [x.listenOverflows] }, quiet: { findings: [x.socketBacklog] } },
+  'socket-memory-exhausted': { fires: { findings: [x.socketMemoryPressure] }, quiet: { findings: [x.listenOverflows] } },
+  'conntrack-table-full': { fires: { findings: [x.conntrackFull] }, quiet: { findings: [x.socketMemoryPressure] } },
+  'corrupted-packets-received': { fires: { findings: [x.checksumErrors] }, quiet: { findings: [x.zeroWindow] } },
+  'receivers-not-reading': { fires: { findings: [x.zeroWindow] }, quiet: { findings: [x.checksumErrors] } },
+  'sysctl-differs-from-disk': { fires: { findings: [x.sysctlDiffers] }, quiet: { findings: [x.conntrackFull] } },
 };
 
 function diagnosesOf(input: Case) {

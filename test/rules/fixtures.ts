@@ -379,8 +379,14 @@ export const udpBufferErrors = host('protocol-counters/udp-buffer-errors', {
   ratio: 0.0053,
 });
 export const tcpRetransmits = host('protocol-counters/tcp-retransmits', { retrans: 2_400_000, sent: 120_000_000, ratio: 0.02 });
-export const socketBacklog = host('protocol-counters/socket-backlog-drops', { backlogDrops: 1200, pruned: 14, pruneCalled: 30 });
-export const listenDrops = host('protocol-counters/listen-drops', { listenDrops: 7, overflows: 7 });
+export const socketBacklog = host('protocol-counters/socket-backlog-drops', {
+  backlogDrops: 1200,
+  pruned: 14,
+  pruneCalled: 30,
+  ofoPruned: 0,
+  perHour: 1210,
+});
+export const listenDrops = host('protocol-counters/listen-drops', { listenDrops: 7, overflows: 7, perHour: null });
 export const aspm = f('pcie-link/aspm-enabled', { address: '0000:03:00.0', aspm: 'L1' });
 export const exceedsLinkSpeed = host('throughput/exceeds-link-speed', {
   resultGbps: 21.4,
@@ -422,4 +428,69 @@ export const mtuProbingOff = host('socket-buffers/mtu-probing-off-with-jumbo', {
   interfaces: IF,
   mtu: 9000,
   dropIn: '/etc/sysctl.d/90-nicdoctor.conf',
+});
+
+// Optics (ethtool -m): the values of the real captures in fixtures/real/ethtool-module.
+const moduleIdentity = { identifier: 'SFP', vendor: 'Transition', partNumber: 'TN-SFP-10G-LR' };
+export const rxNoLight = f('optical-module/module-out-of-range', {
+  quantity: 'rxPower',
+  side: 'low',
+  level: 'alarm',
+  channel: null,
+  value: 0.0001,
+  threshold: 0.049,
+  unit: 'mW',
+  ...moduleIdentity,
+});
+export const moduleHot = f('optical-module/module-out-of-range', {
+  quantity: 'temperature',
+  side: 'high',
+  level: 'warning',
+  channel: null,
+  value: 88,
+  threshold: 85,
+  unit: 'degrees C',
+  identifier: 'SFP',
+  vendor: 'BOYANG',
+  partNumber: 'SFP-10G-SR',
+});
+export const moduleSlower = f('optical-module/module-slower-than-port', {
+  moduleMbps: 1000,
+  portMaxMbps: 10_000,
+  negotiatedMbps: 1000,
+  nominalMbps: 1300,
+  transceiverType: 'Ethernet: BASE-BX10',
+  identifier: 'SFP',
+  vendor: 'FS',
+  partNumber: 'SFP-GE-BX',
+});
+
+// The rest of the stack: the FB production host's 36278 listen overflows, and drops either side of the limits.
+export const listenOverflows = host('protocol-counters/listen-drops', { listenDrops: 36278, overflows: 36278, perHour: null });
+export const memoryPressure = host('protocol-counters/memory-pressure', {
+  memoryPressures: 3,
+  abortOnMemory: 0,
+  pfmemallocDrops: 17,
+  perHour: null,
+});
+export const socketMemoryPressure = host('socket-memory/socket-memory-pressure', {
+  protocol: 'TCP',
+  pages: 260_000,
+  pressurePages: 253_153,
+  highPages: 379_728,
+  level: 'pressure',
+});
+export const conntrackFull = host('conntrack-table/conntrack-near-full', { count: 65_536, max: 65_536, percent: 100 });
+export const checksumErrors = host('protocol-counters/checksum-errors', {
+  protocol: 'Tcp',
+  errors: 39,
+  received: 2_041_813_239,
+  perHour: null,
+});
+export const zeroWindow = host('protocol-counters/zero-window-drops', { zeroWindowDrops: 9000, receiveQueueDrops: 2000, perHour: null });
+export const sysctlDiffers = host('sysctl-drift/sysctl-differs', {
+  key: 'net.core.default_qdisc',
+  onDisk: 'fq_codel',
+  running: 'pfifo_fast',
+  file: '/usr/lib/sysctl.d/50-default.conf',
 });
