@@ -121,7 +121,7 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'optical-module-slower-than-port': { fires: { findings: [x.moduleSlower] }, quiet: { findings: [x.rxNoLight] } },
   'listen-queue-overflows': { fires: { findings: [x.listenOverflows] }, quiet: { findings: [x.socketBacklog] } },
   'socket-memory-exhausted': { fires: { findings: [x.socketMemoryPressure] }, quiet: { findings: [x.listenOverflows] } },
-  'conntrack-table-full': { fires: { findings: [x.conntrackFull] }, quiet: { findings: [x.socketMemoryPressure] } },
+  'conntrack-table-near-full': { fires: { findings: [x.conntrackFull] }, quiet: { findings: [x.socketMemoryPressure] } },
   'corrupted-packets-received': { fires: { findings: [x.checksumErrors] }, quiet: { findings: [x.zeroWindow] } },
   'receivers-not-reading': { fires: { findings: [x.zeroWindow] }, quiet: { findings: [x.checksumErrors] } },
   'sysctl-differs-from-disk': { fires: { findings: [x.sysctlDiffers] }, quiet: { findings: [x.conntrackFull] } },
