@@ -17,7 +17,6 @@ const HASHED_MODES = new Set(['balance-xor', '802.3ad']);
 export default defineCheck({
   id: 'bonding',
   title: 'Bonds and their members',
-  failureTitle: 'A bond runs degraded: a member down, slower, outside the aggregator or flapping',
   description:
     "Reads /proc/net/bonding/* (the bonding driver's own view): members whose MII status is down, members slower than the others, 802.3ad members outside the active aggregator or with no LACP partner, link failure counts, and a layer2 transmit hash, which sends all traffic between two hosts over one member.",
   scope: 'host',

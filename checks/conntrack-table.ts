@@ -12,7 +12,6 @@ const options = z.object({
 export default defineCheck({
   id: 'conntrack-table',
   title: 'Connection-tracking table',
-  failureTitle: 'The connection-tracking table is full or nearly',
   description:
     'Compares nf_conntrack_count with nf_conntrack_max. A full table drops the first packet of every new connection ("nf_conntrack: table full, dropping packet" in the kernel log) whatever the NIC does. A snapshot: a table that filled earlier shows in the kernel log.',
   scope: 'host',

@@ -109,7 +109,6 @@ const phrases = { device, history };
 export default defineCheck({
   id: 'kernel-events',
   title: 'Fault events in the kernel log',
-  failureTitle: 'The kernel log shows NIC, PCIe or kernel-table fault events',
   description:
     'Reads the kernel log (dmesg, the journal, /var/log/kern.log or messages) for events no setting shows: link flaps, NETDEV WATCHDOG transmit timeouts, TX unit hangs and adapter resets, PCIe AER errors on a NIC or its port, transceivers the driver rejected, firmware faults (mlx5 health, Intel MDD), a full conntrack table, over-MTU drops and page allocation failures in the network path. Each is counted per device with its first and last time; how often and how recently it happened sets the severity, and a single event long before the end of the log is a note.',
   scope: 'host',

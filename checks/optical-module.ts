@@ -64,7 +64,6 @@ const identityPhrases = {
 export default defineCheck({
   id: 'optical-module',
   title: 'Pluggable module (SFP/QSFP) and its light levels',
-  failureTitle: 'The optical module is outside its own limits or slower than its port',
   description:
     "Reads ethtool -m on physical ports: the module's type, vendor, part and nominal rate against the port's fastest mode, and its digital diagnostics (receive and transmit power, laser bias, temperature, voltage) against the alarm and warning thresholds the module itself stores, and the flags it raised. A module without diagnostics cannot be judged (unknown). Ports with no module cage (BASE-T, virtual NICs) do not apply.",
   scope: 'interface',

@@ -7,7 +7,6 @@ const PAGE_BYTES = 4096;
 export default defineCheck({
   id: 'socket-memory',
   title: 'Socket memory against tcp_mem and udp_mem',
-  failureTitle: 'The kernel is short of socket memory',
   description:
     "Compares the memory TCP and UDP sockets hold now (/proc/net/sockstat, pages) with net.ipv4.tcp_mem and udp_mem. At or above the pressure threshold the kernel shrinks every socket's buffers; at the high threshold it drops what arrives and refuses new allocations. A snapshot: the TcpExt TCPMemoryPressures counter (protocol-counters) says whether it happened before.",
   scope: 'host',

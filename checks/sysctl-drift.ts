@@ -9,7 +9,6 @@ const options = z.object({
 export default defineCheck({
   id: 'sysctl-drift',
   title: 'Sysctl settings on disk against the running ones',
-  failureTitle: 'Sysctl settings on disk differ from the running ones',
   description:
     'Reads the sysctl files boot applies (/etc/sysctl.conf, /etc/sysctl.d, /run/sysctl.d, /usr/lib/sysctl.d, in their order of precedence) and compares each network key (net.*) with the value the kernel runs with. A difference is a note: the host was tuned by hand since boot (and loses it at the next reboot), or a file was changed and not applied yet.',
   scope: 'host',

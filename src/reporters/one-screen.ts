@@ -1,6 +1,7 @@
 import type { CheckResult, Finding, Report } from '../report/schema.js';
 import { reportVerdict } from '../report/verdict.js';
 import { fixSentence } from '../rules/finding-fixes.js';
+import { shownReferences } from './references.js';
 import { benchTable, diagnosisModeLabel, formatEvidence, hostLine, noteLines, summaryLine, type Diagnosis } from './format-values.js';
 import { INTERFACE_COLUMNS, alignedTable, interfaceRows } from './interface-table.js';
 import { missingOutputs } from './missing-outputs.js';
@@ -129,6 +130,9 @@ function diagnosisLines(diagnosis: Diagnosis, rank: number, paint: Paint, printe
     lines.push(`     fix${fix.disruptive ? ' (disruptive)' : ''}: ${fix.text}`);
     for (const command of fix.commands) lines.push(`       $ ${command}`);
   }
+  // One line of links: where the cause and its fix are documented.
+  const references = shownReferences(diagnosis.references);
+  if (references.length) lines.push(paint('grey', `     see: ${references.map((ref) => ref.url ?? ref.text).join(' · ')}`));
   return lines;
 }
 

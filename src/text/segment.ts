@@ -150,9 +150,19 @@ function commandIn(line: string, header = false): string | undefined {
     .trim()
     .replace(/^(?:output of|command:)\s*/i, '')
     .replace(/^[$#%]\s+/, '');
-  if (!text || /[.!?]$/.test(text)) return undefined;
+  if (!text || /[.!?]$/.test(text) || readsAsProse(text)) return undefined;
   if (formatForCommand(text)) return text;
   return header && /^\/proc\//.test(text) ? text : undefined;
+}
+
+/**
+ * Prose that happens to start with a command's name ("ifconfig ice0 shows status: no carrier, and
+ * ...", a sentence a mailer's wrap put at the start of a line): outside quotes, a command has no
+ * "word: word" and no ", word".
+ */
+function readsAsProse(text: string): boolean {
+  const unquoted = text.replace(/"[^"]{0,200}"|'[^']{0,200}'/g, '""');
+  return /\w: [a-z]|, [a-z]/.test(unquoted);
 }
 
 /** The part of a pipeline that printed the output, and whether a filter cut it. */
@@ -310,7 +320,10 @@ function consume(
  * counts run on the next line): the line and the next one joined are the anchor. The rest of the
  * output is rejoined by consume().
  */
-function cutAnchor(lines: readonly SourceLine[], index: number): ReturnType<typeof formatForAnchor> {
+function cutAnchor(
+  lines: readonly SourceLine[],
+  index: number,
+): { anchored: NonNullable<ReturnType<typeof formatForAnchor>>; line: SourceLine; next: number } | undefined {
   let joined = lines[index]!.text.trimEnd();
   // A wide row (32 CPU columns: 350+ characters) is cut into several pieces; a few are enough.
   for (let next = index + 1; next < Math.min(lines.length, index + CUT_ANCHOR_PIECES); next++) {
@@ -318,7 +331,8 @@ function cutAnchor(lines: readonly SourceLine[], index: number): ReturnType<type
     if (piece < WRAP_MIN || piece > WRAP_MAX) return undefined;
     joined = `${joined} ${lines[next]!.text.trim()}`;
     const anchored = formatForAnchor(joined);
-    if (anchored) return anchored.format.noUnwrap ? undefined : anchored;
+    if (anchored)
+      return anchored.format.noUnwrap ? undefined : { anchored, line: { number: lines[index]!.number, text: joined }, next: next + 1 };
   }
   return undefined;
 }
@@ -395,10 +409,14 @@ export function segment(text: string): Segmentation {
         index += 1;
         continue;
       }
-      const anchored = formatForAnchor(line.text) ?? cutAnchor(lines, index);
+      const whole = formatForAnchor(line.text);
+      // A first line the mailer cut: its pieces joined are the anchor, and the body follows them.
+      const cut = whole ? undefined : cutAnchor(lines, index);
+      const anchored = whole ?? cut?.anchored;
       if (anchored) {
-        const taken: SourceLine[] = [];
-        const next = consume(anchored.format, lines, index, taken, repairs, anchored.iface);
+        const taken: SourceLine[] = cut ? [cut.line] : [];
+        if (cut) repairs.add('wrapped lines rejoined');
+        const next = consume(anchored.format, lines, cut ? cut.next : index, taken, repairs, anchored.iface);
         if (next > index) {
           add(anchored.format, anchored.iface, null, false, taken);
           index = next;

@@ -104,7 +104,15 @@ async function runVariants(fixture: string, text: string, expected: string[], ro
     if (made.text === text) continue;
     row.generated += 1;
     const got = await ofText(made.text, fullRun);
-    if (JSON.stringify(got) === JSON.stringify(expected)) row.passed += 1;
+    const same = JSON.stringify(got) === JSON.stringify(expected);
+    // A listed variant is a defect on record: it must keep failing until fixed, then leave the list.
+    const reason = knownWrong[`${fixture} / ${variant.name}`];
+    if (reason) {
+      row.failed.push(`${variant.name} (known)`);
+      expect(same, `${fixture} / ${variant.name}: now right, take it out of METAMORPHIC-KNOWN-WRONG.yaml`).toBe(false);
+      continue;
+    }
+    if (same) row.passed += 1;
     else {
       row.failed.push(variant.name);
       const lost = expected.filter((item) => !got.includes(item));

@@ -288,3 +288,24 @@ describe("a shell's default prompt names no host", () => {
     ]);
   });
 });
+
+describe('a first line a mailer cut, and prose that starts with a command name', () => {
+  it('a FreeBSD ifconfig header wrapped before its mtu is rejoined and its body follows it', () => {
+    const header = 'ix0: flags=8863<UP,BROADCAST,RUNNING,SIMPLEX,MULTICAST> metric 0 mtu 1500';
+    const text = `${wrap(header, 72)}\n\toptions=4e53fbb<RXCSUM,TXCSUM>\n\tmedia: Ethernet autoselect\n\tstatus: no carrier\n`;
+    expect(text.split('\n')[1]).toBe('1500');
+    const ifconfig = segment(text).segments.filter((found) => found.kind === 'freebsd-ifconfig');
+    expect(ifconfig).toHaveLength(1);
+    expect(ifconfig[0]!.text).toContain(header);
+    expect(ifconfig[0]!.text).toContain('status: no carrier');
+  });
+
+  it('a sentence beginning with a command name is prose, not a typed command', () => {
+    const text = 'The port stays down after boot.\nifconfig ix0 shows status: no carrier, and sysctl\ndev.ix.0.fc reports 3 on the same port\n';
+    expect(segment(text).segments).toEqual([]);
+    // A real command line of the same start still is one.
+    expect(
+      segment('ifconfig -v ix0\nix0: flags=8863<UP,BROADCAST,RUNNING,SIMPLEX,MULTICAST> metric 0 mtu 1500\n\tstatus: active\n').segments,
+    ).toHaveLength(1);
+  });
+});
