@@ -19,7 +19,8 @@ export async function startServers(options: BenchOptions, plan: BenchPlan): Prom
   if (options.peer) {
     let ports = options.ports;
     let serverVersion: string | null = null;
-    const info = await fetchServerInfo(options.peer, options.controlPort);
+    let missing = 'no reply';
+    const info = await fetchServerInfo(options.peer, options.controlPort, undefined, (why) => (missing = why));
     if (info) {
       serverVersion = info.iperf3;
       const offered = ports.filter((port) => info.ports.includes(port));
@@ -27,7 +28,7 @@ export async function startServers(options: BenchOptions, plan: BenchPlan): Prom
       options.log.info({ info }, 'peer runs nicdoctor serve');
     } else {
       options.log.warn(
-        { peer: options.peer, port: options.controlPort },
+        { peer: options.peer, port: options.controlPort, why: missing },
         'no nicdoctor serve info endpoint on the peer; using the given ports',
       );
     }

@@ -67,10 +67,16 @@ export function closeInfoEndpoint(server: http.Server): Promise<void> {
 }
 
 /**
- * Asks a peer's `nicdoctor serve` for its plan; null when there is none (plain iperf3 servers).
+ * Asks a peer's `nicdoctor serve` for its plan; null when there is none (plain iperf3 servers),
+ * and `onMissing` hears why (a refused token, no endpoint, a reply of another shape).
  * NICDOCTOR_SERVE_TOKEN is sent when set (serve --token-file on the far end).
  */
-export async function fetchServerInfo(host: string, port: number, timeoutMs = 3000): Promise<ServerInfo | null> {
+export async function fetchServerInfo(
+  host: string,
+  port: number,
+  timeoutMs = 3000,
+  onMissing: (why: string) => void = () => {},
+): Promise<ServerInfo | null> {
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${INFO_PATH}`;
   const token = process.env.NICDOCTOR_SERVE_TOKEN;
   try {
@@ -78,10 +84,16 @@ export async function fetchServerInfo(host: string, port: number, timeoutMs = 30
       signal: AbortSignal.timeout(timeoutMs),
       ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
     });
-    if (!response.ok) return null;
+    if (!response.ok) {
+      onMissing(`HTTP ${response.status}${response.status === 401 ? ' (the token was refused or not sent: NICDOCTOR_SERVE_TOKEN)' : ''}`);
+      return null;
+    }
     const parsed = serverInfoSchema.safeParse(await response.json());
+    if (!parsed.success) onMissing('the reply is not a nicdoctor serve plan');
     return parsed.success ? parsed.data : null;
-  } catch {
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    onMissing(cause ?? (error instanceof Error ? error.message : String(error)));
     return null;
   }
 }
