@@ -37,31 +37,37 @@ export function defaultKnownIssuesDir(): string {
   return path.join(path.dirname(defaultRulesDir()), 'known-issues');
 }
 
-/** The files to read: the single executable carries them, the package has them beside rules/. */
-function knownIssueTexts(dir: string | undefined): [string, string][] {
+/** The documents to read: the single executable carries them parsed, the package has the files beside rules/. */
+function knownIssueDocuments(dir: string | undefined): [string, () => unknown][] {
   const embedded = dir === undefined ? embeddedAssets()?.knownIssues : undefined;
-  if (embedded) return Object.entries(embedded).map(([name, text]) => [path.join('known-issues', name), text]);
+  if (embedded) return Object.entries(embedded).map(([name, document]) => [path.join('known-issues', name), () => document]);
   const where = dir ?? defaultKnownIssuesDir();
   if (!existsSync(where)) return [];
+  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   return readdirSync(where)
     .filter((entry) => entry.endsWith('.yaml'))
     .sort()
-    .map((name) => [path.join(where, name), readFileSync(path.join(where, name), 'utf8')]);
+    .map((name) => {
+      const file = path.join(where, name);
+      return [
+        file,
+        () => {
+          try {
+            return parse(readFileSync(file, 'utf8')) as unknown;
+          } catch (error) {
+            throw new RuleLoadError(file, null, null, `not valid YAML: ${(error as Error).message}`);
+          }
+        },
+      ];
+    });
 }
 
 /** Every known-issues/*.yaml in name order; ids unique. A missing folder is no known issues. */
 export function loadKnownIssues(dir?: string): LoadedKnownIssue[] {
-  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const seen = new Map<string, string>();
   const issues: LoadedKnownIssue[] = [];
-  for (const [file, text] of knownIssueTexts(dir)) {
-    let document: unknown;
-    try {
-      document = parse(text);
-    } catch (error) {
-      throw new RuleLoadError(file, null, null, `not valid YAML: ${(error as Error).message}`);
-    }
-    for (const issue of parseKnownIssueDocument(document, file)) {
+  for (const [file, read] of knownIssueDocuments(dir)) {
+    for (const issue of parseKnownIssueDocument(read(), file)) {
       const first = seen.get(issue.id);
       if (first) throw new RuleLoadError(file, issue.id, 'id', `duplicate known-issue id (also in ${first})`);
       seen.set(issue.id, file);

@@ -8,8 +8,8 @@ export interface EmbeddedAssets {
   rules: { names: string[]; documents: unknown[] };
   /** Policy file name (25g.yaml) → YAML text. */
   policies: Record<string, string>;
-  /** Known-issue file name → YAML text (known-issues/*.yaml). */
-  knownIssues?: Record<string, string>;
+  /** Known-issue file name → its parsed YAML document (known-issues/*.yaml). */
+  knownIssues?: Record<string, unknown>;
 }
 
 export function embeddedAssets(): EmbeddedAssets | undefined {

@@ -24,6 +24,8 @@ describe('event faults rank ahead of the settings they make irrelevant', () => {
     const { diagnoses, notes } = partitionDiagnoses(run({ findings: [e.layer2Hash, e.moduleReplaced] }));
     expect(diagnoses).toEqual([]);
     expect(notes.map((note) => note.ruleId).sort()).toEqual(['bond-layer2-hash', 'module-rejected']);
-    expect(notes.find((note) => note.ruleId === 'bond-layer2-hash')!.references.some((reference) => reference.startsWith('https://'))).toBe(true);
+    expect(notes.find((note) => note.ruleId === 'bond-layer2-hash')!.references.some((reference) => reference.startsWith('https://'))).toBe(
+      true,
+    );
   });
 });

@@ -301,7 +301,8 @@ describe('a first line a mailer cut, and prose that starts with a command name',
   });
 
   it('a sentence beginning with a command name is prose, not a typed command', () => {
-    const text = 'The port stays down after boot.\nifconfig ix0 shows status: no carrier, and sysctl\ndev.ix.0.fc reports 3 on the same port\n';
+    const text =
+      'The port stays down after boot.\nifconfig ix0 shows status: no carrier, and sysctl\ndev.ix.0.fc reports 3 on the same port\n';
     expect(segment(text).segments).toEqual([]);
     // A real command line of the same start still is one.
     expect(
