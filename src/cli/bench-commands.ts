@@ -181,6 +181,9 @@ async function interfaceOfAddress(io: LiveHostIO, address: string): Promise<stri
   }
 }
 
+/** The least time serve waits for its first client, whatever --idle-timeout says. */
+const FIRST_CLIENT_GRACE_S = 60;
+
 export async function serveCommand(options: ServeCliOptions, log: Logger): Promise<number> {
   const { ports, controlPort } = options;
   if (ports.includes(controlPort)) throw new UsageError(`--control-port: ${controlPort} is also in --ports`);
@@ -222,6 +225,9 @@ export async function serveCommand(options: ServeCliOptions, log: Logger): Promi
       : {}),
   });
   await pool.start(ports.map((port, index) => ({ port, cpu: plan.cpus.length ? plan.cpus[index % plan.cpus.length]! : null })));
+  // Until the first client, the wait is at least FIRST_CLIENT_GRACE_S: an Ansible play starts serve,
+  // then needs a few tasks (seconds each on a loaded host) before its bench asks for the plan.
+  let clientSeen = false;
   const info = await startInfoEndpoint(
     bind,
     controlPort,
@@ -235,6 +241,7 @@ export async function serveCommand(options: ServeCliOptions, log: Logger): Promi
     }),
     () => {
       pool.lastActivity = Date.now();
+      clientSeen = true;
     },
     token,
   ).catch(async (error: NodeJS.ErrnoException) => {
@@ -256,7 +263,9 @@ export async function serveCommand(options: ServeCliOptions, log: Logger): Promi
     if (idleSeconds) {
       const timer = setInterval(() => {
         // Idle: no test running and no bench client for the whole period.
-        if (!pool.busy && Date.now() - pool.lastActivity > idleSeconds * 1000) {
+        if (pool.busy) clientSeen = true;
+        const limitSeconds = clientSeen ? idleSeconds : Math.max(idleSeconds, FIRST_CLIENT_GRACE_S);
+        if (!pool.busy && Date.now() - pool.lastActivity > limitSeconds * 1000) {
           clearInterval(timer);
           resolve('idle');
         }

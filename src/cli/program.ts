@@ -150,9 +150,10 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('--ports <ports>', 'iperf3 server ports').argParser(portList).default(DEFAULT_PORTS, '5101-5108'))
     .addOption(new Option('--control-port <port>', 'port of the read-only info endpoint').argParser(port).default(5100))
     .addOption(
-      new Option('--idle-timeout <seconds>', 'stop after this long with no test running and no bench client (up to 7 days)').argParser(
-        seconds(1, 7 * 24 * 3600),
-      ),
+      new Option(
+        '--idle-timeout <seconds>',
+        'stop after this long with no test running and no bench client (up to 7 days; before the first client, at least 60 s)',
+      ).argParser(seconds(1, 7 * 24 * 3600)),
     )
     .addOption(
       new Option('--max-test-duration <seconds>', 'end any test that runs longer than this (up to a day)')

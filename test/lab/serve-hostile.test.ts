@@ -113,6 +113,27 @@ describe.skipIf(skipReason)('nicdoctor serve, hostile use', () => {
     expect(result.at - started).toBeLessThan(6000);
   });
 
+  it('before its first client it waits longer than the idle timeout; after the plan is read, the idle timeout counts', async () => {
+    // An Ansible play starts serve, then needs a few tasks before its bench asks for the plan.
+    const serve = lab.spawn(
+      'b',
+      [process.execPath, CLI, 'serve', '--bind', lab.b.address, '--ports', '5331', '--control-port', '5330', '--idle-timeout', '2'],
+      { env: { PATH: toolPath() } },
+    );
+    let exitedAt: number | undefined;
+    void serve.then(() => (exitedAt = Date.now()));
+    await new Promise<void>((resolve) =>
+      serve.stderr?.on('data', (chunk: Buffer) => (chunk.toString().includes('iperf3 servers on') ? resolve() : undefined)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(exitedAt, 'serve stopped before any client came').toBeUndefined();
+    const asked = Date.now();
+    expect(await rawRequest(lab, 5330, 'GET /nicdoctor/info HTTP/1.0\r\n\r\n')).toMatch(/ 200 /);
+    const result = await serve;
+    expect(result.exitCode).toBe(0);
+    expect(Date.now() - asked).toBeLessThan(6000);
+  });
+
   it('SIGTERM with clients connected exits within 2 s; kill -9 leaves no iperf3 behind', async () => {
     let serve = await startServe(lab, '5321-5322');
     // A keep-alive client and a slowloris client hold connections to the info endpoint.
