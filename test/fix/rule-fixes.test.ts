@@ -10,10 +10,11 @@ import type { Finding } from '../../src/report/schema.js';
 import { isValidInterfaceName } from '../../src/util/validate.js';
 import { bench, catalogue, run } from '../rules/helpers.js';
 import * as x from '../rules/fixtures.js';
+import * as events from '../rules/event-fixtures.js';
 
-/** Every fixture finding (the functions called with their defaults). */
+/** Every fixture finding, the kernel-event and bond ones included (the functions called with their defaults). */
 function fixtureFindings(): Finding[] {
-  return Object.values(x).flatMap((value) => {
+  return [...Object.values(x), ...Object.values(events)].flatMap((value) => {
     const item: unknown = typeof value !== 'function' ? value : value === x.below ? x.below(5) : (value as () => unknown)();
     return item && typeof item === 'object' && 'symptom' in item && 'check' in item ? [item as Finding] : [];
   });
