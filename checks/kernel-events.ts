@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCheck, symptom } from '../src/engine/check.js';
 import type { Evidence, Severity } from '../src/report/schema.js';
-import type { KernelEvent, KernelEventKind, KernelEvents } from '../src/parsers/kernel-events.js';
+import { KERNEL_EVENT_KINDS, type KernelEvent, type KernelEventKind, type KernelEvents } from '../src/parsers/kernel-events.js';
 
 const options = z.object({
   /** An event whose last occurrence is older than this (before the end of the log) is history: a note unless it repeats a lot. */
@@ -47,20 +47,7 @@ type Options = z.infer<typeof options>;
 
 /** What every event finding carries: the count and times the JSON report exposes. */
 const eventData = {
-  kind: z.enum([
-    'link-flap',
-    'tx-timeout',
-    'tx-hang',
-    'adapter-reset',
-    'aer-corrected',
-    'aer-uncorrected',
-    'module-rejected',
-    'firmware-fault',
-    'mdd',
-    'conntrack-full',
-    'over-mtu',
-    'page-alloc-failure',
-  ]),
+  kind: z.enum(KERNEL_EVENT_KINDS),
   driver: z.string().nullable(),
   address: z.string().nullable(),
   interfaceName: z.string().nullable(),
