@@ -25,7 +25,8 @@ export default defineCheck({
   description:
     'Looks for ethtool, lspci, iperf3, numactl, taskset, irqbalance, tc and ip in PATH and the sbin directories. Without ethtool most interface checks are unknown and without iperf3 the bench cannot run (warnings); the others are optional (info).',
   scope: 'host',
-  requires: ['tools'],
+  requires: [],
+  optionalFacts: ['tools'],
   options,
   symptoms: {
     'tool-missing': symptom({
@@ -36,8 +37,15 @@ export default defineCheck({
       fix: 'apt-get install {package} (Debian/Ubuntu) or dnf install {rpmPackage} (RHEL/Fedora)',
     }),
   },
-  run({ facts, options: opts, report, source }) {
-    const { tools, searchedDirs } = facts.tools;
+  run({ optional, options: opts, report, source, notApplicable, unknown }) {
+    const result = optional.tools;
+    if (!result.ok) {
+      // A capture that lists no tool directory (a ticket, a sosreport) says nothing of the host's
+      // tools, and the machine that analyses it is not the host: there is nothing to judge.
+      if (result.error.kind === 'not-captured') return notApplicable('the capture does not list the host\'s tool directories');
+      return unknown(result.error.message);
+    }
+    const { tools, searchedDirs } = result.value;
     for (const tool of tools) {
       if (tool.path !== null) continue;
       const where = source('tools');

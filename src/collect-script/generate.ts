@@ -219,6 +219,28 @@ ${ethtoolRuns}
   fi
 done
 
+# PCI network functions, for the ones with no interface (bound to vfio-pci or igb_uio for DPDK or
+# passthrough, or to no driver): each function's class, and for network ones their driver, whether
+# they are a VF, their interfaces, the PCIe link attributes and lspci (interfaces.ts, pcie-link.ts).
+listing /sys/bus/pci/devices
+for p in /sys/bus/pci/devices/*; do
+  [ -L "$p" ] || continue
+  d=$(real "$p")
+  mkdir -p "$FS$d"
+  link "$p"
+  file "$d/class"
+  case "$(cat "$d/class" 2>/dev/null)" in
+    0x02*) ;;
+    *) continue ;;
+  esac
+  link "$d/physfn"
+  link "$d/driver"
+  listing "$d/net"
+  for a in numa_node local_cpulist vendor device current_link_speed current_link_width max_link_speed max_link_width; do file "$d/$a"; done
+  b=\${p##*/}
+  [ -f "$ROOT/cmd/$(key lspci -vv -s "$b")" ] || run lspci -vv -s "$b"
+done
+
 # Host: interrupts, softnet, the network sysctls, CPUs, NUMA nodes, irqbalance, tools.
 file /proc/interrupts
 file /proc/net/softnet_stat

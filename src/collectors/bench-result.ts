@@ -19,6 +19,13 @@ export const benchResultCollector = defineCollector({
   id: 'bench.result',
   scope: 'host',
   description: 'Result of the calibrated multi-process iperf3 bench (nicdoctor bench / scan --peer)',
+  reads: {
+    ask: null,
+    never: {
+      sosreport: 'measured by nicdoctor bench, not read from the host',
+      script: 'measured by nicdoctor bench, not read from the host',
+    },
+  },
   async collect() {
     throw new FactCollectionError('not-found', 'no bench was run', 'add --peer HOST (nicdoctor serve on the far end) or --loopback');
   },

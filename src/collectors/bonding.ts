@@ -18,6 +18,7 @@ export const bondStatusCollector = defineCollector({
   scope: 'host',
   description:
     "Each bond's mode, transmit hash policy, LACP aggregator and members (MII status, speed, link failures, churn) from /proc/net/bonding/*",
+  reads: { files: ['/proc/net/bonding', '/proc/net/bonding/*'], ask: 'cat /proc/net/bonding/*' },
   async collect(ctx) {
     let names: string[];
     try {

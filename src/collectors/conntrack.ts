@@ -29,6 +29,10 @@ export const conntrackCollector = defineCollector({
   scope: 'host',
   description:
     'Connection-tracking entries in use against the table size (/proc/sys/net/netfilter/nf_conntrack_count and nf_conntrack_max)',
+  reads: {
+    files: ['/proc/sys/net/netfilter/nf_conntrack_count', '/proc/sys/net/netfilter/nf_conntrack_max'],
+    ask: 'sysctl net.netfilter.nf_conntrack_count net.netfilter.nf_conntrack_max',
+  },
   async collect(ctx) {
     const [count, max] = await Promise.all([readAttribute(ctx, COUNT), readAttribute(ctx, MAX)]);
     // Without the nf_conntrack module loaded the files do not exist: there is no table to fill.

@@ -33,6 +33,10 @@ export const cpuTopologyCollector = defineCollector({
   id: 'cpu.topology',
   scope: 'host',
   description: 'Online CPUs, SMT state and thread siblings from /sys/devices/system/cpu',
+  reads: {
+    files: ['/sys/devices/system/cpu/online', '/sys/devices/system/cpu/smt/*', '/sys/devices/system/cpu/cpu<n>/topology/*'],
+    ask: 'lscpu',
+  },
   async collect(ctx) {
     const [online, smtActive, smtControl] = await Promise.all([
       readAttribute(ctx, path.join(SYS_CPU, 'online')),

@@ -33,6 +33,11 @@ export const cpufreqCollector = defineCollector({
   id: 'cpufreq',
   scope: 'host',
   description: 'CPU frequency governor, current and maximum frequency per CPU from /sys/devices/system/cpu/cpuN/cpufreq',
+  reads: {
+    files: ['/sys/devices/system/cpu/online', '/sys/devices/system/cpu/cpu<n>/cpufreq/*'],
+    ask: 'cat /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor | sort | uniq -c',
+    never: { text: 'no pasted format reads the governor files; what a ticket says of the governor is read as what it reports' },
+  },
   async collect(ctx) {
     const online = await readAttribute(ctx, path.join(SYS_CPU, 'online'));
     if (online === undefined) throw new FactCollectionError('not-found', `${SYS_CPU}/online could not be read`);

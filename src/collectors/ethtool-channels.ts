@@ -12,6 +12,7 @@ export const ethtoolChannelsCollector = defineCollector({
   id: 'ethtool.channels',
   scope: 'interface',
   description: 'Queue (channel) counts from ethtool -l <if>: driver maximum and current rx/tx/other/combined',
+  reads: { commands: ['ethtool -l <if>'], ask: 'ethtool -l <if>' },
   async collect(ctx, name) {
     return ethtoolFact(ctx, ['-l'], name, parseEthtoolChannels);
   },

@@ -12,6 +12,7 @@ export const ethtoolCoalesceCollector = defineCollector({
   id: 'ethtool.coalesce',
   scope: 'interface',
   description: 'Interrupt coalescing from ethtool -c <if>: adaptive rx/tx, rx-usecs, rx-frames, tx-usecs, ...',
+  reads: { commands: ['ethtool -c <if>'], ask: 'ethtool -c <if>' },
   async collect(ctx, name) {
     return ethtoolFact(ctx, ['-c'], name, parseEthtoolCoalesce);
   },

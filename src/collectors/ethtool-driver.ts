@@ -12,6 +12,7 @@ export const ethtoolDriverCollector = defineCollector({
   id: 'ethtool.driver',
   scope: 'interface',
   description: 'Driver name and version, firmware version and bus address from `ethtool -i <if>`',
+  reads: { commands: ['ethtool -i <if>'], ask: 'ethtool -i <if>' },
   async collect(ctx, subject) {
     return ethtoolFact(ctx, ['-i'], subject, parseEthtoolDriver);
   },

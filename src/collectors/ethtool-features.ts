@@ -13,6 +13,7 @@ export const ethtoolFeaturesCollector = defineCollector({
   id: 'ethtool.features',
   scope: 'interface',
   description: 'Offload features from ethtool --json -k <if> (ethtool -k <if> where --json is not supported): active, fixed, requested',
+  reads: { commands: ['ethtool --json -k <if>', 'ethtool -k <if>'], ask: 'ethtool -k <if>' },
   async collect(ctx, name) {
     // JSON says fixed/requested without text markers; ethtool before 6.x rejects --json -k.
     try {

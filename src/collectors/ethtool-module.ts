@@ -13,6 +13,7 @@ export const ethtoolModuleCollector = defineCollector({
   scope: 'interface',
   description:
     'The pluggable module (SFP/QSFP) from ethtool -m <if>: type, vendor, part, nominal rate, and its diagnostics (light levels, bias, temperature, voltage) with its own alarm and warning thresholds',
+  reads: { commands: ['ethtool -m <if>'], ask: 'ethtool -m <if>' },
   async collect(ctx, name) {
     // Reading the EEPROM goes over the module's I2C bus: slower than other ethtool queries.
     return ethtoolFact(ctx, ['-m'], name, parseEthtoolModule, { timeoutMs: 10_000 });

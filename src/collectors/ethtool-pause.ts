@@ -12,6 +12,7 @@ export const ethtoolPauseCollector = defineCollector({
   id: 'ethtool.pause',
   scope: 'interface',
   description: 'Ethernet flow control (pause frames) from ethtool -a <if>: autonegotiate, rx, tx, negotiated state',
+  reads: { commands: ['ethtool -a <if>'], ask: 'ethtool -a <if>' },
   async collect(ctx, name) {
     return ethtoolFact(ctx, ['-a'], name, parseEthtoolPause);
   },

@@ -12,6 +12,7 @@ export const ethtoolRingsCollector = defineCollector({
   id: 'ethtool.rings',
   scope: 'interface',
   description: 'RX/TX ring sizes from ethtool -g <if>: driver maximum and current',
+  reads: { commands: ['ethtool -g <if>'], ask: 'ethtool -g <if>' },
   async collect(ctx, name) {
     return ethtoolFact(ctx, ['-g'], name, (stdout) => parseEthtoolRings(stdout, name));
   },

@@ -12,6 +12,7 @@ export const ethtoolRxfhCollector = defineCollector({
   id: 'ethtool.rxfh',
   scope: 'interface',
   description: 'RSS indirection table, hash key and hash function from ethtool -x <if>',
+  reads: { commands: ['ethtool -x <if>'], ask: 'ethtool -x <if>' },
   async collect(ctx, name) {
     // A driver without a table may still exit 0 and print "Operation not supported" in place
     // of the table (virtio_net): the parser keeps that as a null table. Older ethtool exits

@@ -12,6 +12,7 @@ export const ethtoolSettingsCollector = defineCollector({
   id: 'ethtool.settings',
   scope: 'interface',
   description: 'Link modes (supported, advertised, link partner), negotiated speed, duplex and link state from `ethtool <if>`',
+  reads: { commands: ['ethtool <if>'], ask: 'ethtool <if>' },
   async collect(ctx, subject) {
     // A non-root run exits 0 and prints most settings, with "netlink error" / "Cannot get ..."
     // on stderr: the parser keeps what was printed and records those lines as warnings.

@@ -13,6 +13,7 @@ export const ethtoolStatsCollector = defineCollector({
   id: 'ethtool.stats',
   scope: 'interface',
   description: 'Driver statistics from ethtool -S <if>: drop, error and per-queue counters',
+  reads: { commands: ['ethtool -S <if>'], ask: 'ethtool -S <if>' },
   async collect(ctx, name) {
     // Devices without driver statistics (loopback, some tunnels) answer "no stats available".
     return ethtoolFact(ctx, ['-S'], name, parseEthtoolStats, {

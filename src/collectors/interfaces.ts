@@ -16,6 +16,10 @@ export const interfacesCollector = defineCollector({
   id: 'interfaces',
   scope: 'host',
   description: "The host's network interfaces (/sys/class/net), loopback excluded",
+  reads: {
+    files: ['/sys/class/net', '/sys/bus/pci/devices', '/sys/bus/pci/devices/<pci>/class', '/sys/bus/pci/devices/<pci>/net'],
+    ask: 'ip -d link show',
+  },
   async collect(ctx) {
     const entries = (await ctx.readDir(SYS_CLASS_NET)).filter(
       (name) => name !== 'lo' && !name.startsWith('.') && name !== 'bonding_masters',

@@ -15,6 +15,7 @@ export const procInterruptsCollector = defineCollector({
   id: 'proc.interrupts',
   scope: 'host',
   description: 'Interrupt counts per CPU and IRQ names from /proc/interrupts',
+  reads: { files: ['/proc/interrupts'], ask: 'cat /proc/interrupts' },
   async collect(ctx) {
     return parseProcInterrupts(await ctx.readFile(PROC_INTERRUPTS));
   },

@@ -16,6 +16,7 @@ export const iperf3VersionCollector = defineCollector({
   id: 'iperf3.version',
   scope: 'host',
   description: 'Installed iperf3 version and build features (`iperf3 -v`)',
+  reads: { commands: ['iperf3 -v'], ask: 'iperf3 --version' },
   async collect(ctx) {
     const result = await ctx.exec(ARGV, { timeoutMs: 5_000 });
     if (result.exitCode === 0) return parseIperf3Version(result.stdout);

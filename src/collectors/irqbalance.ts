@@ -27,6 +27,11 @@ export const irqbalanceCollector = defineCollector({
   id: 'irqbalance',
   scope: 'host',
   description: 'Whether irqbalance runs (/proc/<pid>/comm) and the CPUs and IRQs its configuration excludes',
+  reads: {
+    files: ['/proc', '/proc/<n>/comm', '/etc/default/irqbalance', '/etc/sysconfig/irqbalance'],
+    ask: 'systemctl status irqbalance',
+    never: { text: 'no pasted format says whether irqbalance runs; its status output is prose' },
+  },
   async collect(ctx) {
     const [pids, config] = await Promise.all([findProcesses(ctx, 'irqbalance'), readConfig(ctx)]);
     const settings = config ? shellAssignments(config.text) : new Map<string, string>();

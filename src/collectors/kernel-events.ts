@@ -20,6 +20,11 @@ export const kernelEventsCollector = defineCollector({
   scope: 'host',
   description:
     'Fault events in the kernel log (`dmesg`, the journal\'s kernel messages, /var/log/kern.log or messages): link flaps, "NETDEV WATCHDOG ... timed out", TX hangs and resets, PCIe AER errors, rejected modules, firmware and MDD events, "nf_conntrack: table full", over-MTU drops, page allocation failures',
+  reads: {
+    commands: ['dmesg', 'journalctl --no-pager --catalog --boot -k'],
+    files: ['/var/log/kern.log', '/var/log/messages'],
+    ask: 'dmesg',
+  },
   async collect(ctx) {
     // The ring buffer first (what the boot and the fault wrote), then the journal, then the log
     // files: the first source with an event wins, so one event is never counted from two copies.

@@ -14,6 +14,7 @@ export const kernelPcieCollector = defineCollector({
   scope: 'host',
   description:
     'The kernel log\'s PCIe bandwidth lines for NICs ("63.008 Gb/s available PCIe bandwidth, limited by 8 GT/s x8 link at ...") from `dmesg`',
+  reads: { commands: ['dmesg', 'journalctl --no-pager --catalog --boot -k'], ask: 'dmesg' },
   async collect(ctx) {
     // dmesg needs root where kernel.dmesg_restrict is 1: runTool turns that into permission-denied.
     // A capture may hold the journal's kernel messages instead (sos logs plugin).

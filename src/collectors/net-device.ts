@@ -55,6 +55,17 @@ export const netDeviceCollector = defineCollector({
   id: 'net.device',
   scope: 'interface',
   description: 'Interface attributes from /sys/class/net/<if>: speed, MTU, state, driver, PCI address, NUMA node',
+  reads: {
+    commands: ['lspci -vv -s <pci>'],
+    files: [
+      '/sys/class/net/<if>',
+      '/sys/class/net/<if>/*',
+      '/sys/devices/**/net/<if>/*',
+      '/sys/devices/**/<pci>/*',
+      '/sys/bus/pci/devices/<pci>/*',
+    ],
+    ask: 'ethtool <if>; ethtool -i <if>; ip -d link show dev <if>',
+  },
   async collect(ctx, name) {
     const classPath = path.join(SYS_CLASS_NET, name);
     // On current kernels /sys/class/net/<if> is a link into /sys/devices; follow it so that

@@ -34,6 +34,11 @@ export const netQueuesCollector = defineCollector({
   id: 'net.queues',
   scope: 'interface',
   description: "Kernel queues of an interface (/sys/class/net/<if>/queues/rx-N, tx-N) and each rx queue's RPS CPU mask",
+  reads: {
+    files: ['/sys/class/net/<if>/queues', '/sys/class/net/<if>/queues/*/*'],
+    ask: 'ls /sys/class/net/<if>/queues',
+    never: { text: 'no pasted format lists the queue directories (FreeBSD sysctl dev.* excepted); ethtool -l gives the channel counts' },
+  },
   async collect(ctx, name) {
     const queuesPath = path.join(SYS_CLASS_NET, name, 'queues');
     const entries = await ctx.readDir(queuesPath);

@@ -19,6 +19,7 @@ export const netStatisticsCollector = defineCollector({
   id: 'net.statistics',
   scope: 'interface',
   description: 'Generic interface counters from /sys/class/net/<if>/statistics (drops, missed, FIFO and CRC errors)',
+  reads: { files: ['/sys/class/net/<if>/statistics', '/sys/class/net/<if>/statistics/*'], ask: 'ip -s -s link show dev <if>' },
   async collect(ctx, name) {
     const dir = path.join(SYS_CLASS_NET, name, 'statistics');
     const files = (await ctx.readDir(dir)).filter((file) => !file.startsWith('.'));

@@ -40,6 +40,16 @@ export const nicIrqsCollector = defineCollector({
   id: 'nic.irqs',
   scope: 'interface',
   description: "The interface's interrupt vectors (msi_irqs and /proc/interrupts names), their counts and CPU affinity from /proc/irq/<n>",
+  reads: {
+    files: [
+      '/sys/devices/**/<pci>/msi_irqs',
+      '/sys/bus/pci/devices/<pci>/msi_irqs',
+      '/sys/class/net/<if>/device/msi_irqs',
+      '/proc/irq/<n>/*',
+      '/proc/interrupts',
+    ],
+    ask: 'cat /proc/interrupts',
+  },
   async collect(ctx, name) {
     const device = await ctx.get('net.device', name);
     const interrupts = await ctx.get('proc.interrupts');

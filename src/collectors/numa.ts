@@ -21,6 +21,11 @@ export const numaCollector = defineCollector({
   id: 'numa',
   scope: 'host',
   description: 'NUMA nodes from /sys/devices/system/node: CPUs, memory and distances (numactl --hardware in snapshots without them)',
+  reads: {
+    commands: ['numactl --hardware'],
+    files: ['/sys/devices/system/node/online', '/sys/devices/system/node/node<n>/*'],
+    ask: 'numactl -H',
+  },
   async collect(ctx) {
     let online: string | undefined;
     try {

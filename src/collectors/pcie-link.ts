@@ -79,6 +79,11 @@ export const pcieLinkCollector = defineCollector({
   scope: 'interface',
   description:
     'PCIe link of the NIC and of the bridges above it: sysfs {current,max}_link_{speed,width}, else `lspci -vv -s <BDF>` (LnkCap/LnkSta); MaxPayload/MaxReadReq from lspci',
+  reads: {
+    commands: ['lspci -vv -s <pci>'],
+    files: ['/sys/bus/pci/devices/<pci>/*', '/sys/devices/**/<pci>/*', '/sys/class/net/<if>/device/*'],
+    ask: "sudo lspci -vv -s $(ethtool -i <if> | awk '/bus-info/ {print $2}')",
+  },
   async collect(ctx, subject) {
     const device = await ctx.get('net.device', subject);
     if (!device.pciAddress || !device.pciPath) {

@@ -25,6 +25,11 @@ export const procNetDevCollector = defineCollector({
   id: 'proc.net.dev',
   scope: 'host',
   description: 'Per-interface packet, error and drop counters from /proc/net/dev (every interface in one file)',
+  reads: {
+    files: ['/proc/net/dev'],
+    ask: 'cat /proc/net/dev',
+    never: { text: 'no pasted format reads /proc/net/dev; ip -s -s link gives the same counters' },
+  },
   async collect(ctx) {
     return parseProcNetDev(await ctx.readFile(PROC_NET_DEV));
   },
@@ -35,6 +40,11 @@ export const protocolCountersCollector = defineCollector({
   scope: 'host',
   description:
     'TCP/UDP/IP counters since boot from /proc/net/snmp and /proc/net/netstat (retransmits, UDP buffer errors, listen and backlog drops)',
+  reads: {
+    files: ['/proc/net/snmp', '/proc/net/netstat'],
+    ask: 'cat /proc/net/snmp /proc/net/netstat',
+    never: { text: 'no pasted format reads the protocol counters yet (netstat -s prose differs by version)' },
+  },
   async collect(ctx) {
     const counters: Record<string, number> = {};
     const files: string[] = [];

@@ -20,6 +20,11 @@ export const socketMemoryCollector = defineCollector({
   id: 'net.socket-memory',
   scope: 'host',
   description: 'Socket memory in use (/proc/net/sockstat "mem", pages) and its limits net.ipv4.tcp_mem and udp_mem (low, pressure, high)',
+  reads: {
+    files: ['/proc/net/sockstat', '/proc/sys/net/ipv4/tcp_mem', '/proc/sys/net/ipv4/udp_mem'],
+    ask: 'cat /proc/net/sockstat',
+    never: { text: 'no pasted format reads /proc/net/sockstat yet' },
+  },
   async collect(ctx) {
     const sockstat = parseSockstat(await ctx.readFile(PROC_NET_SOCKSTAT));
     const limits = async (key: string) => {

@@ -18,6 +18,7 @@ export const softnetCollector = defineCollector({
   id: 'softnet',
   scope: 'host',
   description: 'Per-CPU packet processing counters from /proc/net/softnet_stat: processed, backlog drops, time squeeze',
+  reads: { files: ['/proc/net/softnet_stat'], ask: 'cat /proc/net/softnet_stat' },
   async collect(ctx) {
     return { cpus: parseSoftnetStat(await ctx.readFile(SOFTNET_STAT)) };
   },

@@ -37,12 +37,13 @@ declare module '../engine/facts.js' {
   }
 }
 
-async function listConf(ctx: CollectContext, dir: string): Promise<string[]> {
+/** A directory's .conf files; null when the capture did not hold the directory at all. */
+async function listConf(ctx: CollectContext, dir: string): Promise<string[] | null> {
   try {
     return (await ctx.readDir(dir)).filter((name) => name.endsWith('.conf'));
   } catch (error) {
-    // A directory that does not exist (or was not captured) holds no settings.
-    if (error instanceof HostIOError) return [];
+    // A directory that does not exist holds no settings; one a capture did not hold says nothing.
+    if (error instanceof HostIOError) return error.kind === 'not-captured' ? null : [];
     throw error;
   }
 }
@@ -50,9 +51,14 @@ async function listConf(ctx: CollectContext, dir: string): Promise<string[]> {
 /** The files boot applies, in the order it applies them. */
 async function sysctlFiles(ctx: CollectContext): Promise<string[]> {
   const byName = new Map<string, string>();
-  for (const dir of SYSCTL_DIRS) {
-    for (const name of await listConf(ctx, dir)) if (!byName.has(name)) byName.set(name, path.posix.join(dir, name));
-  }
+  const listings = await Promise.all(SYSCTL_DIRS.map((dir) => listConf(ctx, dir)));
+  // A capture that holds none of the directories (a ticket, a partial sosreport) cannot say that no
+  // file sets a key: the fact is not captured, rather than "no sysctl file on disk".
+  if (listings.every((listing) => listing === null))
+    throw new HostIOError('not-captured', `the capture holds none of ${SYSCTL_DIRS.join(', ')}`);
+  SYSCTL_DIRS.forEach((dir, index) => {
+    for (const name of listings[index] ?? []) if (!byName.has(name)) byName.set(name, path.posix.join(dir, name));
+  });
   const ordered = [...byName.keys()].sort().map((name) => byName.get(name)!);
   return [...ordered.slice(0, MAX_FILES), SYSCTL_CONF];
 }
@@ -62,6 +68,23 @@ export const sysctlOnDiskCollector = defineCollector({
   scope: 'host',
   description:
     'Network sysctl settings (net.*) that boot applies (/etc/sysctl.conf, /etc/sysctl.d, /run/sysctl.d, /usr/lib/sysctl.d) with the value each key runs with now (/proc/sys)',
+  reads: {
+    files: [
+      '/etc/sysctl.conf',
+      '/etc/sysctl.d',
+      '/run/sysctl.d',
+      '/usr/local/lib/sysctl.d',
+      '/usr/lib/sysctl.d',
+      '/lib/sysctl.d',
+      '/etc/sysctl.d/*',
+      '/run/sysctl.d/*',
+      '/usr/local/lib/sysctl.d/*',
+      '/usr/lib/sysctl.d/*',
+      '/lib/sysctl.d/*',
+    ],
+    ask: 'cat /etc/sysctl.conf /etc/sysctl.d/*.conf',
+    never: { text: 'pasted configuration files carry no file names to order them by' },
+  },
   async collect(ctx) {
     const files: string[] = [];
     const last = new Map<string, { value: string; file: string }>();

@@ -15,6 +15,7 @@ export const sysctlCollector = defineCollector({
   id: 'sysctl.net',
   scope: 'host',
   description: 'Network sysctls read from /proc/sys: socket buffer limits, tcp_rmem/tcp_wmem, qdisc, congestion control, MTU probing',
+  reads: { files: ['/proc/sys/net/core/*', '/proc/sys/net/ipv4/*'], ask: "sysctl -a 2>/dev/null | grep -E '^net\\.(core|ipv4\\.tcp)'" },
   async collect(ctx) {
     // /proc/sys directly rather than `sysctl -a`: sixteen small reads, no process, no root needed.
     const raw = await Promise.all(SYSCTL_NET_KEYS.map(async (key) => [key, await readAttribute(ctx, procSysPath(key))] as const));

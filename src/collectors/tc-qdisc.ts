@@ -43,6 +43,7 @@ export const tcQdiscAllCollector = defineCollector({
   id: 'tc.qdisc.all',
   scope: 'host',
   description: 'Traffic control of every interface from one tc -s qdisc show',
+  reads: { commands: ['tc -s qdisc show'], ask: 'tc -s qdisc show' },
   async collect(ctx) {
     return splitQdiscsByDevice((await runTool(ctx, ['tc', '-s', 'qdisc', 'show'])).stdout);
   },
@@ -53,6 +54,7 @@ export const tcQdiscCollector = defineCollector({
   scope: 'interface',
   description:
     'Traffic control on the interface (tc -s qdisc show, and tc -s class show dev <if> for classful qdiscs): shaper rates (tbf, htb, fq maxrate, cake) and drop counters',
+  reads: { commands: ['tc -s qdisc show', 'tc -s class show dev <if>'], ask: 'tc -s qdisc show dev <if>' },
   async collect(ctx, name) {
     const all = await ctx.get('tc.qdisc.all');
     const qdiscs = all[name] ? parseTcQdisc(all[name]) : [];

@@ -34,6 +34,13 @@ export const ticketReportsCollector = defineCollector({
   scope: 'host',
   description:
     'What a pasted ticket reports: iperf3 and iperf 2 rates, the link speed it states, the change that cured it (text input only)',
+  reads: {
+    ask: null,
+    never: {
+      sosreport: 'what a ticket reports in words or pasted runs: only pasted text has it',
+      script: 'what a ticket reports in words or pasted runs: only pasted text has it',
+    },
+  },
   async collect() {
     throw new FactCollectionError('not-found', 'no ticket text: test results are only read from pasted text');
   },

@@ -38,6 +38,14 @@ export const toolsCollector = defineCollector({
   scope: 'host',
   description:
     'Which diagnostic tools are installed (ethtool, lspci, iperf3, numactl, taskset, irqbalance, tc, ip): directory listings of PATH and the sbin directories',
+  reads: {
+    files: ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin', '/**'],
+    ask: null,
+    never: {
+      text: 'a pasted text does not show which tools the host has installed',
+      sosreport: 'sos does not list the binary directories',
+    },
+  },
   async collect(ctx) {
     // Listing directories is cheap and is recorded in snapshots, unlike running `<tool> --version`.
     // nicdoctor runs its commands from these directories (tool-path.ts), never the caller's PATH;

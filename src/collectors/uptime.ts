@@ -18,6 +18,11 @@ export const uptimeCollector = defineCollector({
   id: 'host.uptime',
   scope: 'host',
   description: 'Seconds since boot from /proc/uptime, to turn counters since boot into rates',
+  reads: {
+    files: ['/proc/uptime'],
+    ask: 'cat /proc/uptime',
+    never: { text: 'no pasted format reads /proc/uptime; the kernel log times stand in' },
+  },
   async collect(ctx) {
     return { seconds: parseProcUptime(await ctx.readFile(PROC_UPTIME)) };
   },

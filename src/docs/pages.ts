@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checks } from '../../checks/index.js';
+import { factCatalogue, INPUT_MODES, INPUT_MODE_TITLES } from '../collectors/catalogue.js';
 import { collectors } from '../collectors/index.js';
 import { CAUSE_CATALOGUE, causeAnchor, type CauseEntry } from '../domain/cause-catalogue.js';
 import { parseReference } from '../domain/references.js';
@@ -243,6 +244,38 @@ export function knownIssuesPage(issues: readonly KnownIssue[]): string {
   ].join('\n');
 }
 
+/** The fact catalogue: what each fact reads and how every input mode holds it (src/collectors/catalogue.ts). */
+export function factsPage(): string {
+  const checksUsing = (fact: string) =>
+    checks
+      .filter((check) => [...(check.requires as readonly string[]), ...((check.optionalFacts ?? []) as readonly string[])].includes(fact))
+      .map((check) => `[\`${check.id}\`](checks/${check.id}.md)`);
+  return [
+    '# Facts',
+    '',
+    GENERATED,
+    '',
+    'Every fact a check can judge, with what it reads on a live host and how each input holds it. A fact one',
+    'input can never hold says so here, and a report made from that input does not ask for it; the command',
+    'under "ask" is what a report asks a person to run and paste. Templates: `<if>` the interface, `<pci>` a PCI',
+    'address, `<n>` a number, `*` one path part, `**` any path.',
+    '',
+    ...factCatalogue().flatMap((entry) => {
+      const users = checksUsing(entry.id);
+      return [
+        `## \`${entry.id}\``,
+        '',
+        `${md(entry.description)} (per ${entry.scope === 'interface' ? 'interface' : 'host'})`,
+        '',
+        `- ask: ${entry.reads.ask ? `\`${entry.reads.ask}\`` : 'nothing (only nicdoctor produces it)'}`,
+        `- checks: ${users.join(', ') || 'none yet'}`,
+        ...INPUT_MODES.map((mode) => `- ${INPUT_MODE_TITLES[mode]}: ${entry.modes[mode]}`),
+        '',
+      ];
+    }),
+  ].join('\n');
+}
+
 export function indexPage(input: DocsInput): string {
   const registry = input.checks ?? checks;
   return [
@@ -251,6 +284,7 @@ export function indexPage(input: DocsInput): string {
     GENERATED,
     '',
     '- [Causes](causes.md)',
+    '- [Facts](facts.md): what each fact reads, and how every input holds it',
     '- [Known issues](known-issues.md)',
     '',
     '## Checks',
@@ -270,6 +304,7 @@ export function allPages(input: DocsInput): Map<string, string> {
   const pages = new Map<string, string>([
     ['docs/README.md', indexPage(input)],
     ['docs/causes.md', causesPage()],
+    ['docs/facts.md', factsPage()],
     ['docs/known-issues.md', knownIssuesPage(input.knownIssues)],
   ]);
   for (const check of registry) pages.set(`docs/checks/${check.id}.md`, checkPage(check, input));

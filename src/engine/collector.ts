@@ -1,9 +1,29 @@
 import type { Logger } from 'pino';
-import { HostIOError, type ExecOptions, type ExecResult, type HostIO } from '../hostio/types.js';
+import { HostIOError, type ExecOptions, type ExecResult, type HostIO, type OfflineInput } from '../hostio/types.js';
 import type { Source } from '../report/schema.js';
 import { FactCollectionError, ParseError, type FactError, type FactId, type FactResult, type FactTypes } from './facts.js';
 
 export type FactScope = 'host' | 'interface';
+
+/**
+ * What a collector reads, declared next to the code that reads it, so that the fact catalogue
+ * (docs/facts.md), the commands a report asks for and the conformance test all come from one
+ * place. Templates: `<if>` the interface, `<pci>` a PCI address, `<n>` a number, `*` one path part
+ * or word, `**` anything (sysfs's resolved device paths).
+ */
+export interface FactReads {
+  /** Commands, as nicdoctor runs them (argv joined by spaces). */
+  commands?: readonly string[];
+  /** Files and directories (listings) it reads. */
+  files?: readonly string[];
+  /**
+   * The command a person runs to print the same thing, for a report's "what to collect" list;
+   * null when only nicdoctor produces it (the bench) or nothing a person pastes would carry it.
+   */
+  ask: string | null;
+  /** Inputs that never hold this fact, each with why: declared up front, checked by the conformance test. */
+  never?: Partial<Record<OfflineInput, string>>;
+}
 
 /**
  * A collector reads one fact from the host through HostIO, and nothing else does.
@@ -13,6 +33,7 @@ export interface Collector<K extends FactId = FactId> {
   id: K;
   scope: FactScope;
   description: string;
+  reads: FactReads;
   /** Watchdog for the whole collector (commands also have their own timeouts). */
   timeoutMs?: number;
   collect(ctx: CollectContext, subject: string): Promise<FactTypes[K]>;
@@ -78,6 +99,27 @@ function toFactError(error: unknown, argv?: string[]): FactError {
   }
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'failed', message };
+}
+
+/** The command a person runs for a fact, for its subject: null when none (FactReads.ask). */
+export function askCommandFor(reads: FactReads, subject: string): string | null {
+  if (!reads.ask) return null;
+  return subject ? reads.ask.replaceAll('<if>', subject) : reads.ask;
+}
+
+/**
+ * A file or listing an offline input did not hold gets its hint from the collector's declaration:
+ * the command to run on the host or, where this kind of input can never carry the fact, why and
+ * what would. A failed command already names itself (its hint was attached where it ran).
+ */
+function withCatalogueHint(error: unknown, collector: Collector, subject: string, input: OfflineInput | undefined): FactError {
+  const factError = toFactError(error);
+  if (!(error instanceof HostIOError) || error.kind !== 'not-captured') return factError;
+  const never = input ? collector.reads.never?.[input] : undefined;
+  if (never) return { ...factError, hint: `not captured: ${never}; record the host with nicdoctor collect` };
+  const command = askCommandFor(collector.reads, subject);
+  if (!command) return factError;
+  return { ...factError, hint: `not captured: run \`${command}\` on the host, or record it with nicdoctor collect` };
 }
 
 export interface CollectorRun {
@@ -198,7 +240,7 @@ export class FactStore {
       return { ok: true, value, sources, durationMs };
     } catch (error) {
       const durationMs = performance.now() - started;
-      const factError = toFactError(error);
+      const factError = withCatalogueHint(error, collector, subject, io.offlineInput);
       log.debug({ err: factError }, 'collector failed');
       this.runs.push({ fact: collector.id, ...(subject ? { subject } : {}), ok: false, durationMs, error: factError });
       return { ok: false, error: factError, sources, durationMs };

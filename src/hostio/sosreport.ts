@@ -71,6 +71,7 @@ const FAILURE_OUTPUT =
 export class SosreportHostIO implements HostIO {
   /** Offline, like a nicdoctor snapshot: collectors that behave differently offline do so here too. */
   readonly mode = 'snapshot' as const;
+  readonly offlineInput = 'sosreport' as const;
 
   private constructor(
     readonly root: string,

@@ -49,9 +49,14 @@ export interface HostInventory {
   uid: number;
 }
 
+/** The offline inputs that are not a nicdoctor snapshot: what each can carry differs (docs/facts.md). */
+export type OfflineInput = 'script' | 'sosreport' | 'text';
+
 export interface HostIO {
   /** 'live', 'snapshot' or 'recording': reported so a reader knows where facts came from. */
   readonly mode: 'live' | 'snapshot' | 'recording';
+  /** Which kind of capture a snapshot-mode host reads, where that limits what it can hold. */
+  readonly offlineInput?: OfflineInput;
   /** Runs argv (never a shell string). Resolves for any exit code; rejects with HostIOError. */
   exec(argv: string[], options?: ExecOptions): Promise<ExecResult>;
   readFile(path: string): Promise<string>;

@@ -31,10 +31,21 @@ export const STATUS_LABEL: Record<CheckResult['status'], string> = {
   error: 'error',
 };
 
+/** What a capture does not say is left out, never printed as "unknown" or "0 CPUs". */
+const known = (value: string | null | undefined): value is string => !!value && value !== 'unknown';
+
 export function hostLine(report: Report): string {
   const host = report.host;
-  const virt = host.virtualization ? `, ${host.virtualization}` : '';
-  return `${host.hostname} — ${host.os}, kernel ${host.kernel}, ${host.cpuModel}, ${host.logicalCpus} CPUs${virt}${host.root ? '' : ', not root'}`;
+  const parts = [
+    known(host.os) ? host.os : null,
+    known(host.kernel) ? `kernel ${host.kernel}` : null,
+    known(host.cpuModel) ? host.cpuModel : null,
+    host.logicalCpus > 0 ? `${host.logicalCpus} CPUs` : null,
+    host.virtualization ?? null,
+    host.root ? null : 'not root',
+  ].filter((part): part is string => part !== null);
+  const name = known(host.hostname) ? host.hostname : 'host name not shown';
+  return parts.length ? `${name} — ${parts.join(', ')}` : `${name} — OS, kernel and CPUs not shown`;
 }
 
 export function interfaceLine(iface: Report['interfaces'][number]): string {

@@ -1,3 +1,4 @@
+import { pastedTextAsks } from '../collectors/catalogue.js';
 import type { AnyCheck } from '../engine/check.js';
 import type { AskFor, Report } from '../report/schema.js';
 
@@ -17,37 +18,9 @@ export interface CommandBook {
   skipChecks?: ReadonlySet<string>;
 }
 
-const PER_INTERFACE: Record<string, (iface: string) => string> = {
-  'net.device': (iface) => `ethtool ${iface}; ethtool -i ${iface}; ip -d link show dev ${iface}`,
-  'ethtool.settings': (iface) => `ethtool ${iface}`,
-  'ethtool.driver': (iface) => `ethtool -i ${iface}`,
-  'ethtool.features': (iface) => `ethtool -k ${iface}`,
-  'ethtool.rings': (iface) => `ethtool -g ${iface}`,
-  'ethtool.channels': (iface) => `ethtool -l ${iface}`,
-  'ethtool.coalesce': (iface) => `ethtool -c ${iface}`,
-  'ethtool.pause': (iface) => `ethtool -a ${iface}`,
-  'ethtool.stats': (iface) => `ethtool -S ${iface}`,
-  'ethtool.rxfh': (iface) => `ethtool -x ${iface}`,
-  'ethtool.module': (iface) => `ethtool -m ${iface}`,
-  'net.statistics': (iface) => `ip -s -s link show dev ${iface}`,
-  'net.queues': (iface) => `ls /sys/class/net/${iface}/queues`,
-  'pcie.link': (iface) => `sudo lspci -vv -s $(ethtool -i ${iface} | awk '/bus-info/ {print $2}')`,
-  'nic.irqs': (iface) => `ls /sys/class/net/${iface}/device/msi_irqs; cat /proc/interrupts`,
-  'tc.qdisc': (iface) => `tc -s qdisc show dev ${iface}`,
-};
-
-const PER_HOST: Record<string, string> = {
-  'proc.interrupts': 'cat /proc/interrupts',
-  softnet: 'cat /proc/net/softnet_stat',
-  'sysctl.net': "sysctl -a 2>/dev/null | grep -E '^net\\.(core|ipv4\\.tcp)'",
-  numa: 'numactl -H',
-  'cpu.topology': 'lscpu',
-  cpufreq: 'cat /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor | sort | uniq -c',
-  irqbalance: 'systemctl status irqbalance',
-  'iperf3.version': 'iperf3 --version',
-  'tc.qdisc.all': 'tc -s qdisc show',
-  interfaces: 'ip -d link show',
-};
+// Per fact, the command that prints it, from the collectors' declarations (the fact catalogue):
+// only facts a pasted output can carry, so the customer is never asked for what nicdoctor cannot read back.
+const { perInterface: PER_INTERFACE, perHost: PER_HOST } = pastedTextAsks();
 
 /** Checks that read a fact the text did hold, but without the value they judge. */
 const PER_CHECK: Record<string, (iface: string) => string> = {

@@ -65,6 +65,7 @@ export interface TextHostOptions {
 export class TextHostIO implements HostIO {
   /** Offline: collectors that behave differently offline (no live processes) do so here too. */
   readonly mode = 'snapshot' as const;
+  readonly offlineInput = 'text' as const;
   private readonly commands = new Map<string, string>();
   private readonly files = new Map<string, string>();
   /** Pasted /proc/net/bonding files by bond name. */
@@ -353,6 +354,10 @@ export class TextHostIO implements HostIO {
     if (file !== undefined) return file;
     const derived = this.derivedFile(normal);
     if (derived !== undefined) return derived;
+    // With lscpu pasted, the CPU attributes it does not print are absent (unknown values), not a
+    // missing output: the topology is read from what lscpu gives.
+    if (this.lscpu && /^\/sys\/devices\/system\/cpu\/(?:smt\/control|cpu\d+\/topology\/[a-z_]+)$/.test(normal))
+      throw new HostIOError('not-found', `${normal}: lscpu does not print it`);
     throw this.missing(normal);
   }
 
@@ -388,6 +393,28 @@ export class TextHostIO implements HostIO {
       if (info?.driver) return `../../../../bus/pci/drivers/${info.driver}`;
     }
     throw new HostIOError('not-found', `${hostPath}: not a symbolic link in the text`);
+  }
+
+  /**
+   * The CPU files `lscpu` holds the same values as: the online list ("On-line CPU(s) list") and
+   * whether sibling threads are online ("Thread(s) per core"). Thread siblings stay unknown.
+   */
+  private lscpuFile(normal: string): string | undefined {
+    if (!this.lscpu) return undefined;
+    const field = (label: string) =>
+      this.lscpu!.split('\n')
+        .find((line) => line.startsWith(`${label}:`))
+        ?.slice(label.length + 1)
+        .trim();
+    if (normal === '/sys/devices/system/cpu/online') {
+      const online = field('On-line CPU(s) list');
+      return online && /^\d[\d,-]*$/.test(online) ? online + '\n' : undefined;
+    }
+    if (normal === '/sys/devices/system/cpu/smt/active') {
+      const threads = Number(field('Thread(s) per core'));
+      return Number.isInteger(threads) && threads > 0 ? (threads > 1 ? '1\n' : '0\n') : undefined;
+    }
+    return undefined;
   }
 
   async inventory(): Promise<HostInventory> {
@@ -428,6 +455,8 @@ export class TextHostIO implements HostIO {
   }
 
   private derivedFile(normal: string): string | undefined {
+    const cpu = this.lscpuFile(normal);
+    if (cpu !== undefined) return cpu;
     const counter = /^\/sys\/class\/net\/([^/]+)\/statistics\/([^/]+)$/.exec(normal);
     if (counter) {
       const value = this.statistics.get(counter[1]!)?.get(counter[2]!);

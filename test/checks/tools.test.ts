@@ -79,8 +79,14 @@ describe('tools check', () => {
     expect(result.findings[0]?.severity).toBe('warning');
   });
 
-  it('is unknown when the directories could not be listed', async () => {
+  it('is not applicable when a capture lists no tool directory: the analysing machine is not the host', async () => {
     const result = await tester.run({ tools: failed('not-captured', 'none of /usr/sbin, /usr/bin could be listed') });
+    expect(result.status).toBe('not-applicable');
+    expect(result.reason).toContain("does not list the host's tool directories");
+  });
+
+  it('is unknown when the directories could not be listed on the host itself', async () => {
+    const result = await tester.run({ tools: failed('failed', 'none of /usr/sbin, /usr/bin could be listed') });
     expect(result.status).toBe('unknown');
     expect(result.reason).toContain('could be listed');
   });

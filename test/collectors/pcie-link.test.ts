@@ -88,7 +88,7 @@ async function collect(root: string, subject: string, device?: NetDevice): Promi
   const io = await SnapshotHostIO.open(root);
   // A hand-made net.device points the collector at a PCI function that has no netdev in the capture (NVMe, IB).
   const netDevice = device
-    ? defineCollector({ id: 'net.device', scope: 'interface', description: 'test', collect: async () => device })
+    ? defineCollector({ id: 'net.device', scope: 'interface', description: 'test', reads: { ask: null }, collect: async () => device })
     : netDeviceCollector;
   const store = new FactStore(io, [netDevice, pcieLinkCollector], silentLogger());
   return store.get('pcie.link', subject);

@@ -15,6 +15,7 @@ describe('FactStore', () => {
       id: 'test.value',
       scope: 'interface',
       description: 'test',
+      reads: { ask: null },
       async collect(ctx, subject) {
         calls += 1;
         return (await ctx.readFile(`/sys/class/net/${subject}/mtu`)) as never;
@@ -39,9 +40,10 @@ describe('FactStore', () => {
       id: 'test.tool',
       scope: 'host',
       description: 'test',
+      reads: { ask: null },
       collect: async (ctx) => (await ctx.exec(['ethtool', '-i', 'eth0'])) as never,
     });
-    const fine = asCollector({ id: 'test.fine', scope: 'host', description: 'test', collect: async () => 42 as never });
+    const fine = asCollector({ id: 'test.fine', scope: 'host', description: 'test', reads: { ask: null }, collect: async () => 42 as never });
     const io = fakeHost({ commands: () => new HostIOError('tool-missing', 'ethtool: command not found') });
     const store = new FactStore(io, [broken, fine], silentLogger());
     const failedResult = await store.get('test.tool' as never);
@@ -57,6 +59,7 @@ describe('FactStore', () => {
       id: 'test.parse',
       scope: 'host',
       description: 'test',
+      reads: { ask: null },
       collect: async () => {
         throw new ParseError('line 3: expected "RX:"');
       },
@@ -65,6 +68,7 @@ describe('FactStore', () => {
       id: 'test.perm',
       scope: 'host',
       description: 'test',
+      reads: { ask: null },
       collect: async (ctx) => (await ctx.readFile('/proc/irq/5/smp_affinity')) as never,
     });
     const io = fakeHost({ files: { '/proc/irq/5/smp_affinity': new HostIOError('permission-denied', 'permission denied') } });
@@ -84,6 +88,7 @@ describe('FactStore', () => {
       id: 'test.base',
       scope: 'host',
       description: 'test',
+      reads: { ask: null },
       collect: async () => {
         throw new FactCollectionError('unsupported', 'no rings on veth');
       },
@@ -92,6 +97,7 @@ describe('FactStore', () => {
       id: 'test.derived',
       scope: 'host',
       description: 'test',
+      reads: { ask: null },
       collect: async (ctx) => await ctx.get('test.base' as never),
     });
     const store = new FactStore(fakeHost(), [base, derived], silentLogger());
@@ -106,6 +112,7 @@ describe('FactStore', () => {
       id: 'test.hang',
       scope: 'host',
       description: 'test',
+      reads: { ask: null },
       timeoutMs: 50,
       collect: () => new Promise(() => undefined),
     });
@@ -114,7 +121,7 @@ describe('FactStore', () => {
   });
 
   it('refuses two collectors for one fact and unknown facts', () => {
-    const one = asCollector({ id: 'test.dup', scope: 'host', description: 'a', collect: async () => 1 as never });
+    const one = asCollector({ id: 'test.dup', scope: 'host', description: 'a', reads: { ask: null }, collect: async () => 1 as never });
     expect(() => new FactStore(fakeHost(), [one, one], silentLogger())).toThrow(/two collectors/);
     const store = new FactStore(fakeHost(), [one], silentLogger());
     expect(() => store.get('nope' as never)).toThrow(/no collector/);

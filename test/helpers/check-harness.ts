@@ -61,6 +61,7 @@ export async function runCheckOn(check: AnyCheck, facts: FactInput, harness: Har
     id: id as FactId,
     scope: check.scope === 'host' ? 'host' : 'interface',
     description: 'test fact',
+    reads: { ask: null },
     async collect(_ctx, subject) {
       const given = (facts as Record<string, unknown>)[id];
       if (given === undefined) throw new FactCollectionError('not-captured', `test did not provide ${id}`);
