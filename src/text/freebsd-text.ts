@@ -142,6 +142,9 @@ export function readFreebsdText(segments: readonly Segment[], fullText: string):
     evidence,
     inferences,
   };
+  // netstat -m is served as it was printed: the mbuf collector reads FreeBSD's own output.
+  const mbufs = texts('netstat-m')[0];
+  if (mbufs) result.commands.push({ argv: ['netstat', '-m'], text: mbufs });
   for (const name of [...names].sort()) {
     const entry = ifconfig.find((candidate) => candidate.name === name);
     const device = pci.find((candidate) => candidate.name === name);
