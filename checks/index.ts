@@ -23,6 +23,7 @@ import softnet from './softnet.js';
 import protocolCounters from './protocol-counters.js';
 import socketMemory from './socket-memory.js';
 import conntrackTable from './conntrack-table.js';
+import mbufs from './mbufs.js';
 import sysctlDrift from './sysctl-drift.js';
 import tools from './tools.js';
 import throughput from './throughput.js';
@@ -58,6 +59,7 @@ const registry = [
   protocolCounters,
   socketMemory,
   conntrackTable,
+  mbufs,
   sysctlDrift,
   // The measuring tools, then the measurement (only with a bench).
   iperf3,

@@ -35,6 +35,7 @@ import { procNetDevCollector, protocolCountersCollector } from './proc-net.js';
 import { uptimeCollector } from './uptime.js';
 import { socketMemoryCollector } from './socket-memory.js';
 import { conntrackCollector } from './conntrack.js';
+import { mbufsCollector } from './mbufs.js';
 import { sysctlOnDiskCollector } from './sysctl-on-disk.js';
 
 /** Every fact collector. One line per collector; the conformance test checks that each is used. */
@@ -74,6 +75,7 @@ export const collectors: readonly Collector[] = [
   uptimeCollector,
   socketMemoryCollector,
   conntrackCollector,
+  mbufsCollector,
   sysctlOnDiskCollector,
   kernelPcieCollector,
   kernelEventsCollector,

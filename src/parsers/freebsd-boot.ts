@@ -26,6 +26,11 @@ export interface FreebsdBootNic {
 
 const LINE = /^\s*(?:<\d+>)?(?:\w{3} +\d+ [\d:]+ \S+ kernel: )?([a-z][a-z_]{0,15}\d{1,3}): (.{1,400})$/;
 
+/** Whether a line is a FreeBSD driver message (`ice0: ...`), the start a wrapped piece belongs to. */
+export function isFreebsdDriverLine(line: string): boolean {
+  return LINE.test(line);
+}
+
 export function parseFreebsdBoot(text: string): Map<string, FreebsdBootNic> {
   const nics = new Map<string, FreebsdBootNic>();
   const lines = text.split('\n');

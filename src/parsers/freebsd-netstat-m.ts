@@ -9,12 +9,20 @@ import { ParseError } from './parse-error.js';
  *   0 requests for mbufs delayed (mbufs/clusters/mbuf+clusters)     (FreeBSD 10+: a/b/c)
  *   5500 calls to protocol drain routines
  *
+ * FreeBSD before 5 prints a peak instead of a cache, and one denial count for every kind:
+ *
+ *   3704/6656/6656 mbuf clusters in use (current/peak/max)
+ *   106522 requests for memory denied
+ *   1545 requests for memory delayed
+ *
  * A mail client may wrap the "(mbufs/clusters/mbuf" legend onto the next line: only the numbers
  * and the words before the parenthesis are read.
  */
 
 export interface NetstatMbufs {
+  /** Clusters allocated (in use and cached; before FreeBSD 5, the peak since boot). */
   clustersInUse: number | null;
+  /** The pool's limit, kern.ipc.nmbclusters. */
   clustersMax: number | null;
   mbufsDenied: number;
   clustersDenied: number;
@@ -54,6 +62,21 @@ export function parseNetstatM(text: string): NetstatMbufs {
     if (clusters) {
       result.clustersInUse = Number(clusters[3]);
       result.clustersMax = Number(clusters[4]);
+      read += 1;
+      continue;
+    }
+    // Before FreeBSD 5: current/peak/max, the peak showing whether the pool ever reached its limit.
+    const peak = /^(\d{1,20})\/(\d{1,20})\/(\d{1,20}) mbuf clusters in use \(current\/peak\/max\)/.exec(line);
+    if (peak) {
+      result.clustersInUse = Number(peak[2]);
+      result.clustersMax = Number(peak[3]);
+      read += 1;
+      continue;
+    }
+    const memory = /^(\d{1,20}) requests for memory (denied|delayed)\b/.exec(line);
+    if (memory) {
+      if (memory[2] === 'denied') result.mbufsDenied += Number(memory[1]);
+      else result.delayed += Number(memory[1]);
       read += 1;
       continue;
     }

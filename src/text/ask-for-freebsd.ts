@@ -36,6 +36,7 @@ export const FREEBSD_COMMANDS: CommandBook = {
     'iperf3.version': 'iperf3 --version',
     interfaces: 'ifconfig -a',
     'net.protocol': 'netstat -s -p tcp',
+    'net.mbufs': 'netstat -m',
   },
   perCheck: {
     mtu: (iface) => `ifconfig ${iface}`,

@@ -8,12 +8,17 @@ import { freebsdFixOf, tunablesPlace, type FreebsdProduct } from './freebsd-fixe
  * instead of "unknown", and fixes name FreeBSD's commands and files.
  */
 
+/** The files FreeBSD reads its tunables, sysctls and interface settings from. */
+const FREEBSD_CONFIG_FILES: ReadonlySet<string> = new Set(['/boot/loader.conf', '/etc/sysctl.conf', '/etc/rc.conf']);
+
 /** Checks whose input exists only on Linux, and what FreeBSD has instead. */
 export const LINUX_ONLY_CHECKS: Readonly<Record<string, string>> = {
   softnet: 'FreeBSD has no softnet_stat: its netisr queues and their drops are in `netstat -Q`',
   qdisc: 'FreeBSD has no tc qdiscs: traffic shaping is ALTQ or dummynet, set in the firewall',
   'kernel-pcie': "FreeBSD's kernel prints no PCIe bandwidth line: the link is read from pciconf -lvc (pcie-link)",
   tools: 'ethtool and lspci are Linux tools: on FreeBSD the same facts come from ifconfig, pciconf and sysctl',
+  'conntrack-table': "FreeBSD has no nf_conntrack: a firewall's state table is pf's (pfctl -si shows its limit and use)",
+  'socket-memory': 'FreeBSD has no tcp_mem or sockstat pressure: its packet memory is the mbuf pools of netstat -m (mbufs)',
   'rss-indirection': 'FreeBSD drivers show no RSS indirection table (Linux ethtool -x); the queue count is judged by rss-queues',
 };
 
@@ -48,7 +53,8 @@ export function freebsdReport(report: Report, product: FreebsdProduct): void {
       fix.commands = translated.commands;
       fix.operations = translated.commands.map((text) => ({ kind: 'manual', text }));
       if (translated.persistent) fix.persistent = translated.persistent;
-      else delete fix.persistent;
+      // A rule written for FreeBSD names its own file; a Linux drop-in has no meaning here.
+      else if (!FREEBSD_CONFIG_FILES.has(fix.persistent?.file ?? '')) delete fix.persistent;
       if (translated.note) fix.text = `${fix.text} (${translated.note})`;
     }
   }

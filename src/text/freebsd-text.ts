@@ -12,6 +12,7 @@ import {
   mediaSpeedMbps,
   sysctlNodeOf,
 } from '../domain/freebsd.js';
+import { freebsdDriverLinesOfText } from './kernel-text.js';
 import type { Segment } from './segment.js';
 
 /**
@@ -111,7 +112,8 @@ export function readFreebsdText(segments: readonly Segment[], fullText: string):
   }
   if ([...sysctl.keys()].some((key) => key.startsWith('dev.') || key.startsWith('kern.') || key.startsWith('hw.')))
     evidence.push('FreeBSD sysctl names (dev., kern., hw.)');
-  const boot = parseFreebsdBoot(fullText);
+  // Driver messages stand anywhere in a ticket, quoted, wrapped or respaced by its mailer.
+  const boot = parseFreebsdBoot(freebsdDriverLinesOfText(fullText));
   const bootNics = new Map([...boot].filter(([name]) => freebsdInterfaceKind(name) !== 'software'));
   if (bootNics.size) evidence.push('FreeBSD driver boot messages');
   const interrupts = texts('vmstat-i').flatMap((text) => tryParse(() => parseVmstatI(text), inferences, 'vmstat -i') ?? []);
@@ -142,6 +144,9 @@ export function readFreebsdText(segments: readonly Segment[], fullText: string):
     evidence,
     inferences,
   };
+  // netstat -m is served as it was printed: the mbuf collector reads FreeBSD's own output.
+  const mbufs = texts('netstat-m')[0];
+  if (mbufs) result.commands.push({ argv: ['netstat', '-m'], text: mbufs });
   for (const name of [...names].sort()) {
     const entry = ifconfig.find((candidate) => candidate.name === name);
     const device = pci.find((candidate) => candidate.name === name);

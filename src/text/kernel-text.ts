@@ -1,3 +1,4 @@
+import { isFreebsdDriverLine } from '../parsers/freebsd-boot.js';
 import { normalize } from './normalize.js';
 
 /** Where a kernel log line starts: `[ 12.345678]` (or `12.345678]`, its bracket lost), a syslog or journal stamp, or `<6>`. */
@@ -14,16 +15,30 @@ const WRAPPED_AT_LEAST = 60;
  * reply.
  */
 export function kernelLogOfText(text: string): string {
+  return rejoinWrapped(text, (line) => KERNEL_LINE_START.test(line));
+}
+
+/**
+ * FreeBSD's driver messages (`ice0: ... failed to establish link.`), which carry no timestamp,
+ * as kernelLogOfText gives Linux's: normalised, and each wrapped piece joined back to its line.
+ */
+export function freebsdDriverLinesOfText(text: string): string {
+  // A FreeBSD driver message is a sentence: one that ends with its full stop was not cut.
+  return rejoinWrapped(text, isFreebsdDriverLine, (line) => !line.endsWith('.'));
+}
+
+/** The normalised lines, with each line a mailer cut from a line `isStart` accepts joined back to it. */
+function rejoinWrapped(text: string, isStart: (line: string) => boolean, mayGoOn: (line: string) => boolean = () => true): string {
   const out: string[] = [];
   let open = false;
   for (const { text: line } of normalize(text).lines) {
-    if (KERNEL_LINE_START.test(line)) {
+    if (isStart(line)) {
       out.push(line);
-      open = line.length >= WRAPPED_AT_LEAST;
+      open = line.length >= WRAPPED_AT_LEAST && mayGoOn(line);
     } else if (open && line.trim() !== '' && !/^\s/.test(line) && !SHELL_PROMPT.test(line)) {
       // A piece as long as the wrap width was itself cut: the line may go on once more.
       out[out.length - 1] += ` ${line.trim()}`;
-      open = line.length >= WRAPPED_AT_LEAST;
+      open = line.length >= WRAPPED_AT_LEAST && mayGoOn(line);
     } else {
       out.push(line);
       open = false;

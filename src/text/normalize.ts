@@ -55,15 +55,20 @@ export function normalize(text: string): Normalized {
     }
   }
   if (cut) repairs.add(`${cut} line(s) longer than ${MAX_LINE_CHARS / 1024} KiB cut there (the rest of each is ignored)`);
-  const quoted = raw.some((line) => QUOTING.test(line));
-  const lines: SourceLine[] = [];
+  // Spaces first: whether the text is quoted, or timestamped, is told from what the terminal printed
+  // (a zero-width space before a reply's "> " hides the quoting otherwise).
   for (let index = 0; index < raw.length; index += 1) {
-    let line = raw[index]!;
+    const line = raw[index]!;
     const spaced = line.replace(UNICODE_SPACES, ' ');
     const unzeroed = spaced.replace(ZERO_WIDTH, '');
     if (spaced !== line) repairs.add('Unicode spaces (NBSP and others) read as spaces');
     if (unzeroed !== spaced) repairs.add('zero-width characters removed');
-    line = unzeroed;
+    raw[index] = unzeroed;
+  }
+  const quoted = raw.some((line) => QUOTING.test(line));
+  const lines: SourceLine[] = [];
+  for (let index = 0; index < raw.length; index += 1) {
+    let line = raw[index]!;
     if (quoted && QUOTING.test(line)) {
       line = line.replace(QUOTING, '');
       repairs.add('email quoting (> )');

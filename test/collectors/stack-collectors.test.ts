@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conntrackCollector } from '../../src/collectors/conntrack.js';
+import { mbufsCollector } from '../../src/collectors/mbufs.js';
 import { ethtoolModuleCollector } from '../../src/collectors/ethtool-module.js';
 import { socketMemoryCollector } from '../../src/collectors/socket-memory.js';
 import { sysctlOnDiskCollector } from '../../src/collectors/sysctl-on-disk.js';
@@ -9,7 +10,14 @@ import { silentLogger } from '../../src/util/log.js';
 import { fakeHost, type FakeHostSpec } from '../helpers/fake-host.js';
 import { realCapture } from '../helpers/fixtures.js';
 
-const collectors = [conntrackCollector, ethtoolModuleCollector, socketMemoryCollector, sysctlOnDiskCollector, uptimeCollector];
+const collectors = [
+  conntrackCollector,
+  mbufsCollector,
+  ethtoolModuleCollector,
+  socketMemoryCollector,
+  sysctlOnDiskCollector,
+  uptimeCollector,
+];
 const store = (spec: FakeHostSpec) => new FactStore(fakeHost(spec), collectors, silentLogger());
 
 describe('the rest-of-the-stack collectors', () => {
@@ -44,6 +52,28 @@ describe('the rest-of-the-stack collectors', () => {
     expect(loaded).toMatchObject({ ok: true, value: { count: 0, max: 262144 } });
     const absent = await store({}).get('net.conntrack');
     expect(absent).toMatchObject({ ok: false, error: { kind: 'unsupported', message: expect.stringMatching(/not loaded/) } });
+  });
+
+  it('reads netstat -m on FreeBSD only: Linux has no mbuf pools and its netstat -m means something else', async () => {
+    const inventory = {
+      hostname: 'h',
+      kernel: '6.1-PRERELEASE',
+      arch: 'amd64',
+      cpuModel: '',
+      logicalCpus: 2,
+      physicalCores: 2,
+      virtualization: null,
+      uid: 0,
+    };
+    const commands = { 'netstat -m': { stdout: realCapture('freebsd/netstat-m-mbufs-denied.txt') } };
+    const freebsd = await store({ commands, inventory: { ...inventory, os: 'FreeBSD 6.1-PRERELEASE' } }).get('net.mbufs');
+    expect(freebsd).toMatchObject({ ok: true, value: { mbufsDenied: 16064849, clustersMax: 65536 } });
+    const linux = fakeHost({ commands, inventory: { ...inventory, os: 'Debian GNU/Linux 12' } });
+    expect(await new FactStore(linux, collectors, silentLogger()).get('net.mbufs')).toMatchObject({
+      ok: false,
+      error: { kind: 'unsupported' },
+    });
+    expect(linux.commandsRun).toEqual([]);
   });
 
   it('reads the uptime, and refuses text that is not /proc/uptime', async () => {

@@ -90,6 +90,19 @@ describe('FreeBSD sysctl, netstat -m, vmstat -i, boot messages', () => {
     expect(() => parseNetstatM('nothing here\n')).toThrow(ParseError);
   });
 
+  it('reads the pre-FreeBSD 5 layout: a peak instead of a cache, one count for denied and delayed memory', () => {
+    // The lines FreeBSD 4's netstat -m prints (mbuf.c of that release): current/peak/max, "requests for memory".
+    const old = [
+      '3797/14672/26624 mbufs in use (current/peak/max):',
+      '3704/6656/6656 mbuf clusters in use (current/peak/max)',
+      '106522 requests for memory denied',
+      '1545 requests for memory delayed',
+      '0 calls to protocol drain routines',
+      '',
+    ].join('\n');
+    expect(parseNetstatM(old)).toMatchObject({ clustersInUse: 6656, clustersMax: 6656, mbufsDenied: 106522, delayed: 1545, drainCalls: 0 });
+  });
+
   it('reads the queue, descriptor, PCIe and link messages of ice(4)', () => {
     const nics = parseFreebsdBoot(realCapture('freebsd/dmesg-ice-e810-xxv.txt'));
     expect(nics.get('ice0')).toMatchObject({

@@ -122,6 +122,8 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'listen-queue-overflows': { fires: { findings: [x.listenOverflows] }, quiet: { findings: [x.socketBacklog] } },
   'socket-memory-exhausted': { fires: { findings: [x.socketMemoryPressure] }, quiet: { findings: [x.listenOverflows] } },
   'conntrack-table-near-full': { fires: { findings: [x.conntrackFull] }, quiet: { findings: [x.socketMemoryPressure] } },
+  'mbuf-pool-exhausted': { fires: { findings: [x.mbufPoolFull] }, quiet: { findings: [x.mbufsDenied] } },
+  'mbuf-requests-denied': { fires: { findings: [x.mbufsDenied] }, quiet: { findings: [x.mbufPoolFull] } },
   'corrupted-packets-received': { fires: { findings: [x.checksumErrors] }, quiet: { findings: [x.zeroWindow] } },
   'receivers-not-reading': { fires: { findings: [x.zeroWindow] }, quiet: { findings: [x.checksumErrors] } },
   'sysctl-differs-from-disk': { fires: { findings: [x.sysctlDiffers] }, quiet: { findings: [x.conntrackFull] } },

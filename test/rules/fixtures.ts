@@ -481,6 +481,25 @@ export const socketMemoryPressure = host('socket-memory/socket-memory-pressure',
   level: 'pressure',
 });
 export const conntrackFull = host('conntrack-table/conntrack-near-full', { count: 65_536, max: 65_536, percent: 100 });
+/** The clusters of a FreeBSD 4 web server at kern.ipc.nmbclusters; the denials of a FreeBSD 6 one with its pool at 1 %. */
+const noDenials = { mbufsDenied: 0, clustersDenied: 0, mbufClustersDenied: 0, jumboDenied: 0, delayed: 0 };
+export const mbufPoolFull = host('mbufs/mbuf-pool-exhausted', {
+  ...noDenials,
+  mbufsDenied: 106_522,
+  delayed: 1545,
+  clustersInUse: 6656,
+  clustersMax: 6656,
+  percent: 100,
+});
+export const mbufsDenied = host('mbufs/mbuf-requests-denied', {
+  ...noDenials,
+  mbufsDenied: 16_064_849,
+  clustersDenied: 9_164_254,
+  mbufClustersDenied: 9_384_500,
+  clustersInUse: 662,
+  clustersMax: 65_536,
+  percent: 1,
+});
 export const checksumErrors = host('protocol-counters/checksum-errors', {
   protocol: 'Tcp',
   errors: 39,

@@ -9,6 +9,7 @@ import { defaultKnownIssuesDir, loadKnownIssues, matchKnownIssues, parseKnownIss
 import { partitionDiagnoses } from '../../src/rules/engine.js';
 import { RuleLoadError } from '../../src/rules/loader.js';
 import type { EthtoolDriver } from '../../src/parsers/ethtool-driver.js';
+import { moduleRejected, txTimeouts } from './event-fixtures.js';
 import { flapping } from './fixtures.js';
 import { IF, finding, nic, report } from './helpers.js';
 
@@ -130,6 +131,20 @@ describe('matching known issues on a host', () => {
     expect(diagnoses[0]!.explanation).toContain('firmware 5.04 0x80002530 0.0.0');
     expect(diagnoses[0]!.evidence).toContainEqual({ check: 'link-speed', symptom: 'carrier-flapping', subject: IF });
     expect(diagnoses[0]!.references).toEqual([...lldp.links, lldp.source]);
+  });
+
+  it('is keyed to the kernel events that show it: a rejected module or a transmit hang in the log is the symptom', () => {
+    // Both entries are driver-wide caveats: with their symptom they are a note that cites it, without it silent.
+    const ixgbe = nic(IF, { driver: 'ixgbe' });
+    const facts = (id: string) => (id === 'ethtool.driver' ? driver('ixgbe', '5.1.0-k', '0x800003e2') : undefined);
+    const keyed = (id: string) => issues.find((issue) => issue.id === id)!;
+    const entries = [keyed('ixgbe-unsupported-sfp-module'), keyed('ixgbe-82599-tx-unit-hang-under-load')];
+    const rejected = matchKnownIssues(report({ interfaces: [ixgbe], findings: [moduleRejected] }), facts, entries);
+    expect(rejected.map((item) => item.ruleId)).toEqual(['known-issue/ixgbe-unsupported-sfp-module']);
+    expect(rejected[0]!.evidence).toContainEqual({ check: 'kernel-events', symptom: 'module-rejected', subject: IF });
+    const hung = matchKnownIssues(report({ interfaces: [ixgbe], findings: [txTimeouts] }), facts, entries);
+    expect(hung.map((item) => item.ruleId)).toEqual(['known-issue/ixgbe-82599-tx-unit-hang-under-load']);
+    expect(matchKnownIssues(report({ interfaces: [ixgbe] }), facts, entries)).toEqual([]);
   });
 
   it('is a note when only the versions match', () => {

@@ -30,6 +30,14 @@ async function symptoms(text: string): Promise<string[]> {
 }
 
 describe('segmenting damaged texts', () => {
+  it('sees email quoting behind a zero-width space (a real FreeBSD ifconfig quoted on its first line only)', () => {
+    const ifconfig = readFileSync(path.join(FIXTURES, 'real/freebsd/ifconfig-cxgb0-twinax.txt'), 'utf8');
+    const [first, ...rest] = ifconfig.split('\n');
+    const damaged = [`\u200b> ${first}`, ...rest.map((line) => (line ? `\u200b${line}` : line))].join('\n');
+    expect(shape(segment(damaged).segments)).toEqual(shape(segment(ifconfig).segments));
+    expect(segment(damaged).segments.map((part) => part.kind)).toContain('freebsd-ifconfig');
+  });
+
   it('email quoting (> and > >) and CRLF', async () => {
     const damaged = ICE.split('\n')
       .map((line) => `> ${line}`)

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKernelLog } from '../../src/parsers/kernel-log.js';
-import { kernelLogOfText } from '../../src/text/kernel-text.js';
+import { parseFreebsdBoot } from '../../src/parsers/freebsd-boot.js';
+import { freebsdDriverLinesOfText, kernelLogOfText } from '../../src/text/kernel-text.js';
+import { realCapture } from '../helpers/fixtures.js';
 import { wrap } from './variants.js';
 
 const MLX5 = readFileSync(path.join(import.meta.dirname, '../../fixtures/text/mlx5-cx6dx-pcie-gen3x8-upstream.txt'), 'utf8');
@@ -34,5 +36,21 @@ describe('kernel log lines in a pasted text', () => {
     expect(log.split('\n')).toContain('# lspci -s 81:00.0 -vv');
     const [report] = parseKernelLog(log).pcie;
     expect(report).toMatchObject({ driver: 'ice', address: '0000:81:00.0', availableGbps: 31.504, line });
+  });
+
+  it('joins the wrapped pieces of FreeBSD driver messages (no timestamp) back: a real ice(4) boot log reads the same wrapped, quoted or respaced', () => {
+    const boot = realCapture('freebsd/dmesg-ice-e810-xxv.txt');
+    const asPasted = parseFreebsdBoot(freebsdDriverLinesOfText(boot));
+    expect(asPasted.get('ice0')).toMatchObject({ linkMbps: 25_000, pcieWidth: 8 });
+    const respaced = boot.replace(/ /g, (space, offset: number) => (offset % 3 === 0 ? '\u202f' : space)).replace(/^/gm, '\u200b> ');
+    for (const variant of [wrap(boot, 72), wrap(boot, 80), respaced])
+      expect(parseFreebsdBoot(freebsdDriverLinesOfText(variant))).toEqual(asPasted);
+  });
+
+  it('reads a driver message a mailer cut at its last words ("failed to establish" / "link.")', () => {
+    const text =
+      'ice0: All configured link modes were attempted but failed to establish\nlink.\nice0: The device will restart the process to establish link.\nThen I tried a reboot.';
+    expect(parseFreebsdBoot(freebsdDriverLinesOfText(text)).get('ice0')).toMatchObject({ linkUp: false, linkFailed: true });
+    expect(freebsdDriverLinesOfText(text).split('\n')).toContain('Then I tried a reboot.');
   });
 });
