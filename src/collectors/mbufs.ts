@@ -19,6 +19,11 @@ export const mbufsCollector = defineCollector({
   id: 'net.mbufs',
   scope: 'host',
   description: 'FreeBSD network buffer (mbuf, cluster) use against kern.ipc.nmbclusters and the requests denied (netstat -m)',
+  reads: {
+    commands: ['netstat -m'],
+    ask: 'netstat -m',
+    never: { sosreport: "sos reports come from Linux hosts, and mbuf pools are FreeBSD's" },
+  },
   async collect(ctx) {
     const os = (await ctx.io.inventory().catch(() => undefined))?.os ?? '';
     if (!/^FreeBSD\b/.test(os))
