@@ -20,11 +20,18 @@ const VERSION =
 /** A mention of iperf 2 (multi-threaded: one thread per stream), by name, version or its -c/-s form. */
 const IPERF2 = /\biperf\s?2\b|\biperf\s{1,3}(?:version\s{1,3}|v\s?)?2\.\d|\biperf\s{1,3}-[csP]\b/i;
 const IPERF3 = /\biperf3\b|\biperf\s{1,3}(?:version\s{1,3}|v\s?)?3\.\d/i;
-/** Other bulk-transfer tools: their rates are not iperf3's. */
-const OTHER_TOOL = /\b(?:netperf|nuttcp|scp|rsync|smb|nfs|samba|ftp|wget|curl|dd)\b/i;
+/**
+ * Other network benchmarks that run one thread or process per stream (netperf with several
+ * clients, nuttcp, uperf, ntttcp): on the same hosts, one of them far faster than iperf3 shows that
+ * the tool, not the path, limits iperf3.
+ */
+const BENCH_TOOL = /\b(?:netperf|nuttcp|uperf|ntttcp)\b/i;
+/** File copies and other transfers: their rates are not iperf3's, nor a benchmark's. */
+const OTHER_TOOL = /\b(?:scp|rsync|smb|nfs|samba|ftp|wget|curl|dd)\b/i;
 
-// "9.9 Gbps", "6.5 Gbits/sec", "940 Mbit/s": a bit rate (byte rates are file copies, not tests).
-const RATE = /(?<![\d.])(\d{1,4}(?:\.\d{1,3})?)\s?(G|M)(?:bits?\/sec|bits?\/s|b\/s|bps|bit)\b/gi;
+// "9.9 Gbps", "6.5 Gbits/sec", "940 Mbit/s", "84504.846667 (Mb/s)" (a report table's unit in
+// parentheses): a bit rate (byte rates are file copies, not tests).
+const RATE = /(?<![\d.])(\d{1,6}(?:\.\d{1,6})?)\s?\(?(G|M)(?:bits?\/sec|bits?\/s|b\/s|bps|bit)\b/gi;
 
 // "iperf3 ... lower/slower/less ... than iperf 2", "iperf3 reports low throughput compared to iperf 2".
 const IPERF3_SLOWER =
@@ -55,6 +62,9 @@ export interface StatedToolRates {
   iperf2BestMbps: number | null;
   /** The poster says iperf 2 reaches more than iperf3 on the same hosts (in words or by the numbers). */
   iperf2Faster: boolean;
+  /** The best rate the prose gives another benchmark (netperf, nuttcp, ...), with its name; null when none. */
+  benchBestMbps: number | null;
+  benchTool: string | null;
 }
 
 /**
@@ -64,9 +74,10 @@ export interface StatedToolRates {
  */
 export function statedToolRates(prose: string): StatedToolRates {
   const lines = prose.split('\n').slice(0, MAX_LINES);
-  const onlyIperf3 = IPERF3.test(prose) && !IPERF2.test(prose) && !OTHER_TOOL.test(prose);
+  const onlyIperf3 = IPERF3.test(prose) && !IPERF2.test(prose) && !OTHER_TOOL.test(prose) && !BENCH_TOOL.test(prose);
   let iperf3: number | null = null;
   let iperf2: number | null = null;
+  let bench: number | null = null;
   let saidFaster = false;
   for (const line of lines) {
     if (IPERF3_SLOWER.test(line) || IPERF2_FASTER.test(line)) saidFaster = true;
@@ -75,13 +86,20 @@ export function statedToolRates(prose: string): StatedToolRates {
       const tool = mentions.filter((mention) => mention.index < rate.index).at(-1)?.tool ?? (onlyIperf3 ? 'iperf3' : null);
       if (tool === 'iperf2') iperf2 = Math.max(iperf2 ?? 0, rate.mbps);
       else if (tool === 'iperf3') iperf3 = Math.max(iperf3 ?? 0, rate.mbps);
+      else if (tool === 'bench') bench = Math.max(bench ?? 0, rate.mbps);
     }
   }
   const byNumbers = iperf2 !== null && iperf3 !== null && iperf2 > iperf3;
-  return { iperf3BestMbps: iperf3, iperf2BestMbps: iperf2, iperf2Faster: saidFaster || byNumbers };
+  return {
+    iperf3BestMbps: iperf3,
+    iperf2BestMbps: iperf2,
+    iperf2Faster: saidFaster || byNumbers,
+    benchBestMbps: bench,
+    benchTool: bench === null ? null : (BENCH_TOOL.exec(prose)?.[0].toLowerCase() ?? null),
+  };
 }
 
-type Tool = 'iperf2' | 'iperf3' | 'other';
+type Tool = 'iperf2' | 'iperf3' | 'bench' | 'other';
 
 function toolMentions(line: string): Array<{ index: number; tool: Tool }> {
   const found: Array<{ index: number; tool: Tool }> = [];
@@ -90,6 +108,7 @@ function toolMentions(line: string): Array<{ index: number; tool: Tool }> {
   };
   add(IPERF2, 'iperf2');
   add(IPERF3, 'iperf3');
+  add(BENCH_TOOL, 'bench');
   add(OTHER_TOOL, 'other');
   return found.sort((a, b) => a.index - b.index);
 }
