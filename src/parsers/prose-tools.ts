@@ -11,6 +11,8 @@ import { compareVersions, parseIperf3VersionLine } from './iperf3-version.js';
 
 /** Lines of prose read at most (a ticket is a few hundred lines; a pasted log is not prose). */
 const MAX_LINES = 2000;
+/** Lines after a tool's name that still belong to it when they name no tool (a wrapped row). */
+const CARRY_LINES = 3;
 
 // "iperf3 3.7", "iperf3 v 3.1.2", "Iperf3 v3.9", "iperf version 3.0-BETA5", "iperf 3.9 (cJSON": a
 // version number right after the tool's name, not a rate ("iperf 3.5 Gbit/s" is a rate).
@@ -79,15 +81,22 @@ export function statedToolRates(prose: string): StatedToolRates {
   let iperf2: number | null = null;
   let bench: number | null = null;
   let saidFaster = false;
+  // A table row or sentence a mailer wrapped at 72-80 columns puts its rate on the next line: the
+  // tool named last carries over to the few lines after it that name none, up to an empty line.
+  let carried: Carried | null = null;
   for (const line of lines) {
     if (IPERF3_SLOWER.test(line) || IPERF2_FASTER.test(line)) saidFaster = true;
     const mentions = toolMentions(line);
+    if (line.trim() === '') carried = null;
+    const fromAbove = carried && carried.lines < CARRY_LINES ? carried.tool : null;
     for (const rate of ratesMbps(line)) {
-      const tool = mentions.filter((mention) => mention.index < rate.index).at(-1)?.tool ?? (onlyIperf3 ? 'iperf3' : null);
+      const tool = mentions.filter((mention) => mention.index < rate.index).at(-1)?.tool ?? fromAbove ?? (onlyIperf3 ? 'iperf3' : null);
       if (tool === 'iperf2') iperf2 = Math.max(iperf2 ?? 0, rate.mbps);
       else if (tool === 'iperf3') iperf3 = Math.max(iperf3 ?? 0, rate.mbps);
       else if (tool === 'bench') bench = Math.max(bench ?? 0, rate.mbps);
     }
+    const last = mentions.at(-1);
+    carried = last ? { tool: last.tool, lines: 0 } : nextLine(carried);
   }
   const byNumbers = iperf2 !== null && iperf3 !== null && iperf2 > iperf3;
   return {
@@ -100,6 +109,16 @@ export function statedToolRates(prose: string): StatedToolRates {
 }
 
 type Tool = 'iperf2' | 'iperf3' | 'bench' | 'other';
+
+/** The tool named last above, and how many lines ago. */
+interface Carried {
+  tool: Tool;
+  lines: number;
+}
+
+function nextLine(carried: Carried | null): Carried | null {
+  return carried === null ? null : { tool: carried.tool, lines: carried.lines + 1 };
+}
 
 function toolMentions(line: string): Array<{ index: number; tool: Tool }> {
   const found: Array<{ index: number; tool: Tool }> = [];

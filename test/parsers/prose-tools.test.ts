@@ -70,6 +70,18 @@ describe('statedToolRates', () => {
     });
   });
 
+  it('keeps a rate with its tool when a mailer wrapped the row onto the next line', () => {
+    const wrapped = [
+      '| nuttcp  | tcp        | 16      | 1500 |',
+      '38120.5521 (Mb/s)  |',
+      '| iperf3  | tcp        | 16      | 1500 |',
+      '9120.004 (Mb/s)    |',
+      '',
+      'Later a copy ran at 700 Mbit/s.',
+    ].join('\n');
+    expect(statedToolRates(wrapped)).toMatchObject({ iperf3BestMbps: 9120.004, benchBestMbps: 38120.5521 });
+  });
+
   it('gives netperf its rate in prose, and keeps file copies out of the benchmarks', () => {
     const rates = statedToolRates('With 8 instances netperf reaches 36 Gbps; iperf3 -P 8 only 11 Gbps.\nrsync runs at 800 Mbit/s.');
     expect(rates).toMatchObject({ benchBestMbps: 36_000, benchTool: 'netperf', iperf3BestMbps: 11_000 });
