@@ -25,7 +25,7 @@ const options = z.object({
   oneCoreFloorMbps: z.number().positive().default(2_000),
   /** A reported iperf3 rate below this fraction of the link leaves the tool as a suspect. */
   belowLinkRatio: z.number().positive().max(1).default(0.85),
-  /** iperf 2 faster than iperf3 by this factor on the same hosts: the tool, not the path, is the limit. */
+  /** iperf 2 (or netperf, nuttcp) faster than iperf3 by this factor on the same hosts: the tool, not the path, is the limit. */
   otherToolRatio: z.number().min(1).default(1.15),
 });
 
@@ -157,6 +157,8 @@ function toolIsTheCeiling(reports: TicketReports | null, linkMbps: number, opts:
   if (!reports) return false;
   const iperf3 = reports.iperf3BestMbps;
   const iperf2 = reports.iperf2BestMbps;
+  // netperf or nuttcp with as many clients, on the same hosts, moving far more: the tool is the cap.
+  if (reports.benchOverIperf3 !== null && reports.benchOverIperf3 >= opts.otherToolRatio) return true;
   if (iperf2 !== null && iperf3 !== null) return iperf2 >= iperf3 * opts.otherToolRatio;
   if (reports.iperf2Faster) return true;
   return iperf3 !== null && linkMbps > 0 && iperf3 >= opts.oneCoreFloorMbps && iperf3 < linkMbps * opts.belowLinkRatio;

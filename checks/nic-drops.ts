@@ -47,6 +47,14 @@ const options = z.object({
    */
   activeQueueFairShare: z.number().nonnegative().default(0.01),
   /**
+   * One queue of several took every packet and the others not a single one, over at least this
+   * many packets: RSS is effectively off (hashing disabled, an indirection table pointing at one
+   * queue, or frames the NIC cannot hash such as QinQ or PPPoE). With RSS working, the stray
+   * flows of any host (ARP, DNS, a second connection) land on the other queues sooner or later, so
+   * this is a warning however few flows the main traffic has; below this count it is a note.
+   */
+  singleQueueMinPackets: z.number().int().nonnegative().default(100_000),
+  /**
    * Drops below this fraction of received packets are negligible (one in a million): a note with
    * the rate, not a fault. A count with no packet total to compare is judged on the count alone.
    */
@@ -80,6 +88,15 @@ const ACTIONS: Record<CounterRemedy, string> = {
     'Check the cable or optic and its signal levels (ethtool -m {subject}), clean or replace it, and compare with the error counters of the switch port; try another switch port.',
   mtu: 'Make the MTU equal on this host, the switch and the peer.',
   none: 'Nothing to change on this host; if the count grows during a test, look at the path and the peer.',
+};
+
+/** What each allowance counter's prefix limits (the ENA documentation's names for them). */
+const ALLOWANCE_OF: Readonly<Record<string, string>> = {
+  bw_in: 'the inbound bandwidth allowance',
+  bw_out: 'the outbound bandwidth allowance',
+  pps: 'the packets-per-second allowance',
+  conntrack: 'the connection-tracking allowance',
+  linklocal: 'the packet rate allowed to link-local services (DNS, metadata, time)',
 };
 
 const SYMPTOM_OF: Record<CounterCategory, 'nic-drops' | 'physical-errors' | 'nic-errors' | null> = {
@@ -164,6 +181,20 @@ export default defineCheck({
       message: '{subject}: {counter} = {value} since the driver loaded{detail}: {meaning}',
       fix: `{action} ${SINCE_LOAD}`,
     }),
+    // A cloud instance's allowance counters (AWS ENA bw_in/bw_out/pps/conntrack/linklocal) count
+    // packets the hypervisor shaped because the instance exceeded its type's limit: the provider's
+    // policy outside the guest, not a ring the host could enlarge, so they are named as such.
+    'cloud-allowance-exceeded': symptom({
+      severity: 'warning',
+      data: counterData,
+      phrases: {
+        ...counterPhrases,
+        allowance: (d: CounterData) => ALLOWANCE_OF[d.counter.replace(/_allowance_exceeded$/, '')] ?? 'a network allowance',
+      },
+      message:
+        "{subject}: {counter} = {value} since the driver loaded: the hypervisor queued or dropped packets because the instance exceeded {allowance} of its instance type. This is the cloud provider's shaping outside the guest, not a NIC ring drop: no ring, queue or interrupt setting on this host changes it",
+      fix: `{action} ${SINCE_LOAD}`,
+    }),
     'software-device-drops': symptom({
       severity: 'info',
       data: z.object({
@@ -192,12 +223,16 @@ export default defineCheck({
         cvPercent: z.number().nonnegative(),
         /** The busiest queue took more than maxQueueShare (else: a skew across many queues). */
         dominant: z.boolean(),
+        /** Every other queue took no packet at all: RSS is effectively off. */
+        allOnOne: z.boolean(),
       }),
       phrases: {
         pattern: (d) =>
-          d.dominant
-            ? 'the load sits on one CPU'
-            : `the load is skewed across the queues (busiest ${d.maxOverMedian}x the median, 90th percentile ${d.p90OverP10}x the 10th, coefficient of variation ${d.cvPercent} %)`,
+          d.allOnOne
+            ? 'the other queues took not a single packet, so receive-side scaling is effectively off and the load sits on one CPU'
+            : d.dominant
+              ? 'the load sits on one CPU'
+              : `the load is skewed across the queues (busiest ${d.maxOverMedian}x the median, 90th percentile ${d.p90OverP10}x the 10th, coefficient of variation ${d.cvPercent} %)`,
       },
       message:
         '{subject}: receive queue {queue} took {sharePercent} % of the packets since the driver loaded ({activeQueues} of {queues} queues carried traffic): {pattern}',
@@ -264,6 +299,13 @@ export default defineCheck({
         negligible,
         origin,
       };
+      if (counter.remedy === 'cloud-allowance') {
+        report('cloud-allowance-exceeded', {
+          evidence: [evidence(counter.name, counter.value, threshold, where)],
+          data: { ...counterData, remedy: counter.remedy, driver: device.driver },
+        });
+        continue;
+      }
       if (software) {
         report('software-device-drops', {
           evidence: [evidence(counter.name, counter.value, threshold, where)],
@@ -283,6 +325,7 @@ export default defineCheck({
     const skew = ethtool.ok ? queueSkew(rxQueuePackets(ethtool.value), opts) : null;
     if (skew) {
       report('rx-queue-imbalance', {
+        ...(skew.allOnOne && skew.totalPackets >= opts.singleQueueMinPackets ? { severity: 'warning' as const } : {}),
         evidence: [
           {
             label: `rx queue ${skew.queue} share of received packets`,
@@ -342,6 +385,7 @@ function queueSkew(queues: ReadonlyArray<{ queue: number; packets: number }>, op
     p90OverP10: round1(p90OverP10),
     cvPercent: Math.round(cv * 100),
     dominant,
+    allOnOne: busiest.packets === total,
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCheck, symptom } from '../src/engine/check.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 import type { SoftnetCpu } from '../src/parsers/softnet-stat.js';
+import { crosses, rateText, sinceBoot } from '../src/domain/since-boot.js';
 
 // Kernel defaults (net/core/net-sysfs.c, net/core/dev.c), used when the sysctls could not be read.
 const DEFAULT_BACKLOG = 1000;
@@ -17,11 +18,14 @@ const options = z.object({
    */
   squeezeWarningRatio: z.number().positive().default(0.001),
   /**
-   * Without a single backlog drop, time_squeeze is a warning only from this many since boot on one
-   * CPU: a few squeezes lose nothing (the softirq resumes on its next round), a sustained count
-   * means the receive CPU runs out of budget under load.
+   * time_squeeze delays packets, it loses none (the softirq resumes on its next round): without a
+   * single backlog drop it is a warning only when one CPU's count is sustained, as loss counters are
+   * judged: this many since boot, or this many per hour of uptime (ten a second, around the clock).
+   * Below both it is a note, however high its share of the packets: tens of thousands over a
+   * hypervisor's uptime are bursts, not a limit.
    */
-  squeezeWithoutDropsMin: z.number().int().nonnegative().default(1000),
+  squeezeWithoutDropsCount: z.number().int().positive().default(1_000_000),
+  squeezeWithoutDropsPerHour: z.number().positive().default(36_000),
   /** Backlog drops below this fraction of processed packets are negligible: a note with the rate. */
   negligibleDropRate: z.number().nonnegative().default(1e-6),
   /** ... unless there are at least this many since boot: a count that large is loss, whatever the rate. */
@@ -56,7 +60,7 @@ export default defineCheck({
     'Reads /proc/net/softnet_stat (one row per CPU, hex). Column 2 counts packets dropped because the per-CPU backlog exceeded net.core.netdev_max_backlog: drops that no NIC counter shows. Column 3 (time_squeeze) counts softirq rounds that stopped with packets left because net.core.netdev_budget or netdev_budget_usecs ran out. Both are totals since boot.',
   scope: 'host',
   requires: ['softnet'],
-  optionalFacts: ['sysctl.net'],
+  optionalFacts: ['sysctl.net', 'host.uptime'],
   options,
   symptoms: {
     'backlog-drops': symptom({
@@ -89,6 +93,8 @@ export default defineCheck({
         worstCpu: z.number().int().nonnegative(),
         cpuIds: cpuRefs.cpuIds,
         worstRatio: z.number().nonnegative(),
+        /** The most squeezed CPU's count per hour of uptime; null when the uptime is unknown. */
+        perHour: z.number().nonnegative().nullable(),
         /** net.core.netdev_budget and netdev_budget_usecs; null when they could not be read. */
         budget: count.nullable(),
         budgetUsecs: count.nullable(),
@@ -98,16 +104,18 @@ export default defineCheck({
       phrases: {
         worstCpuLabel: (d) => cpuLabels(String(d.worstCpu), d.cpuIds),
         worstShare: (d) => d.worstRatio.toPrecision(2),
+        rate: (d) => rateText(d.perHour),
         budgetSetting: (d) => (d.budget === null ? `not read, kernel default ${DEFAULT_BUDGET}` : String(d.budget)),
         budgetUsecsSetting: (d) => (d.budgetUsecs === null ? `not read, kernel default ${DEFAULT_BUDGET_USECS}` : String(d.budgetUsecs)),
       },
       message:
-        'time_squeeze {totalSqueeze} since boot on {cpuCount} CPU(s), worst {worstShare} per packet on {worstCpuLabel}: the receive softirq ran out of net.core.netdev_budget ({budgetSetting} packets) or netdev_budget_usecs ({budgetUsecsSetting} µs) with packets still waiting',
+        'time_squeeze {totalSqueeze} since boot on {cpuCount} CPU(s){rate}, worst {worstShare} per packet on {worstCpuLabel}: the receive softirq ran out of net.core.netdev_budget ({budgetSetting} packets) or netdev_budget_usecs ({budgetUsecsSetting} µs) with packets still waiting',
       fix: "Raise net.core.netdev_budget (sysctl -w net.core.netdev_budget={suggestedBudget}) and net.core.netdev_budget_usecs (sysctl -w net.core.netdev_budget_usecs={suggestedBudgetUsecs}); if one CPU does all the work, spread the NIC's queues over more CPUs (RSS/RPS).",
     }),
   },
   run({ facts, optional, options: opts, report, source }) {
     const cpus = facts.softnet.cpus;
+    const uptime = optional['host.uptime'].ok ? optional['host.uptime'].value.seconds : null;
     const sysctl = optional['sysctl.net'].ok ? optional['sysctl.net'].value : null;
     const ids = idKind(cpus);
     const cpuRef = (cpu: SoftnetCpu) => (ids === 'cpu' ? cpu.cpu! : cpu.row);
@@ -153,13 +161,12 @@ export default defineCheck({
       const worst = squeezed.reduce((a, b) => (ratioOf(b) > ratioOf(a) ? b : a));
       const worstRatio = ratioOf(worst);
       const anyDrops = cpus.some((cpu) => cpu.dropped > opts.minDrops);
+      const mostSqueezed = sinceBoot(Math.max(...squeezed.map((cpu) => cpu.timeSqueeze)), uptime);
+      const sustained = crosses(mostSqueezed, { count: opts.squeezeWithoutDropsCount, perHour: opts.squeezeWithoutDropsPerHour });
       const budget = sysctl?.netdevBudget ?? null;
       const budgetUsecs = sysctl?.netdevBudgetUsecs ?? null;
       report('budget-exhausted', {
-        ...(worstRatio >= opts.squeezeWarningRatio &&
-        (anyDrops || Math.max(...squeezed.map((cpu) => cpu.timeSqueeze)) >= opts.squeezeWithoutDropsMin)
-          ? { severity: 'warning' as const }
-          : {}),
+        ...(worstRatio >= opts.squeezeWarningRatio && (anyDrops || sustained) ? { severity: 'warning' as const } : {}),
         evidence: [
           ...squeezed.map((cpu): Evidence => ({
             label: `${cpuLabel(cpu)} time_squeeze`,
@@ -178,6 +185,7 @@ export default defineCheck({
           worstCpu: cpuRef(worst),
           cpuIds: ids,
           worstRatio,
+          perHour: mostSqueezed.perHour,
           budget,
           budgetUsecs,
           suggestedBudget: Math.round((budget ?? DEFAULT_BUDGET) * opts.raiseFactor),

@@ -28,6 +28,12 @@ const options = z.object({
   pcieBandHigh: z.number().default(1.05),
   bidirAsymmetry: z.number().min(0).max(1).default(0.25),
   unstableCv: z.number().min(0).default(0.15),
+  /**
+   * An interval below this fraction of the best one, after traffic has flowed, is a stall:
+   * transmission stopped (a transmit hang, a link drop, a retransmission timeout), an event to look
+   * for in the kernel log, not the jitter that frequency scaling or IRQ placement cause.
+   */
+  stallFraction: z.number().min(0).max(1).default(0.01),
   collapseRatio: z.number().min(1).default(3),
   /** Bytes per TCP segment, for the retransmit rate (MSS at MTU 1500). */
   segmentBytes: z.number().positive().default(1448),
@@ -156,6 +162,13 @@ export default defineCheck({
       data: z.object({ cvPercent: percent }),
       message: 'Throughput fluctuates between intervals (coefficient of variation {cvPercent} %)',
       fix: 'Set the CPU governor to performance, pin processes to physical cores (SMT), keep IRQs and processes on the NIC-local NUMA node',
+    }),
+    stalled: symptom({
+      severity: 'warning',
+      data: z.object({ stalledIntervals: z.number().int().positive(), intervals: z.number().int().positive(), bestGbps: rate }),
+      message:
+        'Throughput stopped: {stalledIntervals} of {intervals} intervals carried (almost) nothing after others reached {bestGbps} Gb/s. A stall is an event (a transmit hang and reset, a link drop, a retransmission timeout), not the variation frequency scaling or IRQ placement cause',
+      fix: 'Read the kernel log of both ends for the time of the stall (transmit timeouts, resets, link down/up: dmesg -T | grep -iE "hang|timeout|reset|link is") and the interface counters before and after a test',
     }),
     'collapse-after-first-interval': symptom({
       severity: 'critical',
@@ -371,7 +384,28 @@ function asymmetryFinding(measured: BenchMeasurement, result: BenchResult, opts:
   };
 }
 
-/** A collapse after the first interval, or else intervals that fluctuate. */
+/** Intervals that carried (almost) nothing after an earlier one carried traffic, or null. */
+function stallFinding(rates: readonly number[], opts: Options) {
+  let best = 0;
+  let stalled = 0;
+  for (const value of rates) {
+    if (best > 0 && value <= best * opts.stallFraction) stalled++;
+    best = Math.max(best, value);
+  }
+  if (stalled === 0) return null;
+  return {
+    symptom: 'stalled' as const,
+    finding: {
+      evidence: [
+        { label: 'intervals with (almost) no traffic', observed: stalled, expected: 0 },
+        { label: 'best interval', observed: gbps(best), unit: 'Gb/s' },
+      ],
+      data: { stalledIntervals: stalled, intervals: rates.length, bestGbps: gbps(best) },
+    },
+  };
+}
+
+/** A collapse after the first interval, a stall, or else intervals that fluctuate. */
 function intervalFinding(result: BenchResult, opts: Options) {
   const rates = result.intervals.map((interval) => interval.bitsPerSecond);
   const [first, ...rest] = rates;
@@ -388,6 +422,8 @@ function intervalFinding(result: BenchResult, opts: Options) {
       },
     };
   }
+  const stall = stallFinding(rates, opts);
+  if (stall) return stall;
   const cv = coefficientOfVariation(rates);
   if (cv === null || rates.length < 3 || cv <= opts.unstableCv) return null;
   return {

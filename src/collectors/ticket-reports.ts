@@ -12,6 +12,11 @@ export interface TicketReports {
   iperf3BestMbps: number | null;
   iperf2BestMbps: number | null;
   iperf2Faster: boolean;
+  /** The best rate the text gives another benchmark with one thread or process per stream (netperf, nuttcp), and its name. */
+  benchBestMbps: number | null;
+  benchTool: string | null;
+  /** That benchmark's best rate over iperf3's on the same hosts; null when the text lacks either. */
+  benchOverIperf3: number | null;
   /** The link speed the text states ("10GbE", "a 40G network"), null when it states none. */
   statedLinkMbps: number | null;
   /** The poster says turning flow control (pause frames) on cured the problem. */
@@ -20,6 +25,10 @@ export interface TicketReports {
   mtuEvidence: boolean;
   /** The poster's words point at CPU power management: faster with the CPUs kept busy, or a governor change cured it. */
   cpuFrequencyEvidence: boolean;
+  /** The poster says every received packet lands on one receive queue. */
+  singleQueueReported: boolean;
+  /** The poster's own test: turning an offload (scatter-gather, TSO/GSO, checksums) on or off moved the throughput a lot. */
+  offloadEffectReported: boolean;
 }
 
 declare module '../engine/facts.js' {

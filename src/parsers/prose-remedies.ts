@@ -40,10 +40,18 @@ const JUMBO_NETWORK = /\b(?:9k|9000|9216|900[0-9]|jumbo ?frames?|jumbos)\b/i;
 const LARGEST_PASSING =
   /\b(?:largest|biggest|max(?:imum)?)\b[^\n.]{0,40}?\b(?:frame|packet|ping|payload|MSS|MTU|size)\b[^\n.]{0,40}?(?<![\d.])(\d{3,4})(?![\d.])/gi;
 
+// "set eth0 mtu 9000", "mtu 9000", "jumbo frames": a jumbo size the poster set on this end.
+const JUMBO_SET = /\b(?:mtu\s(?:9\d{3}|[4-8]\d{3})|(?:9\d{3}|[4-8]\d{3})\s?(?:byte )?mtu|jumbo ?frames?|jumbos)\b/gi;
+// What breaks when one end sends frames the path does not carry: data stops arriving while the
+// connection itself (small packets) still opens.
+const DELIVERY_FAILS =
+  /\b(?:(?:can ?not|can't|cannot|unable to|fail(?:s|ed)? to|no longer|doesn't|does not|won't|don't|do not) (?:receive|get|send|transfer|pass|deliver|arrive)\b(?! (?:more|faster|above|over|beyond|past|higher|better|the (?:full|expected)|line rate)\b)|(?:large|larger|big|bigger|full[- ]size)\s(?:packets?|frames?|messages?|payloads?|segments?|transfers?|quer(?:y|ies)|requests?|responses?|replies|files?|uploads?|downloads?)\b[^.]{0,40}?\b(?:lost|dropped|never arrive|not (?:received|delivered|arriving|pass(?:ing)?)|fail|hang|stall))/i;
+
 /**
  * The ticket's words point at the frame size: the poster says changing the MTU or MSS (or allowing
- * jumbo frames on the switch) cured the problem, or says the network runs jumbo frames while the
- * largest frame that passes is far smaller.
+ * jumbo frames on the switch) cured the problem; or says the network runs jumbo frames while the
+ * largest frame that passes is far smaller; or set a jumbo MTU on this end, after which data (large
+ * packets) stopped arriving, the way a peer or switch still at 1500 drops them.
  */
 export function statedMtuEvidence(prose: string): boolean {
   const text = flat(prose);
@@ -51,6 +59,10 @@ export function statedMtuEvidence(prose: string): boolean {
     const start = Math.max(0, match.index - WINDOW / 2);
     const around = text.slice(start, match.index + match[0].length + WINDOW);
     if (RESIZED.test(text.slice(start, match.index + match[0].length + 60)) && CURED.test(around)) return true;
+  }
+  for (const match of text.matchAll(JUMBO_SET)) {
+    // What happened after the change: the failure follows the jumbo setting in the text.
+    if (DELIVERY_FAILS.test(text.slice(match.index, match.index + match[0].length + WINDOW))) return true;
   }
   if (!JUMBO_NETWORK.test(text)) return false;
   for (const match of text.matchAll(LARGEST_PASSING)) if (Number(match[1]) < 8000) return true;
@@ -87,4 +99,35 @@ export function statedCpuFrequencyEvidence(prose: string): boolean {
 /** The prose as one line of single spaces: a mailer's 72-column wrap must not split a phrase. */
 function flat(prose: string): string {
   return prose.split('\n').slice(0, MAX_LINES).join(' ').replace(/\s+/g, ' ');
+}
+
+/** Offloads by the names ethtool -k and posters use for them. */
+const OFFLOAD_WORDS =
+  /\b(?:scatter[- ]?gather|sg(?= o(?:n|ff)\b)|TSO|GSO|GRO|LRO|UFO|USO|tx[- ]?checksum(?:ming)?|rx[- ]?checksum(?:ming)?|checksum(?:ming)? offloads?|(?:tcp |generic )?segmentation offloads?|receive offloads?)\b/gi;
+/** Turning it on or off, by hand or with ethtool -K ("w/o TSO" in a list of test runs). */
+const OFFLOAD_CHANGED =
+  /\b(?:enabl(?:e|ed|es|ing)|disabl(?:e|ed|es|ing)|turn(?:ed|ing|s)?(?: \w{1,12}){0,2} (?:on|off)|switch(?:ed|ing)?(?: \w{1,12}){0,2} (?:on|off)|ethtool -K)\b|\bw\/o?(?=\s)/i;
+/** The throughput moved a lot: the poster's own before-and-after test. */
+const THROUGHPUT_MOVED =
+  /(?<!\b(?:not|n't|never|no|cannot) )\b(?:(?:huge|big|massive|large|great|significant|nice) (?:performance |speed |throughput )?(?:boost|improvement|increase|gain|difference)|much (?:faster|better|higher)|(?:speeds?|sped) (?:it |things )?up|doubl(?:ed|es|ing)|(?:fully |can be )?saturat(?:ed|es|e)|max(?:es)? out|line rate)\b/i;
+
+/** "did not help", "made no difference": the change was tried and moved nothing. */
+const NO_EFFECT =
+  /\b(?:(?:did(?:n't| not)|does(?:n't| not)|no) (?:help|change|difference|effect|improvement)|made no difference|same (?:result|speed|throughput))\b/i;
+
+/**
+ * The ticket's words say an offload decides the throughput: turning scatter-gather, TSO/GSO or
+ * checksum offload on (or a broken one off) moved it a lot ("enabling scatter gather on the vif
+ * gives a huge performance boost", "with TSO and GSO disabled the uplink can be fully saturated").
+ */
+export function statedOffloadEffect(prose: string): boolean {
+  const text = flat(prose);
+  for (const match of text.matchAll(OFFLOAD_WORDS)) {
+    const start = Math.max(0, match.index - WINDOW / 2);
+    const around = text.slice(start, match.index + match[0].length + WINDOW);
+    const near = text.slice(Math.max(0, match.index - 60), match.index + match[0].length + 60);
+    if (NO_EFFECT.test(around)) continue;
+    if (OFFLOAD_CHANGED.test(near) && (THROUGHPUT_MOVED.test(around) || CURED.test(around))) return true;
+  }
+  return false;
 }

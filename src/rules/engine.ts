@@ -292,6 +292,9 @@ function refutedByMeasurement(report: Report, subject: string, measuredTrigger: 
   return onPath || !bench.interface;
 }
 
+/** The fact text analysis provides from a ticket's own words (src/collectors/ticket-reports.ts). */
+const TICKET_REPORTS = 'ticket.reports';
+
 /** Causes of the measuring tool itself (CAUSES.md 2, 3). */
 const TOOL_CAUSES: ReadonlySet<number> = new Set([2, 3]);
 
@@ -374,7 +377,11 @@ function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: re
     independentSources(trigger) * SCORE.source +
     CONFIDENCE_WEIGHT[confidence] * SCORE.confidence +
     bonus;
-  const measuredTrigger = match.evidence.some((item) => 'check' in item && item.check === BENCH_CHECK);
+  // What the ticket's poster reports from their own tests (a cure, a before-and-after rate) is a
+  // measurement too: pasted runs at the ceiling, often of another direction or setting, do not refute it.
+  const measuredTrigger = match.evidence.some(
+    (item) => ('check' in item && item.check === BENCH_CHECK) || ('fact' in item && item.fact === TICKET_REPORTS),
+  );
   return {
     ruleId: rule.id,
     title: rule.title,

@@ -17,7 +17,8 @@ import { kernelLogOfText } from './kernel-text.js';
 import { FREEBSD_COMMANDS } from './ask-for-freebsd.js';
 import { freebsdReport, productOf } from './freebsd-report.js';
 import { statedIperf3Version, statedToolRates } from '../parsers/prose-tools.js';
-import { statedCpuFrequencyEvidence, statedFlowControlCure, statedMtuEvidence } from '../parsers/prose-remedies.js';
+import { statedCpuFrequencyEvidence, statedFlowControlCure, statedMtuEvidence, statedOffloadEffect } from '../parsers/prose-remedies.js';
+import { statedSingleQueue } from '../parsers/prose-symptoms.js';
 
 /** Hosts one text may name in its prompts: more is a fleet, to be split into one text per host. */
 export const MAX_TEXT_HOSTS = 256;
@@ -56,6 +57,8 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   const flowControlCured = statedFlowControlCure(segmentation.prose);
   const mtuEvidence = statedMtuEvidence(segmentation.prose);
   const cpuFrequencyEvidence = statedCpuFrequencyEvidence(segmentation.prose);
+  const singleQueueReported = statedSingleQueue(segmentation.prose);
+  const offloadEffectReported = statedOffloadEffect(segmentation.prose);
   const outcomes: ScanOutcome[] = [];
   const singleHost = groups.size === 1;
   for (const [host, segments] of groups) {
@@ -106,10 +109,16 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
         store.provide('ticket.reports', {
           ...toolRates,
           iperf3BestMbps,
+          benchOverIperf3:
+            toolRates.benchBestMbps !== null && iperf3BestMbps !== null
+              ? Number((toolRates.benchBestMbps / iperf3BestMbps).toPrecision(3))
+              : null,
           statedLinkMbps: stated || null,
           flowControlCured,
           mtuEvidence,
           cpuFrequencyEvidence,
+          singleQueueReported,
+          offloadEffectReported,
         });
         const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu, pcieBitsPerSecond });
         if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');

@@ -79,6 +79,11 @@ describe('flow-control check', () => {
       flowControlCured: true,
       mtuEvidence: false,
       cpuFrequencyEvidence: false,
+      singleQueueReported: false,
+      offloadEffectReported: false,
+      benchBestMbps: null,
+      benchTool: null,
+      benchOverIperf3: null,
     };
     const result = await tester.run({
       'net.device': device,

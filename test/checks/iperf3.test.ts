@@ -59,6 +59,11 @@ describe('iperf3 check', () => {
       flowControlCured: false,
       mtuEvidence: false,
       cpuFrequencyEvidence: false,
+      singleQueueReported: false,
+      offloadEffectReported: false,
+      benchBestMbps: null,
+      benchTool: null,
+      benchOverIperf3: null,
       ...over,
     });
 
@@ -66,6 +71,10 @@ describe('iperf3 check', () => {
       ['iperf 2 faster by the numbers', reports({ iperf2BestMbps: 9_400, iperf3BestMbps: 5_900 })],
       ['iperf 2 faster in words', reports({ iperf2Faster: true })],
       ['iperf3 at a one-core rate below the stated 10G link', reports({ iperf3BestMbps: 5_200, statedLinkMbps: 10_000 })],
+      [
+        'netperf with as many clients far faster',
+        reports({ iperf3BestMbps: 900, benchBestMbps: 9_000, benchTool: 'netperf', benchOverIperf3: 10 }),
+      ],
     ])('warns on a 10G host: %s', async (_name, toolReports) => {
       const result = await tester.run({ 'iperf3.version': old(), 'ticket.reports': toolReports });
       expect(result.status).toBe('fail');

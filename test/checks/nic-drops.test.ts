@@ -153,17 +153,49 @@ describe('nic-drops check', () => {
     expect(result.findings[0]!.fix).toContain('ethtool -m eth0');
   });
 
-  it('notes one receive queue carrying all the packets (igb capture) without failing', async () => {
+  it('warns when one of several receive queues took every packet and the others none (igb capture: 912398 on queue 0 of 4)', async () => {
     const result = await tester.run(facts('igb', capture('ethtool/igb-S-4space-insights-1.txt')));
-    expect(result.status).toBe('pass');
+    expect(result.status).toBe('fail');
     expect(result.findings).toEqual([
       expect.objectContaining({
         symptom: 'rx-queue-imbalance',
-        severity: 'info',
-        data: expect.objectContaining({ queue: 0, sharePercent: 100, queues: 4, activeQueues: 1 }),
+        severity: 'warning',
+        data: expect.objectContaining({ queue: 0, sharePercent: 100, queues: 4, activeQueues: 1, allOnOne: true }),
       }),
     ]);
     expect(result.findings[0]!.message).toContain('since the driver loaded');
+    expect(result.findings[0]!.message).toContain('receive-side scaling is effectively off');
+  });
+
+  it('only notes one queue taking everything over too few packets to judge, or when the others took a few', async () => {
+    const real = capture('ethtool/igb-S-4space-insights-1.txt');
+    const scaled = (queue0: number, others: number) => ({
+      ...real,
+      counters: real.counters.map((counter) => {
+        const queue = /^rx_queue_(\d+)_packets$/.exec(counter.name);
+        return queue ? { ...counter, value: queue[1] === '0' ? queue0 : others } : counter;
+      }),
+    });
+    // 50000 packets: a short-lived host with one flow; 912398 on queue 0 and a handful elsewhere: RSS works.
+    for (const stats of [scaled(50_000, 0), scaled(912_398, 40)]) {
+      const result = await tester.run(facts('igb', stats));
+      expect(result.findings).toEqual([expect.objectContaining({ symptom: 'rx-queue-imbalance', severity: 'info' })]);
+    }
+  });
+
+  it("names AWS ENA allowance counters as the cloud's shaping, never as ring drops", async () => {
+    const ena = parseEthtoolStats(
+      'NIC statistics:\n     total_resets: 0\n     tx_timeout: 0\n     bw_in_allowance_exceeded: 52110\n     bw_out_allowance_exceeded: 0\n     pps_allowance_exceeded: 17\n     linklocal_allowance_exceeded: 0\n     queue_0_rx_cnt: 8812001\n',
+    );
+    const result = await tester.run(facts('ena', ena));
+    expect(result.findings.map((finding) => [finding.symptom, finding.data.counter])).toEqual([
+      ['cloud-allowance-exceeded', 'bw_in_allowance_exceeded'],
+      ['cloud-allowance-exceeded', 'pps_allowance_exceeded'],
+    ]);
+    expect(result.findings[0]!.message).toContain('the inbound bandwidth allowance');
+    expect(result.findings[1]!.message).toContain('the packets-per-second allowance');
+    expect(result.findings[0]!.message).toContain('not a NIC ring drop');
+    expect(result.findings[0]!.fix).toContain('larger instance type');
   });
 
   it('finds a systematic skew across many queues that no single queue dominates (real mlx5 capture, 8 of 16 queues x30)', async () => {

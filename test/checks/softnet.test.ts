@@ -110,15 +110,31 @@ describe('softnet check', () => {
     expect(drops.data.dropRate as number).toBeLessThan(1e-6);
   });
 
-  it('only notes a few squeezes without a backlog drop, however high their share of few packets; warns on a sustained count', async () => {
+  it('only notes a few squeezes without a backlog drop, however high their share of few packets; warns on a sustained count or rate', async () => {
     // 3000 packets, 9 squeezes, no drops: the softirq resumed on its next round and lost nothing.
     const few = parseSoftnetStat('00000bb8 00000000 00000009 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n'.repeat(2));
     const quiet = await tester.run({ softnet: { cpus: few }, 'sysctl.net': ubuntuSysctl() });
     expect(quiet.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([['budget-exhausted', 'info']]);
-    // 5e6 packets, 20000 squeezes on one CPU, still no drops: the budget runs out under load.
+    // 5e6 packets, 20000 squeezes on one CPU, no drops: nothing lost; with no uptime, or over a
+    // day of uptime (833 an hour), a note.
     const many = parseSoftnetStat('004c4b40 00000000 00004e20 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n');
-    const loaded = await tester.run({ softnet: { cpus: many }, 'sysctl.net': ubuntuSysctl() });
-    expect(loaded.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([['budget-exhausted', 'warning']]);
+    const severityOf = async (uptime?: number) =>
+      (
+        await tester.run({
+          softnet: { cpus: many },
+          'sysctl.net': ubuntuSysctl(),
+          ...(uptime === undefined ? {} : { 'host.uptime': { seconds: uptime } }),
+        })
+      ).findings.map((finding) => [finding.symptom, finding.severity]);
+    expect(await severityOf()).toEqual([['budget-exhausted', 'info']]);
+    expect(await severityOf(86_400)).toEqual([['budget-exhausted', 'info']]);
+    // The same 20000 in 15 minutes of uptime (80000 an hour): the budget runs out all the time under load.
+    expect(await severityOf(900)).toEqual([['budget-exhausted', 'warning']]);
+    // 2 M squeezes since boot on one CPU (a count that large is sustained, whatever the uptime).
+    const lots = parseSoftnetStat('3fffffff 00000000 001e8480 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n');
+    const counted = await tester.run({ softnet: { cpus: lots }, 'sysctl.net': ubuntuSysctl(), 'host.uptime': { seconds: 31_536_000 } });
+    expect(counted.findings.map((finding) => [finding.symptom, finding.severity])).toEqual([['budget-exhausted', 'warning']]);
+    expect(counted.findings[0]!.message).toContain('per hour since boot');
   });
 
   it('ignores drops at or below the configured minimum', async () => {

@@ -162,6 +162,20 @@ describe('throughput check', () => {
     expect(symptoms(await tester.run({ 'bench.result': measurement([lossy], lossy) }))).toContain('retransmits');
   });
 
+  it('calls intervals that fall to zero after line rate a stall, not fluctuation', async () => {
+    // Seconds at 9.9 Gb/s, then nothing: a hang stops the transfer, frequency scaling does not.
+    const hung = [outcome(synthetic([9.3, 9.9, 9.9, 9.9, 4.4, 0, 0, 0]))];
+    const result = await tester.run({ 'bench.result': measurement([hung], hung) });
+    expect(symptoms(result)).toContain('stalled');
+    expect(symptoms(result)).not.toContain('unstable');
+    const stall = result.findings.find((f) => f.symptom === 'stalled')!;
+    expect(stall.data).toMatchObject({ stalledIntervals: 3, intervals: 8, bestGbps: 9.9 });
+    expect(stall.message).toContain('3 of 8 intervals');
+    // A slow start at 0 before any traffic is not a stall.
+    const slowStart = [outcome(synthetic([0, 9, 4, 9, 4, 9]))];
+    expect(symptoms(await tester.run({ 'bench.result': measurement([slowStart], slowStart) }))).not.toContain('stalled');
+  });
+
   it('labels harness problems: a busy server and version skew', async () => {
     const busy = parseIperf3Json(realCapture('iperf3/3.12-error-busy-netns-1.json'));
     const result = await tester.run({

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { statedCpuFrequencyEvidence, statedFlowControlCure, statedMtuEvidence } from '../../src/parsers/prose-remedies.js';
+import {
+  statedCpuFrequencyEvidence,
+  statedFlowControlCure,
+  statedMtuEvidence,
+  statedOffloadEffect,
+} from '../../src/parsers/prose-remedies.js';
 
 describe('statedFlowControlCure', () => {
   it.each([
@@ -28,6 +33,9 @@ describe('statedMtuEvidence', () => {
     'After we enabled jumbo frames on the core switch all was OK again.',
     'The fix was clamping the TCP MSS on the router: works now.',
     'All our storage VLANs run jumbo frames (9000), yet the largest ping that gets through is 1472 bytes.',
+    'Since I changed the NAS to MTU 9000 the backup client connects but cannot send anything.',
+    'We turned on jumbo frames on the database host; now larger queries hang while small ones return.',
+    'After "ip link set bond0 mtu 9000" large packets are lost, ssh still logs in fine.',
   ])('reads the frame size as the cause in %j', (prose) => {
     expect(statedMtuEvidence(prose)).toBe(true);
   });
@@ -37,6 +45,8 @@ describe('statedMtuEvidence', () => {
     'We use jumbo frames and the largest file we copied was 40 GB without trouble.',
     'Raised the ring size to 4096 and it works.',
     'ping -s 1472 works, so does iperf3.',
+    'With MTU 9000 on both hosts I cannot get more than 6 Gbit/s.',
+    'Jumbo frames are set everywhere and transfers run at line rate; the problem is latency.',
   ])('reads no frame-size evidence in %j', (prose) => {
     expect(statedMtuEvidence(prose)).toBe(false);
   });
@@ -57,5 +67,25 @@ describe('statedCpuFrequencyEvidence', () => {
     'Stressing the CPUs made no difference.',
   ])('reads no power-management evidence in %j', (prose) => {
     expect(statedCpuFrequencyEvidence(prose)).toBe(false);
+  });
+});
+
+describe('statedOffloadEffect', () => {
+  it.each([
+    'Turning on scatter-gather on the guest (ethtool -K eth1 sg on) gave a huge boost: 1.2 Gbit/s became 6.',
+    'With TSO and GSO disabled the 1G uplink can be fully saturated; with them on, uploads stay at half.',
+    'Enabling tx checksumming on the backend interface sped things up a lot, the transfer is much faster.',
+    'w/o GRO 3.1 Gbit/s, with it 9.4: much faster',
+  ])('reads an offload that decides the throughput in %j', (prose) => {
+    expect(statedOffloadEffect(prose)).toBe(true);
+  });
+
+  it.each([
+    'I disabled TSO but it did not help, still 2 Gbit/s.',
+    'TSO, GSO and GRO are all on. Raising the rings made it much faster.',
+    'Offloads: we have not touched them.',
+    'Disabling GRO cannot saturate the link either.',
+  ])('reads no offload effect in %j', (prose) => {
+    expect(statedOffloadEffect(prose)).toBe(false);
   });
 });

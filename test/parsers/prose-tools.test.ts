@@ -23,7 +23,7 @@ describe('statedIperf3Version', () => {
 describe('statedToolRates', () => {
   it('gives each rate to the tool named last before it on its line', () => {
     const rates = statedToolRates('1) iperf 2.1.9 with -P 8 tops out at 23.5 Gbit/s 2) iperf3 -P 8 stays near 14 Gbps, see below');
-    expect(rates).toEqual({ iperf2BestMbps: 23_500, iperf3BestMbps: 14_000, iperf2Faster: true });
+    expect(rates).toEqual({ iperf2BestMbps: 23_500, iperf3BestMbps: 14_000, iperf2Faster: true, benchBestMbps: null, benchTool: null });
   });
 
   it('reads the comparison in words when no numbers are given', () => {
@@ -40,6 +40,8 @@ describe('statedToolRates', () => {
       iperf3BestMbps: 3_800,
       iperf2BestMbps: null,
       iperf2Faster: false,
+      benchBestMbps: null,
+      benchTool: null,
     });
   });
 
@@ -48,7 +50,41 @@ describe('statedToolRates', () => {
       iperf3BestMbps: null,
       iperf2BestMbps: null,
       iperf2Faster: false,
+      benchBestMbps: null,
+      benchTool: null,
     });
+  });
+
+  it("reads another benchmark's rate from a results table whose units sit in parentheses", () => {
+    const table = [
+      '| TOOL    | PROFILE    | STREAMS | MTU  | AVG                | P95                |',
+      '| nuttcp  | tcp        | 16      | 1500 | 38120.5521 (Mb/s)  | 39001.1 (Mb/s)     |',
+      '| iperf3  | tcp        | 16      | 1500 | 9120.004 (Mb/s)    | 9480.25 (Mb/s)     |',
+    ].join('\n');
+    expect(statedToolRates(table)).toEqual({
+      iperf3BestMbps: 9480.25,
+      iperf2BestMbps: null,
+      iperf2Faster: false,
+      benchBestMbps: 39001.1,
+      benchTool: 'nuttcp',
+    });
+  });
+
+  it('keeps a rate with its tool when a mailer wrapped the row onto the next line', () => {
+    const wrapped = [
+      '| nuttcp  | tcp        | 16      | 1500 |',
+      '38120.5521 (Mb/s)  |',
+      '| iperf3  | tcp        | 16      | 1500 |',
+      '9120.004 (Mb/s)    |',
+      '',
+      'Later a copy ran at 700 Mbit/s.',
+    ].join('\n');
+    expect(statedToolRates(wrapped)).toMatchObject({ iperf3BestMbps: 9120.004, benchBestMbps: 38120.5521 });
+  });
+
+  it('gives netperf its rate in prose, and keeps file copies out of the benchmarks', () => {
+    const rates = statedToolRates('With 8 instances netperf reaches 36 Gbps; iperf3 -P 8 only 11 Gbps.\nrsync runs at 800 Mbit/s.');
+    expect(rates).toMatchObject({ benchBestMbps: 36_000, benchTool: 'netperf', iperf3BestMbps: 11_000 });
   });
 
   it('says nothing of an iperf 2 that is slower', () => {

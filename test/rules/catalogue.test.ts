@@ -5,7 +5,7 @@ import { references } from '../../src/rules/conditions.js';
 import { ruleReferences } from '../../src/rules/engine.js';
 import { bench, catalogue, run, type BenchInput, type Facts } from './helpers.js';
 import * as x from './fixtures.js';
-import { eventCases } from './event-fixtures.js';
+import { eventCases, txTimeouts } from './event-fixtures.js';
 
 interface Case {
   findings: x.Finding[];
@@ -45,6 +45,10 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'coalescing-profile-mismatch': { fires: { findings: [x.adaptiveOn] }, quiet: { findings: [x.perPacket] } },
   'offloads-off': { fires: { findings: [x.offloadOff()] }, quiet: { findings: [x.offloadOff('measurement')] } },
   'offloads-fixed-off': { fires: { findings: [x.offloadFixed] }, quiet: { findings: [x.offloadOff()] } },
+  'transfer-stalled': {
+    fires: { findings: [x.stalled], bench: {} },
+    quiet: { findings: [x.stalled, txTimeouts], bench: {} },
+  },
   'offload-collapse': { fires: { findings: [x.collapse], bench: {} }, quiet: { findings: [x.unstable], bench: {} } },
   'flow-control-cure-reported': {
     fires: { findings: [], facts: { 'ticket.reports': { flowControlCured: true } } },
@@ -53,6 +57,18 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'mtu-path-reported': {
     fires: { findings: [], facts: { 'ticket.reports': { mtuEvidence: true } } },
     quiet: { findings: [], facts: { 'ticket.reports': { mtuEvidence: false } } },
+  },
+  'rx-queue-single-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { singleQueueReported: true } } },
+    quiet: { findings: [x.queueImbalance], facts: { 'ticket.reports': { singleQueueReported: true } } },
+  },
+  'offload-effect-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { offloadEffectReported: true } } },
+    quiet: { findings: [x.offloadOff()], facts: { 'ticket.reports': { offloadEffectReported: true } } },
+  },
+  'tool-slower-than-benchmark': {
+    fires: { findings: [], facts: { 'ticket.reports': { benchOverIperf3: 12.9, benchTool: 'netperf' } } },
+    quiet: { findings: [x.singleThreaded], facts: { 'ticket.reports': { benchOverIperf3: 12.9, benchTool: 'netperf' } } },
   },
   'cpu-frequency-reported': {
     fires: { findings: [], facts: { 'ticket.reports': { cpuFrequencyEvidence: true } } },

@@ -127,6 +127,7 @@ export const queueImbalance = f('nic-drops/rx-queue-imbalance', {
   p90OverP10: 10.1,
   cvPercent: 116,
   dominant: true,
+  allOnOne: false,
 });
 
 export const perPacket = f('coalescing/interrupt-per-packet', {
@@ -268,6 +269,7 @@ export const budgetExhausted = host('softnet/budget-exhausted', {
   worstCpu: 3,
   cpuIds: 'cpu',
   worstRatio: 0.01,
+  perHour: null,
   budget: 300,
   budgetUsecs: 2000,
   suggestedBudget: 600,
@@ -348,6 +350,7 @@ export const singleCore = host('throughput/single-core-bound', {
 });
 export const retransmits = host('throughput/retransmits', { retransmits: 48211, durationSeconds: 10, perGb: 4120, ratePercent: 0.61 });
 export const unstable = host('throughput/unstable', { cvPercent: 31.2 });
+export const stalled = host('throughput/stalled', { stalledIntervals: 3, intervals: 10, bestGbps: 9.9 });
 export const collapse = host('throughput/collapse-after-first-interval', { firstGbps: 9.1, restGbps: 0.4 });
 export const versionSkew = host('throughput/version-skew', { client: '3.16', server: '3.9' });
 export const serverBusy = host('throughput/server-busy', { count: 2 });

@@ -60,6 +60,19 @@ describe('ranking and confirmation', () => {
     );
   });
 
+  it("is not refuted by a pasted bench at the ceiling when the poster's own before-and-after test is the trigger", () => {
+    // The ticket says turning an offload off moved the upload rate; its download run reached line rate.
+    const atLine = run({
+      findings: [x.pcieBelow, x.atCeiling],
+      bench: bench({ resultGbps: 9.38 }),
+      facts: { 'ticket.reports': { offloadEffectReported: true } },
+    });
+    const { diagnoses, refuted } = partitionDiagnoses(atLine);
+    expect(diagnoses.find((item) => item.ruleId === 'offload-effect-reported')).toMatchObject({ cause: 9 });
+    expect(refuted.map((item) => item.ruleId)).toContain('pcie-bandwidth-below-port');
+    expect(refuted.map((item) => item.ruleId)).not.toContain('offload-effect-reported');
+  });
+
   it('a measured single-core limit outranks static configuration hints', () => {
     const diagnoses = run({ findings: [x.singleCore, x.below(4.1), x.standardMtu, x.qdiscNotFq], bench: bench({ resultGbps: 4.1 }) });
     expect(diagnoses[0]).toMatchObject({ ruleId: 'tool-single-core-bound', cause: 2, mode: 'confirmed', subject: 'host' });
