@@ -107,6 +107,7 @@ const median = (values: readonly number[]) => {
 
 /** One `nicdoctor analyze` of the snapshot: wall seconds and peak resident memory (KB). */
 async function analyzeOnce(snapshot: string, output: string): Promise<{ seconds: number; peakKb: number }> {
+  rmSync(output, { force: true });
   const started = performance.now();
   const child = execa(process.execPath, [CLI, 'analyze', snapshot, '--format', 'json', '-o', output], {
     reject: false,
@@ -124,6 +125,8 @@ async function analyzeOnce(snapshot: string, output: string): Promise<{ seconds:
   if (result.timedOut) throw new Error(`analyze did not finish within ${TIMEOUT_MS / 1000} s`);
   if (result.exitCode !== 0 && result.exitCode !== 1)
     throw new Error(`analyze exited ${result.exitCode}: ${String(result.stderr).slice(-500)}`);
+  // Exit 1 is "findings"; without a report it is a crash (a rebuild under way removed dist/).
+  if (!existsSync(output)) throw new Error(`analyze exited ${result.exitCode} without a report: ${String(result.stderr).slice(-500)}`);
   return { seconds, peakKb };
 }
 
