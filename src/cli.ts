@@ -20,6 +20,19 @@ async function reportError(error: unknown): Promise<number> {
   return (await import('./cli/errors.js')).reportError(error, false);
 }
 
+/**
+ * `nicdoctor --version` (or -V) and nothing else answers before the commands load: printing the
+ * version needs none of them, and loading them all made it several times slower than Node's
+ * own start-up. The text is the same as commander's.
+ */
+const asksOnlyVersion = (argv: readonly string[]) => argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V');
+
+async function printVersion(): Promise<number> {
+  const { VERSION } = await import('./util/version.js');
+  process.stdout.write(`${VERSION}\n`);
+  return EXIT.ok;
+}
+
 // A reader that stops early (`nicdoctor checks | head`) is not an error: stop quietly, cleanups first.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
@@ -33,9 +46,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const inWorker = workerInput();
 const run = inWorker
   ? main(inWorker.argv)
-  : runsInWorker(process.argv, new URL(import.meta.url))
-    ? runInWorker(new URL(import.meta.url), process.argv)
-    : main(process.argv);
+  : asksOnlyVersion(process.argv)
+    ? printVersion()
+    : runsInWorker(process.argv, new URL(import.meta.url))
+      ? runInWorker(new URL(import.meta.url), process.argv)
+      : main(process.argv);
 
 run.then(
   async (code) => {

@@ -139,6 +139,8 @@ const DEFAULT_COLLECTOR_TIMEOUT_MS = 30_000;
 export class FactStore {
   private readonly results = new Map<string, Promise<FactResult<unknown>>>();
   readonly runs: CollectorRun[] = [];
+  /** "fact@subject" of every collector run that succeeded: a lookup per fact stays O(1) at 10,000 interfaces. */
+  private readonly succeeded = new Set<string>();
   /** "fact@subject" of the facts handed in with provide(): collected, though no collector ran. */
   readonly provided = new Set<string>();
   private readonly collectors = new Map<string, Collector>();
@@ -169,6 +171,11 @@ export class FactStore {
     this.provided.add(`${id}@${subject}`);
   }
 
+  /** Whether a collector ran for this fact and subject and succeeded (a provided fact did not run). */
+  ranOk(id: string, subject = ''): boolean {
+    return this.succeeded.has(`${id}@${subject}`);
+  }
+
   get<K extends FactId>(id: K, subject?: string): Promise<FactResult<FactTypes[K]>> {
     const collector = this.collectors.get(id);
     if (!collector) throw new Error(`no collector provides fact ${id}`);
@@ -195,6 +202,10 @@ export class FactStore {
         return io.readFile(path);
       },
       readOptionalFile: async (path) => {
+        if (io.readOptionalFile) {
+          sources.push({ kind: 'file', path });
+          return io.readOptionalFile(path);
+        }
         try {
           return await ctx.readFile(path);
         } catch (error) {
@@ -237,6 +248,7 @@ export class FactStore {
       const value = await Promise.race([collector.collect(ctx, subject), watchdog]);
       const durationMs = performance.now() - started;
       this.runs.push({ fact: collector.id, ...(subject ? { subject } : {}), ok: true, durationMs });
+      this.succeeded.add(`${collector.id}@${subject}`);
       return { ok: true, value, sources, durationMs };
     } catch (error) {
       const durationMs = performance.now() - started;

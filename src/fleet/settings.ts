@@ -66,7 +66,7 @@ function set(values: SettingValues, name: string, value: unknown): void {
 
 /** The value of an already collected fact, or undefined; never collects anything new. */
 async function collected(store: FactStore, id: string, subject = ''): Promise<unknown> {
-  if (!store.runs.some((run) => run.fact === id && (run.subject ?? '') === subject && run.ok)) return undefined;
+  if (!store.ranOk(id, subject)) return undefined;
   const result = await store.get(id as FactId, subject || undefined);
   return result.ok ? result.value : undefined;
 }

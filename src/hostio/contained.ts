@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { HostIOError } from './types.js';
@@ -63,8 +63,11 @@ export class ContainedReader {
     return new ContainedReader(realpathSync(path.resolve(root)), warn);
   }
 
-  /** realpath, with directories cached: a plain file below a known directory costs one lstat. */
-  private realpathOf(joined: string): string | undefined {
+  /**
+   * realpath, with directories cached: a plain file below a known directory costs one lstat,
+   * whose result is kept so that reading the file does not lstat it again.
+   */
+  private realpathOf(joined: string): { real: string; info?: Stats } | undefined {
     const dir = path.dirname(joined);
     let realDir = this.realDirs.get(dir);
     if (!this.realDirs.has(dir)) {
@@ -73,13 +76,17 @@ export class ContainedReader {
     }
     if (realDir === undefined) return undefined;
     const candidate = path.join(realDir, path.basename(joined));
-    let info;
+    let info: Stats | undefined;
     try {
-      info = lstatSync(candidate);
+      // A missing file is common (optional sysfs attributes): no exception is built for it.
+      info = lstatSync(candidate, { throwIfNoEntry: false });
     } catch {
       return undefined;
     }
-    return info.isSymbolicLink() ? safeRealpath(candidate) : candidate;
+    if (info === undefined) return undefined;
+    if (!info.isSymbolicLink()) return { real: candidate, info };
+    const target = safeRealpath(candidate);
+    return target === undefined ? undefined : { real: target };
   }
 
   /**
@@ -87,9 +94,15 @@ export class ContainedReader {
    * Throws not-captured, after a warning, when it resolves outside the root.
    */
   async resolve(relative: string, label = relative): Promise<string | undefined> {
+    return this.resolveEntry(relative, label)?.real;
+  }
+
+  /** resolve(), with the lstat of the real path when it was taken (a file that is not a link). */
+  private resolveEntry(relative: string, label: string): { real: string; info?: Stats } | undefined {
     const joined = path.join(this.root, relative);
-    const real = joined === this.root ? this.root : this.realpathOf(joined);
-    if (real === undefined) return undefined;
+    const entry = joined === this.root ? { real: this.root } : this.realpathOf(joined);
+    if (entry === undefined) return undefined;
+    const { real } = entry;
     if (real !== this.root && !real.startsWith(this.root + path.sep)) {
       // The link target is named, but never opened.
       const key = `${joined}`;
@@ -99,17 +112,34 @@ export class ContainedReader {
       }
       throw new HostIOError('not-captured', `${label}: the input links outside itself; not read`);
     }
-    return real;
+    return entry;
   }
 
   /** Reads a regular file inside the root, within the cap of its kind. */
   async readText(relative: string, kind: ReadKind = 'capture', label = relative): Promise<string> {
+    const text = await this.readTextIfExists(relative, kind, label);
+    if (text === undefined) throw new HostIOError('not-found', `${label}: no such file or directory`);
+    return text;
+  }
+
+  /**
+   * readText, but undefined when the file does not exist: a capture misses many optional
+   * attributes, and an exception for each made a 10,000-interface analysis spend seconds
+   * building stack traces.
+   */
+  async readTextIfExists(relative: string, kind: ReadKind = 'capture', label = relative): Promise<string | undefined> {
     // Synchronous reads resolve as microtasks: without a turn of the event loop now and then, a
     // 10,000-interface snapshot would not let Ctrl-C or SIGTERM in until it was all read.
     if (++this.reads % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-    const real = await this.resolve(relative, label);
-    if (real === undefined) throw new HostIOError('not-found', `${label}: no such file or directory`);
-    return readRegularFile(real, READ_LIMITS[kind], label);
+    const entry = this.resolveEntry(relative, label);
+    if (entry === undefined) return undefined;
+    try {
+      return readRegularFileSync(entry.real, READ_LIMITS[kind], label, entry.info);
+    } catch (error) {
+      // Removed between the lstat and the open: absent all the same.
+      if (error instanceof HostIOError && error.kind === 'not-found') return undefined;
+      throw error;
+    }
   }
 
   async readDir(relative: string, label = relative): Promise<string[]> {
@@ -144,10 +174,11 @@ export async function readRegularFile(file: string, maxBytes: number, label = fi
   return readRegularFileSync(file, maxBytes, label);
 }
 
-export function readRegularFileSync(file: string, maxBytes: number, label = file): string {
-  let before;
+/** `lstatOfFile`: the lstat of `file` the caller already took (the contained reader's resolve), not taken again. */
+export function readRegularFileSync(file: string, maxBytes: number, label = file, lstatOfFile?: Stats): string {
+  let before = lstatOfFile;
   try {
-    before = lstatSync(file);
+    before ??= lstatSync(file);
   } catch (error) {
     throw fsError(error as NodeJS.ErrnoException, label);
   }

@@ -118,25 +118,14 @@ export class SnapshotHostIO implements HostIO {
     const { stdout: stdoutPath, meta: metaPath } = commandPaths('', commandKey(argv));
     const meta = await this.readMeta(metaPath, argv);
     if (meta?.error) throw new HostIOError(meta.error, meta.message ?? `${argv[0]}: ${meta.error} (as recorded)`);
-    let stdout: string;
-    try {
-      stdout = await this.reader.readText(stdoutPath, 'capture', `the snapshot's ${stdoutPath}`);
-    } catch (error) {
-      if (!(error instanceof HostIOError) || error.kind !== 'not-found') throw error;
-      if (meta) stdout = '';
-      else throw new HostIOError('not-captured', `the snapshot holds no output of \`${argv.join(' ')}\``);
-    }
-    return { argv, exitCode: meta?.exitCode ?? 0, stdout, stderr: meta?.stderr ?? '', durationMs: meta?.durationMs ?? 0 };
+    const stdout = await this.reader.readTextIfExists(stdoutPath, 'capture', `the snapshot's ${stdoutPath}`);
+    if (stdout === undefined && !meta) throw new HostIOError('not-captured', `the snapshot holds no output of \`${argv.join(' ')}\``);
+    return { argv, exitCode: meta?.exitCode ?? 0, stdout: stdout ?? '', stderr: meta?.stderr ?? '', durationMs: meta?.durationMs ?? 0 };
   }
 
   private async readMeta(metaPath: string, argv: string[]) {
-    let text: string;
-    try {
-      text = await this.reader.readText(metaPath, 'metadata');
-    } catch (error) {
-      if (error instanceof HostIOError && error.kind === 'not-found') return undefined;
-      throw error;
-    }
+    const text = await this.reader.readTextIfExists(metaPath, 'metadata');
+    if (text === undefined) return undefined;
     try {
       return commandMetaSchema.parse(JSON.parse(text));
     } catch {
@@ -148,14 +137,13 @@ export class SnapshotHostIO implements HostIO {
     return this.reader.readText(this.mirrored(hostPath), 'capture', hostPath);
   }
 
+  async readOptionalFile(hostPath: string): Promise<string | undefined> {
+    return this.reader.readTextIfExists(this.mirrored(hostPath), 'capture', hostPath);
+  }
+
   async readDir(hostPath: string): Promise<string[]> {
     const dir = this.mirrored(hostPath);
-    let listing: string | undefined;
-    try {
-      listing = await this.reader.readText(path.join(dir, LISTING_FILE), 'listing', `${hostPath}/${LISTING_FILE}`);
-    } catch (error) {
-      if (!(error instanceof HostIOError) || error.kind !== 'not-found') throw error;
-    }
+    const listing = await this.reader.readTextIfExists(path.join(dir, LISTING_FILE), 'listing', `${hostPath}/${LISTING_FILE}`);
     if (listing !== undefined) return parseListing(listing, hostPath);
     return (await this.reader.readDir(dir, hostPath)).filter((name) => name !== LISTING_FILE).sort();
   }

@@ -3,7 +3,7 @@ import { HostIOError, type HostIO } from './types.js';
 import { numberInRange } from '../parsers/numbers.js';
 
 /** What reading sysfs needs: a collector's context and a HostIO both have it. */
-type SysfsReader = Pick<HostIO, 'readFile' | 'readLink'>;
+type SysfsReader = Pick<HostIO, 'readFile' | 'readLink'> & Partial<Pick<HostIO, 'readOptionalFile'>>;
 
 /**
  * Reads a sysfs attribute, trimmed. Missing attributes and those the kernel refuses to report
@@ -11,7 +11,8 @@ type SysfsReader = Pick<HostIO, 'readFile' | 'readLink'>;
  */
 export async function readAttribute(ctx: SysfsReader, file: string): Promise<string | undefined> {
   try {
-    return (await ctx.readFile(file)).trim();
+    // Where the reader can say "absent" without an exception, it does (most attributes are optional).
+    return (await (ctx.readOptionalFile ? ctx.readOptionalFile(file) : ctx.readFile(file)))?.trim();
   } catch (error) {
     if (error instanceof HostIOError && (error.kind === 'not-found' || error.kind === 'io')) return undefined;
     throw error;

@@ -60,6 +60,11 @@ export interface HostIO {
   /** Runs argv (never a shell string). Resolves for any exit code; rejects with HostIOError. */
   exec(argv: string[], options?: ExecOptions): Promise<ExecResult>;
   readFile(path: string): Promise<string>;
+  /**
+   * readFile, but undefined for a file that does not exist, with no exception built: offline
+   * inputs implement it because a capture misses many optional attributes.
+   */
+  readOptionalFile?(path: string): Promise<string | undefined>;
   /** Entry names of a directory, sorted. */
   readDir(path: string): Promise<string[]>;
   /** Target of a symbolic link, as the kernel reports it (often relative). */

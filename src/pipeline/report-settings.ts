@@ -75,7 +75,7 @@ const linkText = (speed: number | null, width: number | null) => `${speed ?? '?'
 
 /** The value of an already collected fact, or undefined; never collects anything new. */
 async function collected(store: FactStore, id: string, subject = ''): Promise<unknown> {
-  if (!store.runs.some((run) => run.fact === id && (run.subject ?? '') === subject && run.ok)) return undefined;
+  if (!store.ranOk(id, subject)) return undefined;
   const result = await store.get(id as FactId, subject || undefined);
   return result.ok ? result.value : undefined;
 }

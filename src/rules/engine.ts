@@ -328,8 +328,29 @@ function interfacesOf(report: Report): string[] {
   return report.interfaces.map((iface) => iface.name);
 }
 
-function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: readonly Finding[]): Diagnosis | null {
-  const base = builtins(report, ctx.subject);
+/** builtins() of each subject, computed once per diagnose() rather than once per rule and subject. */
+type BuiltinsOf = (subject: string) => Bindings;
+
+function builtinsCache(report: Report): BuiltinsOf {
+  const cache = new Map<string, Bindings>();
+  return (subject) => {
+    let bindings = cache.get(subject);
+    if (!bindings) {
+      bindings = builtins(report, subject);
+      cache.set(subject, bindings);
+    }
+    return bindings;
+  };
+}
+
+function diagnoseRule(
+  rule: Rule,
+  ctx: EvalContext,
+  report: Report,
+  findings: readonly Finding[],
+  builtinsOf: BuiltinsOf,
+): Diagnosis | null {
+  const base = builtinsOf(ctx.subject);
   const match = evaluate(rule.when, ctx, base);
   if (!match) return null;
   // Host-level evidence only: the diagnosis belongs to the host evaluation, not to each interface.
@@ -363,7 +384,7 @@ function diagnoseRule(rule: Rule, ctx: EvalContext, report: Report, findings: re
   const contexts = ctx.subject === HOST ? [...interfacesOf(report).map((subject) => ({ ...ctx, subject })), ctx] : [ctx];
   for (const entry of rule.ruledOut ?? []) {
     for (const where of contexts) {
-      const local = where === ctx ? bindings : { ...bindings, ...builtins(report, where.subject) };
+      const local = where === ctx ? bindings : { ...bindings, ...builtinsOf(where.subject) };
       const held = evaluate(entry.when, where, local);
       if (!held) continue;
       const line = render(entry.text, { ...held.bindings, ...local });
@@ -451,6 +472,7 @@ export function diagnose({ report, facts, rules, checks }: DiagnoseInput): Diagn
     return host.length ? [...own, ...host] : own;
   };
   const diagnoses: Diagnosis[] = [];
+  const builtinsOf = builtinsCache(report);
   for (const subject of subjects) {
     const ctx: EvalContext = {
       subject,
@@ -462,7 +484,7 @@ export function diagnose({ report, facts, rules, checks }: DiagnoseInput): Diagn
       ...(phrases ? { phrases } : {}),
     };
     for (const rule of rules) {
-      const diagnosis = diagnoseRule(rule, ctx, report, findings);
+      const diagnosis = diagnoseRule(rule, ctx, report, findings, builtinsOf);
       if (diagnosis) diagnoses.push(diagnosis);
     }
   }
