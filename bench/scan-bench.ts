@@ -1,167 +1,164 @@
 /**
- * `npm run bench:scan`: how long `nicdoctor scan` takes on a host with many interfaces, against
- * a plain serial shell script that gathers the same facts. Both run in ONE lab network namespace
- * with 32 veth pairs (64 interfaces), through `ip netns exec`, alternating order.
+ * `npm run bench:scan`: `nicdoctor scan` against the hand-written serial script a support
+ * engineer would run (bench/serial-collect.sh, with its provenance), on hosts of 64, 256 and
+ * 1,024 interfaces. Each host is one network namespace made here (veth pairs,
+ * bench/lab/many-links.ts) and removed afterwards. Both commands run inside it through
+ * `ip netns exec`, in turn (A B A B, who goes first alternating), after one warm-up each; the
+ * figure is the ratio of the medians, with the median of the run-by-run ratios next to it, and
+ * the load average, since the machine may be shared. With strace installed, one traced run of
+ * each side counts its execve calls (processes started, and failed PATH lookups).
  *
- * The serial script is generated from a recording of what a scan really reads (bench/record-scan.ts),
- * so it follows the collectors as they change. Exits non-zero only when something fails, not when
- * the ratio misses its target: the figure is the result.
+ * Exits non-zero only when something fails, not when a ratio misses its target.
  *
- *   npm run bench:scan [-- --runs 9]     (or BENCH_RUNS=9)
+ *   sudo npm run bench:scan [-- --sizes 64,256,1024] [--runs N] [--no-strace]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { CLI, parseReport, toolPath } from './lab/cli.js';
-import { cleanupStale, createLab, findTool, labAvailable, type Lab } from './lab/lab.js';
-import { buildSerialGather } from './serial-gather.js';
+import { findTool } from './lab/lab.js';
+import { createManyLinks, removeStaleManyLinks, type ManyLinks } from './lab/many-links.js';
+import { REPO_ROOT } from './lab/repo-root.js';
 
-const PAIRS = 32;
-const TARGET_RATIO = 0.5;
-const RUN_TIMEOUT_MS = 120_000;
-const RECORDER = path.join(import.meta.dirname, 'record-scan.js');
+const PREFIX = 'ndsb';
+const SCRIPT = path.join(REPO_ROOT, 'bench', 'serial-collect.sh');
+const TARGETS: Record<number, number> = { 64: 0.5, 1024: 0.35 };
+const RUN_TIMEOUT_MS = 600_000;
 
-function runsWanted(): number {
-  const flag = process.argv.indexOf('--runs');
-  const text = flag >= 0 ? process.argv[flag + 1] : process.env.BENCH_RUNS;
-  if (text === undefined) return 7;
-  const runs = Number(text);
-  if (!Number.isInteger(runs) || runs < 1 || runs > 100) {
-    process.stderr.write(`bench:scan: --runs must be an integer 1..100, got "${text}"\n`);
-    process.exit(2);
+interface Settings {
+  sizes: number[];
+  runs: number | undefined;
+  strace: boolean;
+}
+
+function settings(): Settings {
+  const value = (flag: string) => {
+    const at = process.argv.indexOf(flag);
+    return at >= 0 ? process.argv[at + 1] : undefined;
+  };
+  const sizes = (value('--sizes') ?? '64,256,1024').split(',').map(Number);
+  const runsText = value('--runs') ?? process.env.BENCH_RUNS;
+  const runs = runsText === undefined ? undefined : Number(runsText);
+  if (sizes.some((size) => !Number.isInteger(size) || size < 4 || size > 4096 || size % 2 !== 0)) {
+    throw new Error(`--sizes: even numbers from 4 to 4096, got "${value('--sizes')}"`);
   }
-  return runs;
+  if (runs !== undefined && (!Number.isInteger(runs) || runs < 1 || runs > 100))
+    throw new Error(`--runs must be 1..100, got "${runsText}"`);
+  return { sizes, runs, strace: !process.argv.includes('--no-strace') };
 }
 
-interface Timed {
-  ms: number;
+/** Fewer counted runs on big hosts: the script takes minutes there. */
+function runsFor(size: number, asked: number | undefined): number {
+  return asked ?? (size <= 64 ? 7 : size <= 256 ? 5 : 3);
 }
 
-async function timed(lab: Lab, argv: string[], what: string): Promise<Timed> {
+async function inNamespace(ns: string, argv: string[], accept: readonly number[] | 'any'): Promise<{ ms: number; stdout: string }> {
   const started = performance.now();
-  const result = await execa(findTool('ip') ?? 'ip', ['netns', 'exec', lab.ns.a, ...argv], {
+  const result = await execa(findTool('ip') ?? 'ip', ['netns', 'exec', ns, ...argv], {
     reject: false,
     timeout: RUN_TIMEOUT_MS,
     stdin: 'ignore',
-    stdout: 'ignore',
     stderr: 'pipe',
     extendEnv: false,
     env: { PATH: toolPath(), LANG: 'C', NO_COLOR: '1' },
   });
   const ms = performance.now() - started;
-  // 1 = findings at or above --fail-on: a normal outcome of a scan.
-  const acceptable = what === 'nicdoctor' ? [0, 1] : [0];
-  if (result.timedOut || !acceptable.includes(result.exitCode ?? -1)) {
+  if (result.timedOut || (accept !== 'any' && !accept.includes(result.exitCode ?? -1))) {
     throw new Error(
-      `${what}: \`${argv.join(' ')}\` ${result.timedOut ? 'timed out' : `exited ${result.exitCode}`}: ${String(result.stderr).trim().slice(-500)}`,
+      `\`${argv.join(' ')}\` ${result.timedOut ? 'timed out' : `exited ${result.exitCode}`}: ${String(result.stderr).trim().slice(-400)}`,
     );
   }
-  return { ms };
+  return { ms, stdout: String(result.stdout) };
 }
 
-function median(values: number[]): number {
+/** execve calls of one run, and how many failed, from `strace -f -c -e trace=execve`. */
+async function execveCount(ns: string, argv: string[]): Promise<string> {
+  const strace = findTool('strace');
+  if (!strace) return 'strace not installed';
+  const out = path.join(os.tmpdir(), `ndsb-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
+  try {
+    await inNamespace(ns, [strace, '-f', '-c', '-e', 'trace=execve', '-o', out, ...argv], 'any');
+    const total = /^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(\d*)\s*execve$/m.exec(readFileSync(out, 'utf8'));
+    return total ? `${total[1]} execve (${total[2] || 0} failed)` : 'no execve line';
+  } finally {
+    await execa('rm', ['-f', out], { reject: false });
+  }
+}
+
+const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
+};
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 
-function row(cells: string[], widths: number[]): string {
-  return cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('  ');
+async function benchOne(size: number, wanted: Settings): Promise<string[]> {
+  const host: ManyLinks = createManyLinks(size, PREFIX);
+  try {
+    const scanArgv = [process.execPath, CLI, 'scan', '--format', 'json'];
+    const scriptArgv = [findTool('bash') ?? '/bin/bash', SCRIPT];
+    const warm = await inNamespace(host.ns, scanArgv, [0, 1]);
+    const seen = parseReport(warm.stdout).interfaces.length;
+    if (seen !== size) throw new Error(`the scan saw ${seen} interfaces, expected ${size}`);
+    await inNamespace(host.ns, scriptArgv, 'any');
+    const runs = runsFor(size, wanted.runs);
+    const times = { scan: [] as number[], script: [] as number[] };
+    const loadBefore = load();
+    for (let run = 0; run < runs; run++) {
+      const order = run % 2 === 0 ? (['scan', 'script'] as const) : (['script', 'scan'] as const);
+      for (const side of order) times[side].push((await inNamespace(host.ns, side === 'scan' ? scanArgv : scriptArgv, 'any')).ms);
+    }
+    const pairwise = times.scan.map((ms, index) => ms / times.script[index]!);
+    const ratio = median(times.scan) / median(times.script);
+    const target = TARGETS[size];
+    const lines = [
+      `${size} interfaces (${size / 2} veth pairs), ${runs} runs each, alternating; load average ${loadBefore} → ${load()}`,
+      `  nicdoctor scan  median ${seconds(median(times.scan))}  (min ${seconds(Math.min(...times.scan))}, max ${seconds(Math.max(...times.scan))})`,
+      `  hand script     median ${seconds(median(times.script))}  (min ${seconds(Math.min(...times.script))}, max ${seconds(Math.max(...times.script))})`,
+      `  ratio of medians ${ratio.toFixed(2)}, median of run ratios ${median(pairwise).toFixed(2)}${target ? `  (target ≤ ${target.toFixed(2)})` : ''}`,
+    ];
+    if (wanted.strace) {
+      lines.push(
+        `  processes, one traced run: scan ${await execveCount(host.ns, scanArgv)}, script ${await execveCount(host.ns, scriptArgv)}`,
+      );
+    }
+    return lines;
+  } finally {
+    host.destroy();
+  }
 }
 
 async function main(): Promise<number> {
-  const runs = runsWanted();
+  const wanted = settings();
   if ((process.getuid?.() ?? -1) !== 0) {
-    process.stderr.write('bench:scan must run as root: it creates a network namespace with 32 veth pairs (sudo npm run bench:scan)\n');
+    process.stderr.write('bench:scan must run as root: it creates network namespaces with many interfaces (sudo npm run bench:scan)\n');
     return 2;
   }
-  const reason = labAvailable(['ip', 'ethtool']);
-  if (reason) {
-    process.stderr.write(`bench:scan cannot run: ${reason}\n`);
-    return 2;
-  }
-
-  const work = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-bench-'));
-  let lab: Lab | undefined;
-  const interrupted = (signal: NodeJS.Signals) => {
-    process.stderr.write(`\nbench:scan: ${signal}, cleaning up\n`);
-    // Kill what runs in the namespace first: a recorder still writing would race the removal.
-    lab?.destroySync();
-    try {
-      rmSync(work, { recursive: true, force: true });
-    } catch (error) {
-      process.stderr.write(`bench:scan: could not remove ${work}: ${(error as Error).message}\n`);
+  for (const tool of ['ip', 'ethtool', 'bash']) {
+    if (!findTool(tool)) {
+      process.stderr.write(`bench:scan needs ${tool}\n`);
+      return 2;
     }
-    // A lab still being created is removed by the lab's own exit hook.
-    process.exit(130);
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-  try {
-    const stale = cleanupStale();
-    if (stale.length) process.stderr.write(`removed namespaces left by earlier runs: ${stale.join(', ')}\n`);
-    lab = await createLab({ pairs: PAIRS, namespaces: 1 });
-
-    // What one scan reads, recorded inside the namespace, becomes the serial script.
-    const snapshot = path.join(work, 'snapshot');
-    await timed(lab, [process.execPath, RECORDER, snapshot], 'record-scan');
-    const serial = await buildSerialGather(snapshot);
-    const scriptPath = path.join(work, 'serial-gather.sh');
-    await writeFile(scriptPath, serial.script, { mode: 0o755 });
-
-    const scanArgv = [process.execPath, CLI, 'scan', '--format', 'json'];
-    const serialArgv = [findTool('bash') ?? '/bin/bash', scriptPath];
-
-    // Warm-up (not counted): page cache for node_modules, and a check that the scan sees all 64.
-    const check = await execa(findTool('ip') ?? 'ip', ['netns', 'exec', lab.ns.a, ...scanArgv], {
-      reject: false,
-      timeout: RUN_TIMEOUT_MS,
-      extendEnv: false,
-      env: { PATH: toolPath(), LANG: 'C' },
-    });
-    if (check.exitCode !== 0 && check.exitCode !== 1)
-      throw new Error(`nicdoctor scan exited ${check.exitCode}: ${String(check.stderr).trim()}`);
-    const report = parseReport(String(check.stdout));
-    if (report.interfaces.length !== PAIRS * 2)
-      throw new Error(`the scan saw ${report.interfaces.length} interfaces, expected ${PAIRS * 2}`);
-    await timed(lab, serialArgv, 'serial');
-
-    const times = { nicdoctor: [] as number[], serial: [] as number[] };
-    for (let run = 0; run < runs; run++) {
-      // Alternate who goes first, so neither side always runs on a warmer machine.
-      const order = run % 2 === 0 ? (['nicdoctor', 'serial'] as const) : (['serial', 'nicdoctor'] as const);
-      for (const side of order) times[side].push((await timed(lab, side === 'nicdoctor' ? scanArgv : serialArgv, side)).ms);
-    }
-
-    // How much of the scan is fixed cost: node start and module imports, no host access.
-    const startup: number[] = [];
-    for (let run = 0; run < 3; run++) startup.push((await timed(lab, [process.execPath, CLI, '--version'], 'nicdoctor')).ms);
-
-    const widths = [10, 9, 9, 9];
-    const ms = (value: number) => `${value.toFixed(0)} ms`;
-    const lines = [
-      `scan bench: ${report.interfaces.length} interfaces (${PAIRS} veth pairs) in one network namespace, ${report.checks.length} checks, ${runs} runs each, alternating order, 1 warm-up each`,
-      `serial script: ${serial.commands} commands, ${serial.files} files (cat), ${serial.directories} directories (ls), ${serial.links} links (readlink), one after another`,
-      '',
-      row(['', 'median', 'min', 'max'], widths),
-      ...(['nicdoctor', 'serial'] as const).map((side) =>
-        row([side, ms(median(times[side])), ms(Math.min(...times[side])), ms(Math.max(...times[side]))], widths),
-      ),
-      '',
-      `nicdoctor start-up alone (\`nicdoctor --version\`, median of 3): ${ms(median(startup))}`,
-      `ratio (median nicdoctor / median serial): ${(median(times.nicdoctor) / median(times.serial)).toFixed(2)}  target ≤ ${TARGET_RATIO.toFixed(2)}`,
-    ];
-    process.stdout.write(lines.join('\n') + '\n');
-    return 0;
-  } finally {
-    await lab?.destroy();
-    rmSync(work, { recursive: true, force: true });
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
   }
+  const stale = removeStaleManyLinks(PREFIX);
+  if (stale.length) process.stderr.write(`removed namespaces left by earlier runs: ${stale.join(', ')}\n`);
+  process.stdout.write(`scan bench: nicdoctor scan vs bench/serial-collect.sh, ${os.availableParallelism()} CPUs\n`);
+  for (const size of wanted.sizes) process.stdout.write((await benchOne(size, wanted)).join('\n') + '\n');
+  return 0;
 }
+
+const stop = (signal: NodeJS.Signals) => {
+  process.stderr.write(`\nbench:scan: ${signal}, cleaning up\n`);
+  process.exit(130); // the many-links exit hook removes the namespace
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
 
 main().then(
   (code) => {

@@ -17,3 +17,18 @@ loadRules(dir); // refuse to compile a catalogue that does not validate
 const target = path.join(root, COMPILED_RULES);
 writeFileSync(`${target}.tmp`, JSON.stringify({ hash: rulesHash(texts), names, documents: texts.map((text) => parse(text)) }));
 renameSync(`${target}.tmp`, target);
+
+// The known issues the same way (src/rules/known-issues.ts reads them while the hash matches).
+const { COMPILED_KNOWN_ISSUES, defaultKnownIssuesDir, loadKnownIssues } = await import(path.join(root, 'dist/src/rules/known-issues.js'));
+const issuesDir = defaultKnownIssuesDir();
+const issueNames = readdirSync(issuesDir)
+  .filter((name) => name.endsWith('.yaml'))
+  .sort();
+const issueTexts = issueNames.map((name) => readFileSync(path.join(issuesDir, name), 'utf8'));
+loadKnownIssues(issuesDir); // refuse to compile entries that do not validate
+const issuesTarget = path.join(root, COMPILED_KNOWN_ISSUES);
+writeFileSync(
+  `${issuesTarget}.tmp`,
+  JSON.stringify({ hash: rulesHash(issueTexts), names: issueNames, documents: issueTexts.map((text) => parse(text)) }),
+);
+renameSync(`${issuesTarget}.tmp`, issuesTarget);

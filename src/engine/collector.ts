@@ -221,7 +221,8 @@ export class FactStore {
       exec: async (argv, options) => {
         sources.push({ kind: 'command', argv });
         try {
-          return await io.exec(argv, options);
+          // Collectors only read: their commands may share a shell (hostio/command-batch.ts).
+          return await io.exec(argv, { batch: true, ...options });
         } catch (error) {
           // Attach the hint here, where the argv that failed is known.
           if (error instanceof HostIOError)

@@ -1,10 +1,13 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import os from 'node:os';
+import { isAbsolute } from 'node:path';
 import { execFile } from 'node:child_process';
 import pLimit from 'p-limit';
 import { shutdownSignal } from '../util/shutdown.js';
-import { toolSearchPath } from './tool-path.js';
+import { commandBatcher } from './command-batch.js';
+import { liveInventory } from './live-inventory.js';
+import { resolveTool, toolSearchPath } from './tool-path.js';
 import { HostIOError, type ExecOptions, type ExecResult, type HostIO, type HostInventory } from './types.js';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
@@ -33,9 +36,18 @@ export function fsErrorToHostIOError(error: unknown, path: string): HostIOError 
   return new HostIOError('io', `${path}: ${message}`);
 }
 
+/**
+ * NICDOCTOR_EXEC_BATCH=0 runs every command in a child process of its own, as before batching:
+ * the lab test compares a scan made each way. It selects between two built-in paths only.
+ */
+function batchingEnabled(): boolean {
+  return process.env.NICDOCTOR_EXEC_BATCH !== '0';
+}
+
 export class LiveHostIO implements HostIO {
   readonly mode: 'live' | 'recording' = 'live';
   private readonly limit = pLimit(DEFAULT_CONCURRENCY);
+  private readonly batching = batchingEnabled();
 
   /**
    * Short diagnostic commands go through child_process.execFile rather than execa: a scan runs
@@ -44,9 +56,15 @@ export class LiveHostIO implements HostIO {
    * killed on Ctrl-C through the shared abort signal.
    */
   async exec(argv: string[], options: ExecOptions = {}): Promise<ExecResult> {
-    const [file, ...args] = argv;
-    if (!file) throw new HostIOError('io', 'empty command');
+    const [name, ...args] = argv;
+    if (!name) throw new HostIOError('io', 'empty command');
+    // An absolute path is the caller's choice; a bare name is found once in the trusted directories.
+    const file = isAbsolute(name) ? name : resolveTool(name);
+    if (!file) throw new HostIOError('tool-missing', `${name}: command not found`);
     const timeout = options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+    // Parsers rely on the C locale's number and message formats.
+    const env = { PATH: toolSearchPath(), LC_ALL: 'C', LANG: 'C' };
+    if (options.batch && this.batching) return commandBatcher().run({ argv, resolved: [file, ...args], timeoutMs: timeout, env });
     return this.limit(
       () =>
         new Promise<ExecResult>((resolve, reject) => {
@@ -60,8 +78,7 @@ export class LiveHostIO implements HostIO {
               signal: shutdownSignal,
               maxBuffer: 64 * 1024 * 1024,
               encoding: 'utf8',
-              // Parsers rely on the C locale's number and message formats.
-              env: { PATH: toolSearchPath(), LC_ALL: 'C', LANG: 'C' },
+              env,
             },
             (error, stdout, stderr) => {
               const durationMs = performance.now() - started;
@@ -110,29 +127,7 @@ export class LiveHostIO implements HostIO {
   private inventoryPromise: Promise<HostInventory> | undefined;
 
   inventory(): Promise<HostInventory> {
-    this.inventoryPromise ??= collectInventory();
+    this.inventoryPromise ??= Promise.resolve(liveInventory());
     return this.inventoryPromise;
   }
-}
-
-async function collectInventory(): Promise<HostInventory> {
-  const { default: si } = await import('systeminformation');
-  // Only the cheap systeminformation calls: osInfo and system() spawn dmidecode and friends.
-  const [cpu, osInfo, system] = await Promise.all([
-    si.cpu().catch(() => undefined),
-    si.osInfo().catch(() => undefined),
-    si.system().catch(() => undefined),
-  ]);
-  const virtual = system?.virtual ? system.virtualHost || 'virtual machine' : null;
-  return {
-    hostname: os.hostname(),
-    kernel: os.release(),
-    os: osInfo ? `${osInfo.distro} ${osInfo.release}`.trim() : `${os.type()} ${os.release()}`,
-    arch: os.arch(),
-    cpuModel: cpu ? `${cpu.manufacturer} ${cpu.brand}`.trim() : (os.cpus()[0]?.model ?? 'unknown'),
-    logicalCpus: os.availableParallelism(),
-    physicalCores: cpu?.physicalCores || os.availableParallelism(),
-    virtualization: virtual,
-    uid: process.getuid?.() ?? -1,
-  };
 }

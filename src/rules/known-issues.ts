@@ -5,7 +5,7 @@ import type { Finding, Report, Severity } from '../report/schema.js';
 import { parseVersion, parseVersionRange, inRange } from '../domain/versions.js';
 import { evaluate, references, type EvalContext } from './conditions.js';
 import { isInterfaceFact, type Diagnosis, type FactLookup } from './engine.js';
-import { defaultRulesDir, RuleLoadError } from './loader.js';
+import { compiledDocuments, defaultRulesDir, RuleLoadError } from './loader.js';
 import { embeddedAssets } from '../util/embedded.js';
 import { knownIssueFileSchema, knownIssueSchema, type KnownIssue } from './known-issue-schema.js';
 import type { EthtoolDriver } from '../parsers/ethtool-driver.js';
@@ -32,6 +32,9 @@ export function parseKnownIssueDocument(document: unknown, file: string): Loaded
   });
 }
 
+/** known-issues/*.yaml parsed at build time, beside dist/rules.json. */
+export const COMPILED_KNOWN_ISSUES = path.join('dist', 'known-issues.json');
+
 /** <package root>/known-issues, next to rules/. */
 export function defaultKnownIssuesDir(): string {
   return path.join(path.dirname(defaultRulesDir()), 'known-issues');
@@ -43,23 +46,28 @@ function knownIssueDocuments(dir: string | undefined): [string, () => unknown][]
   if (embedded) return Object.entries(embedded).map(([name, document]) => [path.join('known-issues', name), () => document]);
   const where = dir ?? defaultKnownIssuesDir();
   if (!existsSync(where)) return [];
-  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  return readdirSync(where)
+  const names = readdirSync(where)
     .filter((entry) => entry.endsWith('.yaml'))
-    .sort()
-    .map((name) => {
-      const file = path.join(where, name);
-      return [
-        file,
-        () => {
-          try {
-            return parse(readFileSync(file, 'utf8')) as unknown;
-          } catch (error) {
-            throw new RuleLoadError(file, null, null, `not valid YAML: ${(error as Error).message}`);
-          }
-        },
-      ];
-    });
+    .sort();
+  const texts = names.map((name) => readFileSync(path.join(where, name), 'utf8'));
+  // Parsed at build time like the rules (scripts/compile-rules.mjs): the YAML parser alone cost
+  // ~170 ms of CPU in every scan. Used only while the files are those it was made from.
+  const compiled = compiledDocuments(path.join(path.dirname(where), COMPILED_KNOWN_ISSUES), names, texts);
+  if (compiled) return names.map((name, index) => [path.join(where, name), () => compiled[index]]);
+  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return names.map((name, index) => {
+    const file = path.join(where, name);
+    return [
+      file,
+      () => {
+        try {
+          return parse(texts[index]!) as unknown;
+        } catch (error) {
+          throw new RuleLoadError(file, null, null, `not valid YAML: ${(error as Error).message}`);
+        }
+      },
+    ];
+  });
 }
 
 /** Every known-issues/*.yaml in name order; ids unique. A missing folder is no known issues. */

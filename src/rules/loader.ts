@@ -107,9 +107,13 @@ export function rulesHash(texts: readonly string[]): string {
   return createHash('sha256').update(texts.join('\0')).digest('hex');
 }
 
-function compiledDocuments(dir: string, names: readonly string[], texts: readonly string[]): unknown[] | null {
+/**
+ * The parsed documents of a compiled catalogue (rules, known issues) at `compiledFile`, or null
+ * when it is missing or was made from other YAML than `texts` (an edit since the build).
+ */
+export function compiledDocuments(compiledFile: string, names: readonly string[], texts: readonly string[]): unknown[] | null {
   try {
-    const compiled = JSON.parse(readFileSync(path.join(path.dirname(dir), COMPILED_RULES), 'utf8')) as {
+    const compiled = JSON.parse(readFileSync(compiledFile, 'utf8')) as {
       hash?: string;
       names?: string[];
       documents?: unknown[];
@@ -132,7 +136,7 @@ export function loadRules(rulesDir?: string): LoadedRule[] {
         .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
         .sort();
   const texts = embedded ? [] : files.map((name) => readFileSync(path.join(dir, name), 'utf8'));
-  const documents = embedded ? embedded.documents : compiledDocuments(dir, files, texts);
+  const documents = embedded ? embedded.documents : compiledDocuments(path.join(path.dirname(dir), COMPILED_RULES), files, texts);
   const rules: LoadedRule[] = [];
   const seen = new Map<string, string>();
   for (const [index, name] of files.entries()) {
