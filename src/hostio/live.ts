@@ -57,7 +57,7 @@ export class LiveHostIO implements HostIO {
             {
               timeout,
               killSignal: 'SIGKILL',
-              signal: shutdownSignal,
+              ...(options.survivesShutdown ? {} : { signal: shutdownSignal }),
               maxBuffer: 64 * 1024 * 1024,
               encoding: 'utf8',
               // Parsers rely on the C locale's number and message formats.

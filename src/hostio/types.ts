@@ -7,6 +7,12 @@
 export interface ExecOptions {
   /** Kill the command after this long; every command has a timeout. */
   timeoutMs?: number;
+  /**
+   * Let the command finish when nicdoctor is stopping (Ctrl-C) instead of killing it: for the
+   * few that undo a change made a moment ago (fix --verify reverting the step in flight).
+   * The timeout still applies.
+   */
+  survivesShutdown?: boolean;
 }
 
 export interface ExecResult {
