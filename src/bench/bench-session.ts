@@ -62,7 +62,9 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
         failIfUnreachable(plan.host, outcomes);
         const failed = outcomes.filter((outcome) => outcome.error || !outcome.result);
         if (failed.length)
-          throw new RunError(`iperf3 on port ${failed.map((outcome) => outcome.port).join(', ')} failed: ${failed[0]!.error ?? 'no result'}`);
+          throw new RunError(
+            `iperf3 on port ${failed.map((outcome) => outcome.port).join(', ')} failed: ${failed[0]!.error ?? 'no result'}`,
+          );
         return sampleOf(aggregateStep(outcomes, best.streamsPerProcess, options.durationSeconds));
       },
       async close() {

@@ -253,10 +253,22 @@ export async function main(argv: string[]): Promise<number> {
         .default(3),
     )
     .addOption(new Option('--ports <ports>', 'with --verify: iperf3 server ports').argParser(portList).default(DEFAULT_PORTS, '5101-5108'))
-    .addOption(new Option('--control-port <port>', "with --verify: port of the peer's nicdoctor serve info endpoint").argParser(port).default(5100))
-    .addOption(new Option('--duration <seconds>', 'with --verify: length of each bench run (1-3600)').argParser(seconds(1, 3600)).default(5))
-    .addOption(new Option('--step-duration <seconds>', 'with --verify: length of each calibration ramp step (1-600)').argParser(seconds(1, 600)).default(2))
-    .addOption(new Option('--omit <seconds>', 'with --verify: seconds of slow start left out of each run (0-600)').argParser(seconds(0, 600)).default(1))
+    .addOption(
+      new Option('--control-port <port>', "with --verify: port of the peer's nicdoctor serve info endpoint").argParser(port).default(5100),
+    )
+    .addOption(
+      new Option('--duration <seconds>', 'with --verify: length of each bench run (1-3600)').argParser(seconds(1, 3600)).default(5),
+    )
+    .addOption(
+      new Option('--step-duration <seconds>', 'with --verify: length of each calibration ramp step (1-600)')
+        .argParser(seconds(1, 600))
+        .default(2),
+    )
+    .addOption(
+      new Option('--omit <seconds>', 'with --verify: seconds of slow start left out of each run (0-600)')
+        .argParser(seconds(0, 600))
+        .default(1),
+    )
     .addOption(new Option('--max-procs <n>', 'with --verify: at most this many iperf3 processes (1-256)').argParser(wholeNumber(1, 256)))
     .addOption(new Option('-f, --format <format>', 'with --verify: format of the report with the verification').choices(FORMATS))
     .action(async (input: string | undefined, options: import('./fix-command.js').FixOptions) => {

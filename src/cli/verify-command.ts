@@ -74,7 +74,12 @@ export async function verifyCommand(
   say('calibrating the bench (the ramp picks the processes and streams every measurement then uses)');
   let session: BenchSession;
   try {
-    session = await openBenchSession({ ...benchOptions, store: hostFactStore(io, log), freshStore: () => hostFactStore(io, log), onProgress: say });
+    session = await openBenchSession({
+      ...benchOptions,
+      store: hostFactStore(io, log),
+      freshStore: () => hostFactStore(io, log),
+      onProgress: say,
+    });
   } catch (error) {
     if (shutdownSignal.aborted) return EXIT.interrupted;
     throw error;
@@ -136,7 +141,9 @@ export async function verifyCommand(
       });
       say(loop.stopReason);
       if (loop.kept.length)
-        say(`kept changes are saved in ${stateFile}; undo them with: nicdoctor fix --revert${options.state ? ` --state ${options.state}` : ''}`);
+        say(
+          `kept changes are saved in ${stateFile}; undo them with: nicdoctor fix --revert${options.state ? ` --state ${options.state}` : ''}`,
+        );
     }
     await emit({ ...report, verification }, options);
     if (shutdownSignal.aborted) return EXIT.interrupted;

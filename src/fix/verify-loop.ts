@@ -112,7 +112,8 @@ export function judge(before: Measured, after: Measured, keepAll: boolean): Judg
   const margin = `the noise allows ±${gbps(throughput.margin)}`;
   let verdict: Omit<Judgement, 'keep' | 'throughput'>;
   if (throughput.outcome === 'better') verdict = { regression: false, reason: `throughput ${change}, beyond the noise (${margin})` };
-  else if (throughput.outcome === 'worse') verdict = { regression: true, reason: `throughput ${change}: a regression beyond the noise (${margin})` };
+  else if (throughput.outcome === 'worse')
+    verdict = { regression: true, reason: `throughput ${change}: a regression beyond the noise (${margin})` };
   else if (loss.outcome === 'better')
     verdict = {
       regression: false,
@@ -197,7 +198,10 @@ async function revertStep(io: FixIO, keeper: StateKeeper, entries: readonly { en
   return failures;
 }
 
-function stepRecord(step: VerifyStepPlan, fields: Partial<VerificationStep> & Pick<VerificationStep, 'verdict' | 'reason'>): VerificationStep {
+function stepRecord(
+  step: VerifyStepPlan,
+  fields: Partial<VerificationStep> & Pick<VerificationStep, 'verdict' | 'reason'>,
+): VerificationStep {
   return {
     ruleId: step.ruleId,
     operations: step.changes.map(changeText),

@@ -12,7 +12,10 @@ import type { Change } from './vocabulary.js';
 
 const PCI_ADDRESS = /^[0-9a-fA-F]{4,}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$/;
 
-export function persistentForKept(report: Report, kept: readonly { ruleId: string; changes: readonly Change[] }[]): { file: string; content: string }[] {
+export function persistentForKept(
+  report: Report,
+  kept: readonly { ruleId: string; changes: readonly Change[] }[],
+): { file: string; content: string }[] {
   const sysctl: string[] = [];
   const links = new Map<string, LinkPlan>();
   for (const { ruleId, changes } of kept) {
@@ -30,12 +33,24 @@ export function persistentForKept(report: Report, kept: readonly { ruleId: strin
       for (const [name, value] of ethtoolSettings(change)) {
         const mapped = linkSetting(change.kind, name, value);
         if (mapped)
-          link.settings.push({ key: mapped[0], value: mapped[1], ethtool: { op: change.kind, name, value }, ruleId, disruptive: false, conflicts: [] });
+          link.settings.push({
+            key: mapped[0],
+            value: mapped[1],
+            ethtool: { op: change.kind, name, value },
+            ruleId,
+            disruptive: false,
+            conflicts: [],
+          });
       }
     }
   }
   const files: { file: string; content: string }[] = [];
-  if (sysctl.length) files.push({ file: SYSCTL_DROP_IN, content: `# nicdoctor fix --verify: the sysctl changes it measured and kept\n${sysctl.join('\n')}\n` });
-  for (const link of links.values()) if (link.settings.length) files.push({ file: linkFilePath(link), content: `${linkFileContent(link).join('\n')}\n` });
+  if (sysctl.length)
+    files.push({
+      file: SYSCTL_DROP_IN,
+      content: `# nicdoctor fix --verify: the sysctl changes it measured and kept\n${sysctl.join('\n')}\n`,
+    });
+  for (const link of links.values())
+    if (link.settings.length) files.push({ file: linkFilePath(link), content: `${linkFileContent(link).join('\n')}\n` });
   return files;
 }

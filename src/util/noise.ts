@@ -52,8 +52,7 @@ export function compareSeries(before: SeriesSummary, after: SeriesSummary, highe
   const va = after.count > 0 ? after.stdDev ** 2 / after.count : 0;
   const standardError = Math.sqrt(vb + va);
   // Welch–Satterthwaite degrees of freedom; with no spread at all, the smallest samples' df.
-  const denominator =
-    (before.count > 1 ? vb ** 2 / (before.count - 1) : 0) + (after.count > 1 ? va ** 2 / (after.count - 1) : 0);
+  const denominator = (before.count > 1 ? vb ** 2 / (before.count - 1) : 0) + (after.count > 1 ? va ** 2 / (after.count - 1) : 0);
   const df = denominator > 0 ? (vb + va) ** 2 / denominator : Math.max(1, Math.min(before.count, after.count) - 1);
   const margin = tQuantile975(df) * standardError;
   const signed = higherIsBetter ? difference : -difference;
