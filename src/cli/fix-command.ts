@@ -46,14 +46,14 @@ export interface FixOptions {
   verify?: boolean;
   keepAll?: boolean;
   allowDisruptive?: boolean;
-  runs: number;
+  runs?: number;
   peer?: string;
   loopback?: boolean;
-  ports: number[];
-  controlPort: number;
-  duration: number;
-  stepDuration: number;
-  omit: number;
+  ports?: number[];
+  controlPort?: number;
+  duration?: number;
+  stepDuration?: number;
+  omit?: number;
   maxProcs?: number;
   format?: Format;
 }
@@ -244,7 +244,19 @@ export function checkVerifyOptions(options: FixOptions): void {
 async function verifyMode(options: FixOptions, log: Logger, stateFile: string): Promise<number> {
   const { verifyCommand } = await import('./verify-command.js');
   return verifyCommand(
-    { ...reportOptions(options), ...options, format: options.format ?? 'terminal', failOn: 'never' },
+    {
+      ...reportOptions(options),
+      ...options,
+      // Commander gives every default; a caller that leaves one out gets the same.
+      runs: options.runs ?? 3,
+      ports: options.ports ?? [5101, 5102, 5103, 5104, 5105, 5106, 5107, 5108],
+      controlPort: options.controlPort ?? 5100,
+      duration: options.duration ?? 5,
+      stepDuration: options.stepDuration ?? 2,
+      omit: options.omit ?? 1,
+      format: options.format ?? 'terminal',
+      failOn: 'never',
+    },
     log,
     stateFile,
     (question) => confirm(question, options),

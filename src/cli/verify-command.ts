@@ -56,6 +56,9 @@ export async function verifyCommand(
   stateFile: string,
   confirm: (question: string) => Promise<boolean>,
 ): Promise<number> {
+  // The loop runs for minutes: refuse before it starts, not at the question after the calibration.
+  if (!options.yes && !(process.stdin.isTTY && process.stderr.isTTY))
+    throw new UsageError('refusing to change the host without confirmation: no terminal to ask on; add --yes to confirm non-interactively');
   const auth = clientAuthFromEnv();
   if (!auth.ok) throw new UsageError(auth.reason);
   await checkOutputs(options, []);
