@@ -23,6 +23,7 @@ import { changeArgv } from '../fix/vocabulary.js';
 import { scanInputs, withOfflineInput, type ReportOptions } from './commands.js';
 import { failureOf, RunError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import type { Format } from '../reporters/index.js';
 
 export interface FixOptions {
   iface?: string[];
@@ -41,6 +42,20 @@ export interface FixOptions {
   all?: boolean;
   /** Mb/s (--link-speed). */
   linkSpeed?: number;
+  /** --apply --verify and its bench options (src/cli/verify-command.ts). */
+  verify?: boolean;
+  keepAll?: boolean;
+  allowDisruptive?: boolean;
+  runs?: number;
+  peer?: string;
+  loopback?: boolean;
+  ports?: number[];
+  controlPort?: number;
+  duration?: number;
+  stepDuration?: number;
+  omit?: number;
+  maxProcs?: number;
+  format?: Format;
 }
 
 /** The report options that `fix` shares with `analyze`. */
@@ -210,12 +225,53 @@ async function forgetCommand(options: FixOptions, stateFile: string): Promise<nu
   return EXIT.ok;
 }
 
+/** Checks every option --verify adds before anything runs (exit 2 naming the option). */
+export function checkVerifyOptions(options: FixOptions): void {
+  if (!options.verify) {
+    for (const [flag, given] of [
+      ['--keep-all', options.keepAll],
+      ['--allow-disruptive', options.allowDisruptive],
+      ['--peer', options.peer],
+      ['--loopback', options.loopback],
+    ] as const)
+      if (given !== undefined && given !== false) throw new UsageError(`${flag}: only with --apply --verify`);
+    return;
+  }
+  if (!options.apply) throw new UsageError('--verify: goes with --apply (it applies, measures, and keeps what helps)');
+}
+
+/** --apply --verify: loaded only when asked for (it brings the bench). */
+async function verifyMode(options: FixOptions, log: Logger, stateFile: string): Promise<number> {
+  const { verifyCommand } = await import('./verify-command.js');
+  return verifyCommand(
+    {
+      ...reportOptions(options),
+      ...options,
+      // Commander gives every default; a caller that leaves one out gets the same.
+      runs: options.runs ?? 3,
+      ports: options.ports ?? [5101, 5102, 5103, 5104, 5105, 5106, 5107, 5108],
+      controlPort: options.controlPort ?? 5100,
+      duration: options.duration ?? 5,
+      stepDuration: options.stepDuration ?? 2,
+      omit: options.omit ?? 1,
+      format: options.format ?? 'terminal',
+      failOn: 'never',
+    },
+    log,
+    stateFile,
+    (question) => confirm(question, options),
+  );
+}
+
 export async function fixCommand(options: FixOptions, log: Logger): Promise<number> {
   const modes = (['apply', 'revert', 'forget'] as const).filter((mode) => options[mode]);
   if (modes.length > 1) throw new UsageError(`${modes.map((mode) => `--${mode}`).join(' and ')} exclude each other`);
   const mode = modes[0];
   if (mode && options.from) throw new UsageError(`--${mode} works on this host's state: it takes no input to diagnose (INPUT or --from)`);
-  if (mode && options.output) throw new UsageError(`--output writes the script; it does not go with --${mode}`);
+  checkVerifyOptions(options);
+  if (options.format !== undefined && !options.verify) throw new UsageError('--format: only with --apply --verify (the report it prints)');
+  if (mode && options.output && !options.verify)
+    throw new UsageError(`--output writes the script (or, with --verify, the report); it does not go with --${mode}`);
   if (options.yes && !mode) throw new UsageError('--yes confirms --apply, --revert or --forget');
   if (options.state !== undefined && !mode) throw new UsageError('--state goes with --apply, --revert or --forget');
   inputs(options); // validate before touching the host
@@ -226,6 +282,7 @@ export async function fixCommand(options: FixOptions, log: Logger): Promise<numb
       const release = await lockStateFile(stateFile);
       try {
         if (mode === 'forget') return await forgetCommand(options, stateFile);
+        if (mode === 'apply' && options.verify) return await verifyMode(options, log, stateFile);
         return mode === 'revert' ? await revertCommand(options, stateFile) : await applyCommand(options, log, stateFile);
       } finally {
         await release();

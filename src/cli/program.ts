@@ -242,6 +242,35 @@ export async function main(argv: string[]): Promise<number> {
     .option('--forget', 'drop saved changes whose interfaces are gone (or saved on another host), after showing them; changes nothing')
     .option('-y, --yes', 'confirm --apply, --revert or --forget without asking (needed without a terminal)')
     .option('--state <file>', 'where --apply saves the previous values (default /var/lib/nicdoctor/fix-state.json)')
+    .option('--verify', 'with --apply: bench before and after each fix, keep only what measured better than the noise')
+    .addOption(new Option('--peer <host>', 'with --verify: bench against this far end (`nicdoctor serve` there)').argParser(host))
+    .option('--loopback', 'with --verify: bench against iperf3 servers on 127.0.0.1 (measures sysctl changes only)')
+    .option('--keep-all', 'with --verify: keep every fix whatever it measured (default: only those that measured better)')
+    .option('--allow-disruptive', 'with --verify: also apply disruptive fixes (link resets), each announced first')
+    .addOption(
+      new Option('--runs <n>', 'with --verify: bench runs per measurement at least (2-20; up to twice as many while the spread settles)')
+        .argParser(wholeNumber(2, 20))
+        .default(3),
+    )
+    .addOption(new Option('--ports <ports>', 'with --verify: iperf3 server ports').argParser(portList).default(DEFAULT_PORTS, '5101-5108'))
+    .addOption(
+      new Option('--control-port <port>', "with --verify: port of the peer's nicdoctor serve info endpoint").argParser(port).default(5100),
+    )
+    .addOption(
+      new Option('--duration <seconds>', 'with --verify: length of each bench run (1-3600)').argParser(seconds(1, 3600)).default(5),
+    )
+    .addOption(
+      new Option('--step-duration <seconds>', 'with --verify: length of each calibration ramp step (1-600)')
+        .argParser(seconds(1, 600))
+        .default(2),
+    )
+    .addOption(
+      new Option('--omit <seconds>', 'with --verify: seconds of slow start left out of each run (0-600)')
+        .argParser(seconds(0, 600))
+        .default(1),
+    )
+    .addOption(new Option('--max-procs <n>', 'with --verify: at most this many iperf3 processes (1-256)').argParser(wholeNumber(1, 256)))
+    .addOption(new Option('-f, --format <format>', 'with --verify: format of the report with the verification').choices(FORMATS))
     .action(async (input: string | undefined, options: import('./fix-command.js').FixOptions) => {
       if (input !== undefined && options.from !== undefined)
         throw new UsageError(`give the input once: ${input} or --from ${options.from}`);

@@ -88,8 +88,10 @@ export interface FixPlan {
   apply: ApplyItem[];
   /** Commands of non-disruptive fixes that --apply leaves to a human, and why. */
   notApplied: { text: string; ruleId: string; reason: string }[];
-  /** Disruptive fixes' commands (never applied). */
+  /** Disruptive fixes' commands (never applied by --apply). */
   disruptive: { text: string; ruleId: string }[];
+  /** The whitelisted changes of disruptive fixes, in rank order: only `--verify --allow-disruptive` runs them. */
+  disruptiveApply: ApplyItem[];
 }
 
 const VOCABULARY = 'nicdoctor --apply runs only ethtool -K/-L/-G/-C/-A and sysctl -w net.*';
@@ -172,6 +174,7 @@ class PlanBuilder {
   readonly applied = new Set<string>();
   readonly notApplied: FixPlan['notApplied'] = [];
   readonly disruptive: FixPlan['disruptive'] = [];
+  readonly disruptiveApply: ApplyItem[] = [];
 
   constructor(private readonly report: Report) {}
 
@@ -225,8 +228,10 @@ class PlanBuilder {
       }
       this.seen.add(command.text);
       if (command.kind === 'change') for (const change of command.changes) this.persistChange(change, origin);
-      if (origin.disruptive) this.disruptive.push({ text: command.text, ruleId: origin.ruleId });
-      else if (command.kind === 'change') {
+      if (origin.disruptive) {
+        this.disruptive.push({ text: command.text, ruleId: origin.ruleId });
+        if (command.kind === 'change') this.disruptiveApply.push(...command.changes.map((change) => ({ change, ruleId: origin.ruleId })));
+      } else if (command.kind === 'change') {
         for (const change of command.changes) {
           const key = changeText(change);
           if (!this.applied.has(key)) this.apply.push({ change, ruleId: origin.ruleId });
@@ -331,5 +336,6 @@ export function buildPlan(report: Report): FixPlan {
     apply: builder.apply,
     notApplied: builder.notApplied,
     disruptive: builder.disruptive,
+    disruptiveApply: builder.disruptiveApply,
   };
 }

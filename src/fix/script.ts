@@ -131,10 +131,12 @@ function unmatchableLinkBlock(link: LinkPlan): string[] {
   ];
 }
 
-function linkBlock(link: LinkPlan): string[] {
-  if (!link.pciAddress && !isLiteralMatchName(link.iface)) return unmatchableLinkBlock(link);
-  const active = link.settings.filter((setting) => !setting.disruptive);
-  const file = `/etc/systemd/network/10-nicdoctor-${link.iface}.link`;
+export function linkFilePath(link: LinkPlan): string {
+  return `/etc/systemd/network/10-nicdoctor-${link.iface}.link`;
+}
+
+/** The .link file of an interface (disruptive settings commented out); `fix --verify` writes it for kept changes only. */
+export function linkFileContent(link: LinkPlan): string[] {
   const match = link.pciAddress ? [`Path=pci-${link.pciAddress}`] : [`OriginalName=${link.iface}`];
   const lines = [
     `# nicdoctor fix: ethtool settings of ${link.iface}. systemd uses only the first .link file that`,
@@ -152,6 +154,14 @@ function linkBlock(link: LinkPlan): string[] {
     for (const conflict of setting.conflicts)
       lines.push(...comment(`${conflict.ruleId} asked for ${setting.key}=${conflict.value}; the higher-ranked value above wins`));
   }
+  return lines;
+}
+
+function linkBlock(link: LinkPlan): string[] {
+  if (!link.pciAddress && !isLiteralMatchName(link.iface)) return unmatchableLinkBlock(link);
+  const active = link.settings.filter((setting) => !setting.disruptive);
+  const file = linkFilePath(link);
+  const lines = linkFileContent(link);
   const out = [
     '',
     RULE,

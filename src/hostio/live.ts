@@ -75,7 +75,7 @@ export class LiveHostIO implements HostIO {
             {
               timeout,
               killSignal: 'SIGKILL',
-              signal: shutdownSignal,
+              ...(options.survivesShutdown ? {} : { signal: shutdownSignal }),
               maxBuffer: 64 * 1024 * 1024,
               encoding: 'utf8',
               env,

@@ -13,6 +13,12 @@ export interface ExecOptions {
    * changes the host or runs for long.
    */
   batch?: boolean;
+  /**
+   * Let the command finish when nicdoctor is stopping (Ctrl-C) instead of killing it: for the
+   * few that undo a change made a moment ago (fix --verify reverting the step in flight).
+   * The timeout still applies.
+   */
+  survivesShutdown?: boolean;
 }
 
 export interface ExecResult {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { verificationSchema } from './verification-schema.js';
 import { operationSchema } from './fix-operations.js';
 
 /**
@@ -331,6 +332,8 @@ export const reportSchema = z.object({
   }),
   collectors: z.array(collectorRunSchema),
   bench: benchSchema.optional(),
+  /** fix --apply --verify: each change measured before and after, kept or reverted. */
+  verification: verificationSchema.optional(),
   /** Causes behind the findings, strongest evidence first (rules/*.yaml). */
   diagnoses: z.array(diagnosisSchema).default([]),
   /** Low-confidence notes: rules triggered only by info findings. Never a bottleneck by themselves. */

@@ -3,6 +3,7 @@ import { reportVerdict } from '../report/verdict.js';
 import { codeFence, codeSpan, markdownCell } from './escape.js';
 import { renderTicketReply } from './text-input.js';
 import { shownReferences } from './references.js';
+import { verificationTable } from './verification-table.js';
 import {
   STATUS_LABEL,
   benchTable,
@@ -110,6 +111,13 @@ export function renderMarkdown(report: Report): string {
     out.push(`| ${bench.columns.join(' | ')} |`, `|${bench.columns.map(() => '---').join('|')}|`);
     for (const row of bench.rows) out.push(`| ${row.map(markdownCell).join(' | ')} |`);
     out.push('', ...bench.result.map((line) => `- ${line}`));
+  }
+  const verification = verificationTable(report);
+  if (verification) {
+    out.push('', '## Verification', '', verification.heading, '');
+    out.push(`| ${verification.columns.join(' | ')} |`, `|${verification.columns.map(() => '---').join('|')}|`);
+    for (const row of verification.rows) out.push(`| ${row.map(markdownCell).join(' | ')} |`);
+    out.push('', ...verification.lines.map((line) => `- ${markdownCell(line)}`));
   }
   const findings = report.checks.flatMap((check) => check.findings);
   if (findings.length) {

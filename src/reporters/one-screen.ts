@@ -5,6 +5,7 @@ import { shownReferences } from './references.js';
 import { benchTable, diagnosisModeLabel, formatEvidence, hostLine, noteLines, summaryLine, type Diagnosis } from './format-values.js';
 import { INTERFACE_COLUMNS, alignedTable, interfaceRows } from './interface-table.js';
 import { missingOutputs } from './missing-outputs.js';
+import { verificationLines } from './verification-table.js';
 import { textInputSummary } from './text-input.js';
 import { pciePathLines, pictureMatters, terminalBars, workPictures, type Picture } from './work-pictures.js';
 
@@ -39,6 +40,7 @@ export function renderOneScreen(report: Report, options: OneScreenOptions): stri
   if (report.source.mode === 'snapshot') lines.push(`Offline analysis of ${report.source.path ?? 'a snapshot'}`);
   if (!options.short) lines.push(...textInputSummary(report));
   lines.push('', paint('bold', paint(verdictColor, verdict.headline)));
+  lines.push(...verificationLines(report, paint));
 
   // Fix sentence → where it was first printed, so a repeat is a reference, not a copy.
   const printed = new Map<string, string>();

@@ -2,6 +2,7 @@ import type { CheckResult, Finding, Report } from '../report/schema.js';
 import { reportVerdict } from '../report/verdict.js';
 import { textInputTerminalFooter, textInputTerminalHeader } from './text-input.js';
 import { shownReferences } from './references.js';
+import { verificationLines } from './verification-table.js';
 import {
   benchTable,
   diagnosisHeading,
@@ -90,6 +91,8 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
     lines.push(format(bench.columns), ...bench.rows.map(format));
     lines.push(...bench.result.map((line) => `  ${line}`));
   }
+
+  lines.push(...verificationLines(report, paint));
 
   if (report.diagnoses.length) {
     lines.push('', paint('bold', 'Diagnoses, most likely first:'));

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/reporters/html.js';
+import { sampleVerification } from '../helpers/sample-verification.js';
 import {
   CHROMIUM_PATH,
   chromiumAvailable,
@@ -24,6 +25,7 @@ import {
  */
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '__screenshots__');
 const BASELINE = join(SCREENSHOTS, 'html-bench-charts.png');
+const VERIFICATION_BASELINE = join(SCREENSHOTS, 'html-verification-chart.png');
 /**
  * Share of pixels (≈250 of 1100x1130) allowed to differ beyond anti-aliasing noise: the same
  * chromium and fonts give identical pixels, so this only absorbs rendering jitter.
@@ -42,6 +44,7 @@ describe.skipIf(!available)('HTML report in headless chromium', () => {
   let dir: string;
   let loaded: LoadedPage;
   let plain: LoadedPage;
+  let verified: LoadedPage;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'nicdoctor-html-'));
@@ -50,6 +53,9 @@ describe.skipIf(!available)('HTML report in headless chromium', () => {
     const plainDir = join(dir, 'no-bench');
     mkdirSync(plainDir);
     plain = await openHtmlFile(browser.context, renderHtml(sampleHtmlReport({ withBench: false })), plainDir);
+    const verifiedDir = join(dir, 'verified');
+    mkdirSync(verifiedDir);
+    verified = await openHtmlFile(browser.context, renderHtml({ ...sampleHtmlReport(), verification: sampleVerification() }), verifiedDir);
   }, 60_000);
 
   afterAll(async () => {
@@ -58,7 +64,7 @@ describe.skipIf(!available)('HTML report in headless chromium', () => {
   });
 
   it('loads with no console errors, no page errors and no network requests', async () => {
-    for (const page of [loaded, plain]) {
+    for (const page of [loaded, plain, verified]) {
       expect(page.consoleErrors).toEqual([]);
       expect(page.pageErrors).toEqual([]);
       expect(page.networkRequests).toEqual([]);
@@ -152,6 +158,34 @@ describe.skipIf(!available)('HTML report in headless chromium', () => {
         `charts differ from ${BASELINE}: ${comparison.sameSize ? `${comparison.differentPixels} pixels (${(comparison.ratio * 100).toFixed(2)}%)` : `size ${size!.width}x${size!.height} vs baseline`}; this run's picture is ${actual} (NICDOCTOR_UPDATE_SCREENSHOTS=1 accepts it)`,
       );
     }
+    expect(comparison.ratio).toBeLessThanOrEqual(MAX_DIFF_RATIO);
+  });
+
+  it('the fix --verify before/after chart: a pair of bars per step, the kept one outlined, matching its baseline', async () => {
+    const chart = verified.page.locator('svg#chart-verification');
+    expect(await chart.count()).toBe(1);
+    const box = await chart.boundingBox();
+    expect(box!.width).toBeGreaterThan(300);
+    expect(box!.height).toBeGreaterThan(150);
+    const heights = await chart.locator('rect.bar').evaluateAll((bars) => bars.map((bar) => bar.getBoundingClientRect().height));
+    expect(heights).toHaveLength(4);
+    // Step 2 after (the offloads kept) is the tallest bar, and the only outlined one.
+    expect(heights.indexOf(Math.max(...heights))).toBe(3);
+    expect(await chart.locator('rect.bar-marked').count()).toBe(1);
+    expect(await verified.page.locator('table.verification-steps tbody tr').count()).toBe(2);
+
+    const png = await verified.page.locator('#verification-charts').screenshot({ animations: 'disabled' });
+    expect(png.length).toBeGreaterThan(5_000);
+    if (!existsSync(VERIFICATION_BASELINE) || process.env.NICDOCTOR_UPDATE_SCREENSHOTS === '1') {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      writeFileSync(VERIFICATION_BASELINE, png);
+      console.warn(`wrote screenshot baseline ${VERIFICATION_BASELINE}: review and commit it`);
+      return;
+    }
+    const comparison = await comparePngs(browser.context, png, readFileSync(VERIFICATION_BASELINE));
+    if (!comparison.sameSize || comparison.ratio > MAX_DIFF_RATIO)
+      writeFileSync(VERIFICATION_BASELINE.replace(/\.png$/, '.actual.png'), png);
+    expect(comparison.sameSize).toBe(true);
     expect(comparison.ratio).toBeLessThanOrEqual(MAX_DIFF_RATIO);
   });
 
