@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { CommandBatcher, batchScript, shellQuote } from '../../src/hostio/command-batch.js';
-import { detectVirtualization, osReleaseName } from '../../src/hostio/live-inventory.js';
 import { HostIOError } from '../../src/hostio/types.js';
 
 const env = { PATH: '/usr/bin:/bin', LC_ALL: 'C', LANG: 'C' };
@@ -51,23 +50,5 @@ describe('CommandBatcher', () => {
 
   it('quotes a single quote the POSIX way', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
-  });
-});
-
-describe('live inventory', () => {
-  it('names the distribution from os-release', () => {
-    expect(osReleaseName('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\n')).toBe(
-      'Debian GNU/Linux 12',
-    );
-    expect(osReleaseName('PRETTY_NAME="Arch Linux"\n')).toBe('Arch Linux');
-    expect(osReleaseName(undefined)).toBeUndefined();
-  });
-
-  it('tells a virtual machine from DMI names and the hypervisor CPU flag', () => {
-    expect(detectVirtualization({ product: 'KVM\n', vendor: 'Red Hat' }, undefined, '6.1.0')).toBe('KVM');
-    expect(detectVirtualization({ product: 'VMware Virtual Platform', vendor: 'VMware, Inc.' }, undefined, '6.1.0')).toBe('VMware');
-    expect(detectVirtualization({ product: 'Virtual Machine', vendor: 'Microsoft Corporation' }, undefined, '6.1.0')).toBe('Hyper-V');
-    expect(detectVirtualization({}, 'flags\t\t: fpu vme hypervisor lahf_lm\n', '6.1.0')).toBe('virtual machine');
-    expect(detectVirtualization({ product: 'PowerEdge R750', vendor: 'Dell Inc.' }, 'flags\t\t: fpu vme sse2\n', '6.1.0')).toBeNull();
   });
 });
