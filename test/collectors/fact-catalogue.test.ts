@@ -54,7 +54,7 @@ async function readAll(input: string, kind: InputKind, store: FactStore, reads: 
 
 /**
  * Facts no real ticket in fixtures/text happens to paste: a ticket made of a real output of the
- * fact's ask command (fixtures/real, with provenance there) after a driver line naming eth0.
+ * fact's ask command (fixtures/real, with provenance there) after a line naming the OS or the interface.
  */
 const PASTED_REAL_OUTPUTS: Record<string, string> = {
   'cpu.topology': 'lscpu/lscpu-hardware.txt',
@@ -62,13 +62,20 @@ const PASTED_REAL_OUTPUTS: Record<string, string> = {
   'tc.qdisc.all': 'tc/vm-eth0-default.txt',
   'tc.qdisc': 'tc/vm-eth0-default.txt',
   'net.conntrack': 'sysctl/centos77-sysctl-a-jc.txt',
+  'net.mbufs': 'freebsd/netstat-m-mbufs-denied.txt',
 };
+
+/** What the paste starts with: a line that names the host's OS and, on Linux, its interface. */
+const PASTE_PREFIX: Record<string, string> = {
+  'net.mbufs': '$ freebsd-version\n13.2-RELEASE\n\n',
+};
+const LINUX_PREFIX = '$ ethtool -i eth0\ndriver: ixgbe\nbus-info: 0000:01:00.0\n\n';
 
 function pastedRealOutput(fact: string): string {
   const collector = collectors.find((candidate) => candidate.id === fact)!;
   const ask = collector.reads.ask!.replaceAll('<if>', 'eth0').replace('/proc/net/bonding/*', '/proc/net/bonding/bond0');
   const output = readFileSync(fixture('real', PASTED_REAL_OUTPUTS[fact]!), 'utf8');
-  return `$ ethtool -i eth0\ndriver: ixgbe\nbus-info: 0000:01:00.0\n\n$ ${ask}\n${output}\n`;
+  return `${PASTE_PREFIX[fact] ?? LINUX_PREFIX}$ ${ask}\n${output}\n`;
 }
 
 const textFiles = readdirSync(fixture('text'))
