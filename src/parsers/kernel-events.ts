@@ -20,6 +20,9 @@ import { PCI_ADDRESS, linkEvent, message, parseKernelLog, prefixOf } from './ker
  *   firmware recovery mode and fatal firmware resets;
  * - mdd: Intel Malicious Driver Detection events (i40e/ice);
  * - conntrack-full: "nf_conntrack: table full, dropping packet";
+ * - socket-memory: TCP's "out of memory -- consider tuning tcp_mem" (tcp_out_of_memory(), older
+ *   kernels "Out of socket memory") and "too many orphaned sockets" (tcp_max_orphans): host-wide,
+ *   the kernel refused socket buffers or closed connections;
  * - over-mtu: openvswitch's "dropped over-mtu packet: 1518 > 1500";
  * - page-alloc-failure: "page allocation failure: order:N" whose call trace is in the network stack.
  *
@@ -37,6 +40,7 @@ export const KERNEL_EVENT_KINDS = [
   'firmware-fault',
   'mdd',
   'conntrack-full',
+  'socket-memory',
   'over-mtu',
   'page-alloc-failure',
 ] as const;
@@ -188,6 +192,19 @@ const NET_TRACE = [
 ];
 const TRACE_MODULE = /\[([\w-]{2,32})\]$/;
 
+/**
+ * TCP's own complaints about socket memory (net/ipv4/tcp.c tcp_out_of_memory / tcp_check_oom):
+ * the tcp_mem limit was hit, or too many sockets were orphaned. They name no device: the whole
+ * host's sockets share the limit.
+ */
+function socketMemoryDetail(line: string): 'tcp-mem' | 'orphans' | null {
+  const lower = line.slice(0, 300).toLowerCase();
+  if (!lower.includes('tcp') && !lower.includes('socket')) return null;
+  if (lower.includes('out of memory -- consider tuning tcp_mem') || lower.includes('out of socket memory')) return 'tcp-mem';
+  if (lower.includes('too many orphaned sockets')) return 'orphans';
+  return null;
+}
+
 function classify(line: string): Classified | undefined {
   const watchdog = line.indexOf(WATCHDOG);
   if (watchdog >= 0) {
@@ -210,6 +227,8 @@ function classify(line: string): Classified | undefined {
       ...(received[2] ? { address: received[2].toLowerCase() } : {}),
     };
   if (line.includes('conntrack: table full')) return { kind: 'conntrack-full', detail: null };
+  const socketMemory = socketMemoryDetail(line);
+  if (socketMemory) return { kind: 'socket-memory', detail: socketMemory, driver: null, iface: null, address: null };
   const overIndex = line.indexOf(': dropped over-mtu packet: ');
   if (overIndex >= 0) {
     const start = line.lastIndexOf(' ', overIndex) + 1;
@@ -369,7 +388,7 @@ export function parseKernelEvents(text: string): KernelEvents {
 /**
  * A line that names no device, of a kind exactly one named device logged, is that device's line
  * quoted again (a mail subject, a wrapped fragment): it is not a second event on an unknown device.
- * Host-wide kinds (conntrack, page allocation) never name a device and are kept.
+ * Host-wide kinds (conntrack, socket memory, page allocation) never name a device and are kept.
  */
 function withoutEchoes(events: KernelEvent[]): KernelEvent[] {
   const named = (event: KernelEvent) => event.address !== null || event.interface !== null;
