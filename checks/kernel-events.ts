@@ -105,8 +105,16 @@ export default defineCheck({
     'link-flapping': symptom({
       severity: 'warning',
       data: eventSchema,
-      phrases,
-      message: '{device}: the link went down after being up {history}',
+      phrases: {
+        ...phrases,
+        end: (d) =>
+          d.detail === 'still-down'
+            ? '; it was still down when the log ended'
+            : d.detail === 'together'
+              ? '; other ports went down in the same moment (a reset or shutdown on the host)'
+              : '',
+      },
+      message: '{device}: the link went down after being up {history}{end}',
       fix: 'Look at the cable, transceiver and switch port of {device} (ethtool -m for the module, the switch log for the port), and compare two readings of the carrier changes: cat /sys/class/net/<interface>/carrier_changes.',
     }),
     'tx-timeouts': symptom({
@@ -225,7 +233,8 @@ export default defineCheck({
       const base = { subject, evidence };
       switch (event.kind) {
         case 'link-flap':
-          report('link-flapping', { ...base, severity: judged(data, opts, 'info'), data });
+          // A lone drop that came back is a cable pulled (a note); one still down at the end of the log is a port without link.
+          report('link-flapping', { ...base, severity: judged(data, opts, event.detail === 'still-down' ? 'warning' : 'info'), data });
           break;
         case 'tx-timeout':
         case 'tx-hang':
