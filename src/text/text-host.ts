@@ -252,7 +252,9 @@ export class TextHostIO implements HostIO {
         if (!this.commands.has(settingsKey)) {
           this.commands.set(settingsKey, lshwAsEthtoolSettings(node));
           const speed = node.speedMbps === null ? 'no speed' : `${node.speedMbps} Mb/s`;
-          this.inferences.push(`${name}: link state from lshw (${speed}${node.capacityMbps ? ` of ${node.capacityMbps} Mb/s capacity` : ''}; no \`ethtool ${name}\`)`);
+          this.inferences.push(
+            `${name}: link state from lshw (${speed}${node.capacityMbps ? ` of ${node.capacityMbps} Mb/s capacity` : ''}; no \`ethtool ${name}\`)`,
+          );
         }
         const driver = lshwAsEthtoolDriver(node);
         const driverKey = commandKey(['ethtool', '-i', name]);
