@@ -206,7 +206,8 @@ const TRACE_MODULE = /\[([\w-]{2,32})\]$/;
 function socketMemoryDetail(line: string): 'tcp-mem' | 'orphans' | null {
   const lower = line.slice(0, 300).toLowerCase();
   if (!lower.includes('tcp') && !lower.includes('socket')) return null;
-  if (lower.includes('out of memory -- consider tuning tcp_mem') || lower.includes('out of socket memory')) return 'tcp-mem';
+  // "TCP: out of memory -- consider tuning tcp_mem": its head alone, where a mailer cut the line.
+  if (lower.includes('tcp: out of memory') || lower.includes('out of socket memory')) return 'tcp-mem';
   if (lower.includes('too many orphaned sockets')) return 'orphans';
   return null;
 }
