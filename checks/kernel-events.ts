@@ -233,8 +233,8 @@ export default defineCheck({
       const base = { subject, evidence };
       switch (event.kind) {
         case 'link-flap':
-          // A lone drop that came back is a cable pulled (a note); one still down at the end of the log is a port without link.
-          report('link-flapping', { ...base, severity: judged(data, opts, event.detail === 'still-down' ? 'warning' : 'info'), data });
+          // A lone drop is a note whether or not it came back (a cable pulled, a port moved); repeats make it a warning.
+          report('link-flapping', { ...base, severity: judged(data, opts, 'info'), data });
           break;
         case 'tx-timeout':
         case 'tx-hang':
