@@ -97,7 +97,7 @@ export default defineCheck({
   id: 'kernel-events',
   title: 'Fault events in the kernel log',
   description:
-    'Reads the kernel log (dmesg, the journal, /var/log/kern.log or messages) for events no setting shows: link flaps, NETDEV WATCHDOG transmit timeouts, TX unit hangs and adapter resets, PCIe AER errors on a NIC or its port, transceivers the driver rejected, firmware faults (mlx5 health, Intel MDD), a full conntrack table, over-MTU drops and page allocation failures in the network path. Each is counted per device with its first and last time; how often and how recently it happened sets the severity, and a single event long before the end of the log is a note.',
+    'Reads the kernel log (dmesg, the journal, /var/log/kern.log or messages) for events no setting shows: link flaps, NETDEV WATCHDOG transmit timeouts, TX unit hangs and adapter resets, PCIe AER errors on a NIC or its port, transceivers the driver rejected, firmware faults (mlx5 health, Intel MDD), a full conntrack table, TCP out of socket memory, over-MTU drops and page allocation failures in the network path. Each is counted per device with its first and last time; how often and how recently it happened sets the severity, and a single event long before the end of the log is a note.',
   scope: 'host',
   requires: ['kernel.events'],
   options,
@@ -105,8 +105,16 @@ export default defineCheck({
     'link-flapping': symptom({
       severity: 'warning',
       data: eventSchema,
-      phrases,
-      message: '{device}: the link went down after being up {history}',
+      phrases: {
+        ...phrases,
+        end: (d) =>
+          d.detail === 'still-down'
+            ? '; it was still down when the log ended'
+            : d.detail === 'together'
+              ? '; other ports went down in the same moment (a reset or shutdown on the host)'
+              : '',
+      },
+      message: '{device}: the link went down after being up {history}{end}',
       fix: 'Look at the cable, transceiver and switch port of {device} (ethtool -m for the module, the switch log for the port), and compare two readings of the carrier changes: cat /sys/class/net/<interface>/carrier_changes.',
     }),
     'tx-timeouts': symptom({
@@ -173,6 +181,19 @@ export default defineCheck({
         'The connection-tracking table was full and the kernel dropped new packets: logged {history} (each line stands for many drops; the kernel rate-limits it)',
       fix: 'Compare nf_conntrack_count with nf_conntrack_max (sysctl net.netfilter.nf_conntrack_count net.netfilter.nf_conntrack_max), raise the maximum and the hash size, or exempt heavy flows with a NOTRACK rule in the raw table.',
     }),
+    'socket-memory-exhausted': symptom({
+      severity: 'warning',
+      data: eventSchema,
+      phrases: {
+        ...phrases,
+        what: (d) =>
+          d.detail === 'orphans'
+            ? 'too many orphaned sockets (closed by the application, still holding memory): it reset connections to free them'
+            : 'TCP ran out of socket memory (net.ipv4.tcp_mem): it refused buffers to every connection on the host',
+      },
+      message: 'The kernel logged that {what}, {history}',
+      fix: 'Find the sockets holding memory (ss -tmp: large Recv-Q or Send-Q on sockets nobody drains, or many sockets of one process) and compare /proc/net/sockstat with net.ipv4.tcp_mem; raise tcp_mem (or tcp_max_orphans) only when the host has the memory and no process leaks sockets.',
+    }),
     'page-allocation-failures': symptom({
       severity: 'warning',
       data: eventSchema,
@@ -206,10 +227,13 @@ export default defineCheck({
         { label: `${event.kind} events`, observed: event.count, expected: 0, ...(from ? { source: from } : {}) },
         { label: 'kernel log', observed: event.line },
       ];
-      const subject = iface?.name ?? 'host';
+      // The interface the line names is the subject even when no other output lists it (a BMC's
+      // or a guest's eth0 seen only in its log): the host is the subject only of host-wide events.
+      const subject = iface?.name ?? (isInterfaceName(event.interface) ? event.interface : 'host');
       const base = { subject, evidence };
       switch (event.kind) {
         case 'link-flap':
+          // A lone drop is a note whether or not it came back (a cable pulled, a port moved); repeats make it a warning.
           report('link-flapping', { ...base, severity: judged(data, opts, 'info'), data });
           break;
         case 'tx-timeout':
@@ -246,6 +270,9 @@ export default defineCheck({
         case 'conntrack-full':
           report('conntrack-full', { ...base, severity: judged(data, opts, 'warning'), data });
           break;
+        case 'socket-memory':
+          report('socket-memory-exhausted', { ...base, severity: judged(data, opts, 'warning'), data });
+          break;
         case 'page-alloc-failure':
           report('page-allocation-failures', { ...base, severity: judged(data, opts, 'info'), data });
           break;
@@ -261,6 +288,11 @@ export default defineCheck({
     return undefined;
   },
 });
+
+/** A name the kernel could have given an interface (IFNAMSIZ: at most 15 characters, no slash or space). */
+function isInterfaceName(name: string | null): name is string {
+  return name !== null && /^[\w.:@-]{1,15}$/.test(name) && name !== 'host';
+}
 
 function dataOf(event: KernelEvent, log: KernelEvents, interfaceName: string | null, opts: Options): EventData {
   const ageSeconds =

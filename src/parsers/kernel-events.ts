@@ -5,7 +5,8 @@ import { PCI_ADDRESS, linkEvent, message, parseKernelLog, prefixOf } from './ker
  * Fault events in a kernel log (dmesg, `journalctl -k`, /var/log/kern.log or messages, lines
  * pasted into a ticket), each kind counted per device with its first and last time:
  *
- * - link-flap: a "Link is Down" after the same port was up (each driver's link wording, as in kernel-log.ts);
+ * - link-flap: a "Link is Down" after the same port was up, or with no "up" before it long after
+ *   boot (an excerpt that starts while the link was up); each driver's link wording, as in kernel-log.ts;
  * - tx-timeout: `NETDEV WATCHDOG: eth0 (e1000e): transmit queue 0 timed out` (and the 6.x
  *   "eth4: NETDEV WATCHDOG: CPU: 3: transmit queue 0 timed out 5010 ms"), the drivers' own
  *   timeout lines (i40e/ice "tx_timeout:", mlx5/bnxt "TX timeout", tg3 "transmit timed out");
@@ -20,6 +21,9 @@ import { PCI_ADDRESS, linkEvent, message, parseKernelLog, prefixOf } from './ker
  *   firmware recovery mode and fatal firmware resets;
  * - mdd: Intel Malicious Driver Detection events (i40e/ice);
  * - conntrack-full: "nf_conntrack: table full, dropping packet";
+ * - socket-memory: TCP's "out of memory -- consider tuning tcp_mem" (tcp_out_of_memory(), older
+ *   kernels "Out of socket memory") and "too many orphaned sockets" (tcp_max_orphans): host-wide,
+ *   the kernel refused socket buffers or closed connections;
  * - over-mtu: openvswitch's "dropped over-mtu packet: 1518 > 1500";
  * - page-alloc-failure: "page allocation failure: order:N" whose call trace is in the network stack.
  *
@@ -37,6 +41,7 @@ export const KERNEL_EVENT_KINDS = [
   'firmware-fault',
   'mdd',
   'conntrack-full',
+  'socket-memory',
   'over-mtu',
   'page-alloc-failure',
 ] as const;
@@ -52,7 +57,7 @@ export interface KernelEvent {
   address: string | null;
   /** The interface's last name in the log (after renames), when known. */
   interface: string | null;
-  /** A short tag for the variant ("watchdog", "health-compromised", "fatal"), or null. */
+  /** A short tag for the variant ("watchdog", "health-compromised", "fatal"; a flap's "still-down"), or null. */
   detail: string | null;
   count: number;
   /** The first and last time as printed ("Nov 17 13:16:56", "2025-08-29 20:09:52", "11314.654843 s"). */
@@ -77,6 +82,11 @@ export interface KernelEvents {
 
 /** Distinct (kind, device, variant) groups kept at most: a log of a thousand devices is not a NIC host. */
 const MAX_GROUPS = 500;
+/**
+ * Seconds after boot within which drivers probe and bring ports up: a "Link is Down" later than
+ * this, with no "Link is Up" before it in the log, is a link that was up and went down.
+ */
+const PROBE_SECONDS = 600;
 /** How many lines after "page allocation failure" its call trace is looked for. */
 const TRACE_LINES = 40;
 
@@ -188,6 +198,20 @@ const NET_TRACE = [
 ];
 const TRACE_MODULE = /\[([\w-]{2,32})\]$/;
 
+/**
+ * TCP's own complaints about socket memory (net/ipv4/tcp.c tcp_out_of_memory / tcp_check_oom):
+ * the tcp_mem limit was hit, or too many sockets were orphaned. They name no device: the whole
+ * host's sockets share the limit.
+ */
+function socketMemoryDetail(line: string): 'tcp-mem' | 'orphans' | null {
+  const lower = line.slice(0, 300).toLowerCase();
+  if (!lower.includes('tcp') && !lower.includes('socket')) return null;
+  // "TCP: out of memory -- consider tuning tcp_mem": its head alone, where a mailer cut the line.
+  if (lower.includes('tcp: out of memory') || lower.includes('out of socket memory')) return 'tcp-mem';
+  if (lower.includes('too many orphaned sockets')) return 'orphans';
+  return null;
+}
+
 function classify(line: string): Classified | undefined {
   const watchdog = line.indexOf(WATCHDOG);
   if (watchdog >= 0) {
@@ -210,6 +234,8 @@ function classify(line: string): Classified | undefined {
       ...(received[2] ? { address: received[2].toLowerCase() } : {}),
     };
   if (line.includes('conntrack: table full')) return { kind: 'conntrack-full', detail: null };
+  const socketMemory = socketMemoryDetail(line);
+  if (socketMemory) return { kind: 'socket-memory', detail: socketMemory, driver: null, iface: null, address: null };
   const overIndex = line.indexOf(': dropped over-mtu packet: ');
   if (overIndex >= 0) {
     const start = line.lastIndexOf(' ', overIndex) + 1;
@@ -340,8 +366,10 @@ export function parseKernelEvents(text: string): KernelEvents {
     if (!link) continue;
     const device = address ?? prefixed.iface;
     if (!device) continue;
-    // A port that goes down after it was up flapped (the first "down" at probe is not a flap).
-    if (!link.up && linkWasUp.get(device))
+    // A port that goes down after it was up flapped (the first "down" at probe is not a flap). A
+    // log excerpt may start after the port came up: a first "down" long after boot is a lost link too.
+    const lostLink = linkWasUp.get(device) ?? (stamp.uptime !== null && stamp.uptime > PROBE_SECONDS);
+    if (!link.up && lostLink)
       table.add({ kind: 'link-flap', detail: null, driver: prefixed.driver, address, iface: prefixed.iface }, stamp, line);
     linkWasUp.set(device, link.up);
   }
@@ -363,13 +391,37 @@ export function parseKernelEvents(text: string): KernelEvents {
     if (event.address && names.has(event.address)) event.interface = names.get(event.address)!;
     events.push(event);
   }
+  markLinksLeftDown(events, linkWasUp);
   return { clock, endSeconds: clock === 'wall' ? endWall : clock === 'uptime' ? endUptime : null, events: withoutEchoes(events) };
+}
+
+/** Ports that went down together (within this many seconds) were taken down by the host: a reset, a reboot, an ifdown of all. */
+const TOGETHER_SECONDS = 2;
+
+/**
+ * A flap whose port's last link line is "down" had no link when the log ended: "still-down". When
+ * other ports went down in the same moment, the host took them down together (a driver reset, a
+ * shutdown, a PF taking its VFs with it): "together", a note rather than a port's fault.
+ */
+function markLinksLeftDown(events: KernelEvent[], linkWasUp: ReadonlyMap<string, boolean>): void {
+  const flaps = events.filter((event) => event.kind === 'link-flap');
+  for (const event of flaps) {
+    if (linkWasUp.get(event.address ?? event.interface ?? '') !== false) continue;
+    const together = flaps.some(
+      (other) =>
+        other !== event &&
+        other.lastSeconds !== null &&
+        event.lastSeconds !== null &&
+        Math.abs(other.lastSeconds - event.lastSeconds) <= TOGETHER_SECONDS,
+    );
+    event.detail = together ? 'together' : 'still-down';
+  }
 }
 
 /**
  * A line that names no device, of a kind exactly one named device logged, is that device's line
  * quoted again (a mail subject, a wrapped fragment): it is not a second event on an unknown device.
- * Host-wide kinds (conntrack, page allocation) never name a device and are kept.
+ * Host-wide kinds (conntrack, socket memory, page allocation) never name a device and are kept.
  */
 function withoutEchoes(events: KernelEvent[]): KernelEvent[] {
   const named = (event: KernelEvent) => event.address !== null || event.interface !== null;

@@ -31,6 +31,7 @@ export type SegmentKind =
   | 'iperf3-text'
   | 'iperf3-json'
   | 'iperf2'
+  | 'lshw-network'
   | 'freebsd-ifconfig'
   | 'pciconf'
   | 'freebsd-sysctl'
@@ -259,6 +260,13 @@ export const FORMATS: readonly Format[] = [
     anchor: /^available: \d+ nodes? \(.*\)$/,
     body: /^node \d+ |^node distances:$|^\s*node(?:\s+\d+)+$|^\s*\d+:(?:\s+\d+)+$|^No NUMA/,
     command: /^(?:sudo\s+)?numactl\s+(?:-H|--hardware)\b/,
+  },
+  {
+    kind: 'lshw-network',
+    // `lshw -class network`: a "*-network" node (":1" for the second), then "key: value" lines.
+    anchor: /^\s*\*-network(?::\d{1,4})?(?: +(?:DISABLED|UNCLAIMED))?\s*$/,
+    body: /^\s*\*-network(?::\d{1,4})?(?: +(?:DISABLED|UNCLAIMED))?\s*$|^\s*[a-z][a-z ]{1,24}: \S/,
+    command: /^(?:sudo\s+)?(?:\S*\/)?lshw\b/,
   },
   { kind: 'lscpu', anchor: /^Architecture: *\S+$/, body: /^[A-Z][\w ()\-/]*:\s|^\s/, command: /^(?:sudo\s+)?lscpu\b/ },
   {

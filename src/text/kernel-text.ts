@@ -1,8 +1,13 @@
 import { isFreebsdDriverLine } from '../parsers/freebsd-boot.js';
 import { normalize } from './normalize.js';
 
-/** Where a kernel log line starts: `[ 12.345678]` (or `12.345678]`, its bracket lost), a syslog or journal stamp, or `<6>`. */
-const KERNEL_LINE_START = /^(?:\[?\s{0,12}\d{1,12}\.\d{1,9}\]|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|<\d>)/;
+/**
+ * Where a kernel log line starts: `[ 12.345678]` (or `12.345678]`, its bracket lost), a syslog
+ * stamp (with rsyslog's fractional seconds, "Apr  9 21:05:38.106121"), a journal stamp, `<6>`, or
+ * syslog's "kernel: " tag where the date was cut off.
+ */
+const KERNEL_LINE_START =
+  /^(?:\[?\s{0,12}\d{1,12}\.\d{1,9}\]|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d{1,9})? |\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|<\d>|kernel: )/;
 /** A command line typed after the log ("# lspci -vv", "user@host:~$ ethtool eth0"): not a wrapped piece. */
 const SHELL_PROMPT = /^(?:[#$%]\s?[a-z]|[\w.-]{1,32}@[\w.-]{1,64}[:\s][^\s#$]{0,80}[#$]\s)/;
 /** A mailer wraps at 72-80 columns: a kernel line at least this long may go on on the next line. */

@@ -6,6 +6,7 @@ import { blankInterfaceInfo, mergeKernelLog, unclaimedNics, type InterfaceInfo a
 import { USERSPACE_NIC_DRIVERS } from '../domain/pci-subject.js';
 import { parseKernelLog, type KernelLog } from '../parsers/kernel-log.js';
 import { parseKernelEvents } from '../parsers/kernel-events.js';
+import { lshwAsEthtoolDriver, lshwAsEthtoolSettings, parseLshwNetwork, type LshwNetwork } from '../parsers/lshw.js';
 import { interfaceNamesInInterrupts } from '../parsers/proc-interrupts.js';
 import type { StatedCpus, StatedNic } from '../parsers/prose.js';
 import { readFreebsdText, type FreebsdText } from './freebsd-text.js';
@@ -143,11 +144,17 @@ export class TextHostIO implements HostIO {
       this.commands.set(commandKey(['dmesg']), options.kernelLog!);
     // /proc/interrupts names the NICs it gives vectors to, pasted as in a sosreport.
     for (const text of texts('proc-interrupts')) for (const name of interfaceNamesInInterrupts(text)) names.add(name);
+    this.addLshwOutputs(texts('lshw-network'), names);
 
     // Per-NIC outputs with no interface name anywhere (a grepped lspci line, ethtool -S without
     // its command): one subject stands for "the NIC of this ticket".
     const lspciParsed = this.lspci.flatMap(readLspciDevices);
-    const devices = this.lspciDevices(lspciParsed);
+    const nicInText =
+      names.size > 0 ||
+      segments.some((segment) => ETHTOOL_FLAGS[segment.kind] !== undefined) ||
+      Boolean(options.statedNic || options.statedSpeedMbps) ||
+      NETWORK_WORDS.test(options.wholeText ?? '');
+    const devices = this.lspciDevices(lspciParsed, nicInText);
     const perNic =
       (devices.length > 0 && segments.some((segment) => segment.kind === 'lspci')) ||
       segments.some((segment) => ETHTOOL_FLAGS[segment.kind] && !segment.iface);
@@ -225,6 +232,38 @@ export class TextHostIO implements HostIO {
     if (this.freebsd) this.addFreebsdInterfaces(this.freebsd);
   }
 
+  /**
+   * `lshw -class network` nodes as the ethtool outputs they were read from (lshw asks the driver
+   * the same questions): the speed, supported modes, duplex and link of each named interface,
+   * below whatever `ethtool` output the text has itself.
+   */
+  private addLshwOutputs(outputs: readonly string[], names: Set<string>): void {
+    for (const text of outputs) {
+      let nodes: LshwNetwork[];
+      try {
+        nodes = parseLshwNetwork(text);
+      } catch {
+        continue;
+      }
+      for (const node of nodes) {
+        const name = node.logicalName;
+        if (!name || !/^[\w.:@-]{1,15}$/.test(name)) continue;
+        names.add(name);
+        const settingsKey = commandKey(['ethtool', name]);
+        if (!this.commands.has(settingsKey)) {
+          this.commands.set(settingsKey, lshwAsEthtoolSettings(node));
+          const speed = node.speedMbps === null ? 'no speed' : `${node.speedMbps} Mb/s`;
+          this.inferences.push(
+            `${name}: link state from lshw (${speed}${node.capacityMbps ? ` of ${node.capacityMbps} Mb/s capacity` : ''}; no \`ethtool ${name}\`)`,
+          );
+        }
+        const driver = lshwAsEthtoolDriver(node);
+        const driverKey = commandKey(['ethtool', '-i', name]);
+        if (driver && !this.commands.has(driverKey)) this.commands.set(driverKey, driver);
+      }
+    }
+  }
+
   /** FreeBSD's outputs as the commands and sysctls they stand for (freebsd-text.ts); what the text has itself wins. */
   private addFreebsdOutputs(freebsd: FreebsdText, names: Set<string>): void {
     for (const { argv, text } of freebsd.commands) if (!this.commands.has(commandKey(argv))) this.commands.set(commandKey(argv), text);
@@ -299,7 +338,7 @@ export class TextHostIO implements HostIO {
    * Addresses of the network devices in the pasted lspci output that can have an interface (a
    * headerless fragment counts as one); a device bound to vfio-pci or igb_uio has none.
    */
-  private lspciDevices(parsed: ReturnType<typeof readLspciDevices>): string[] {
+  private lspciDevices(parsed: ReturnType<typeof readLspciDevices>, nicInText: boolean): string[] {
     const userspace = new Set(
       parsed
         .filter((device) => device.address && device.kernelDriver && USERSPACE_NIC_DRIVERS.has(device.kernelDriver))
@@ -314,7 +353,8 @@ export class TextHostIO implements HostIO {
         ),
       ];
       for (const header of headers) addresses.add(header[1]!.length === 7 ? `0000:${header[1]!.toLowerCase()}` : header[1]!.toLowerCase());
-      if (!/^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] /im.test(text) && /LnkSta|LnkCap/.test(text)) headerless = true;
+      if (!/^(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] /im.test(text) && /LnkSta|LnkCap/.test(text))
+        headerless ||= fragmentMayBeNic(text, nicInText);
     }
     for (const address of userspace) addresses.delete(address);
     if (addresses.size === 0 && headerless) return [UNADDRESSED_PCI];
@@ -574,6 +614,25 @@ export function latestIpLinks(texts: readonly string[]): Map<string, { mtu: stri
       });
     }
   return links;
+}
+
+/**
+ * Words that say a text is about a network device (a NIC, a link speed, a NIC tool): a headerless
+ * lspci fragment in a text without any of them is some other device's (a GPU, an SSD, a slot).
+ */
+const NETWORK_WORDS =
+  /\b(?:NICs?|Ethernet|[\d.]{1,5} ?G(?:bE|bps|bit(?:\/s)?|b\/s)|network (?:card|adapter|controller|interface)|ethtool|iperf3?|Q?SFP(?:28|\+)?|ConnectX|Intel X[57]\d0)\b/i;
+
+/**
+ * Whether a grepped lspci fragment without its device header can be the NIC's. Slot registers
+ * (SltCap/SltSta) exist only on root and downstream ports, and "DLActive-" means no device trained
+ * a link behind the port: a "(downgraded)" there is an empty slot idling at Gen1. Otherwise the
+ * device class is unknown, and the fragment is a NIC's only when the text is about one.
+ */
+function fragmentMayBeNic(text: string, nicInText: boolean): boolean {
+  if (/^\s*Slt(?:Cap|Ctl|Sta):/m.test(text) || /\b(?:Root|Downstream|Upstream) Port\b/.test(text)) return false;
+  if (/\bDLActive-/.test(text)) return false;
+  return nicInText;
 }
 
 /** The kernel's IFF_* bits for the flag names `ip link` prints (include/uapi/linux/if.h). */

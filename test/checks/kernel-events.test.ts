@@ -31,8 +31,9 @@ describe('kernel-events check (fault events in the kernel log)', () => {
         }),
       }),
       expect.objectContaining({
+        // Not among the interfaces examined, but its line names it: the finding is on eth1, not on the host.
         symptom: 'tx-timeouts',
-        subject: 'host',
+        subject: 'eth1',
         data: expect.objectContaining({ address: '0000:22:01.0', count: 3 }),
       }),
     ]);
@@ -106,11 +107,35 @@ describe('kernel-events check (fault events in the kernel log)', () => {
     const pages = await run(['page-alloc-napi-journal-1.txt']);
     expect(pages.findings).toEqual([expect.objectContaining({ symptom: 'page-allocation-failures', severity: 'info' })]);
     const flap = await run(['ixgbe-link-flap-syslog-1.txt'], { interfaces: [{ name: 'eth11', pciAddress: '0000:08:00.0' }] });
+    // Up, then down for good: one drop is still a note (a cable pulled), and the message says it did not come back.
     expect(flap.findings).toEqual([expect.objectContaining({ symptom: 'link-flapping', subject: 'eth11', severity: 'info' })]);
+    expect(flap.findings[0]!.message).toContain('it was still down when the log ended');
+  });
+
+  it('a lone link drop that came back is a note; TCP out of socket memory is a host warning; a named interface is the subject without other outputs', async () => {
+    const cameBack = parseKernelEvents(
+      [
+        '[ 7200.000001] igb 0000:02:00.0 eno1: NIC Link is Down',
+        '[ 7203.500000] igb 0000:02:00.0 eno1: NIC Link is Up 1000 Mbps Full Duplex',
+      ].join('\n'),
+    );
+    const note = await tester.run({ 'kernel.events': cameBack }, { interfaces: [] });
+    expect(note.findings).toEqual([expect.objectContaining({ symptom: 'link-flapping', subject: 'eno1', severity: 'info' })]);
+    const oom = parseKernelEvents(
+      ['[ 9000.1] TCP: out of memory -- consider tuning tcp_mem', '[ 9000.4] TCP: out of memory -- consider tuning tcp_mem'].join('\n'),
+    );
+    const memory = await tester.run({ 'kernel.events': oom }, { interfaces: [] });
+    expect(memory.findings).toEqual([
+      expect.objectContaining({ symptom: 'socket-memory-exhausted', subject: 'host', severity: 'warning' }),
+    ]);
+    expect(memory.findings[0]!.message).toMatch(/TCP ran out of socket memory .* 2 times/);
+    const watchdog = parseKernelEvents('[  300.5] NETDEV WATCHDOG: enp3s0 (r8169): transmit queue 0 timed out');
+    const timeout = await tester.run({ 'kernel.events': watchdog }, { interfaces: [] });
+    expect(timeout.findings).toEqual([expect.objectContaining({ symptom: 'tx-timeouts', subject: 'enp3s0' })]);
   });
 
   it('is not applicable on a healthy log, and unknown when no log could be read', async () => {
-    const healthy = await run(['i40e-healthy-probe-journal-1.txt', 'igb-link-down-once-syslog-1.txt', 'page-alloc-capture-module-1.txt']);
+    const healthy = await run(['i40e-healthy-probe-journal-1.txt', 'page-alloc-capture-module-1.txt']);
     expect(healthy.status).toBe('not-applicable');
     const unreadable = await tester.run({ 'kernel.events': failed('permission-denied') }, { interfaces: [] });
     expect(unreadable.status).toBe('unknown');

@@ -87,13 +87,52 @@ describe('parseKernelEvents over real kernel logs', () => {
     expect(only('kernel-events/page-alloc-capture-module-1.txt')).toEqual([]);
   });
 
-  it('finds nothing in healthy logs: a probe, a single link down, and every capture in dmesg/', () => {
-    for (const file of [
-      'kernel-events/i40e-healthy-probe-journal-1.txt',
-      'kernel-events/igb-link-down-once-syslog-1.txt',
-      ...realCaptures('dmesg'),
-    ])
+  it('finds nothing in healthy logs: a probe, and every capture in dmesg/', () => {
+    const together = 'dmesg/ice-iavf-link-quoted-1.txt';
+    for (const file of ['kernel-events/i40e-healthy-probe-journal-1.txt', ...realCaptures('dmesg')].filter((file) => file !== together))
       expect(only(file), file).toEqual([]);
+    // Four ports that lost link within 20 ms, 13 days after boot: lost links, but taken down together by the host.
+    const ports = only(together);
+    expect(ports.length).toBe(4);
+    for (const event of ports) expect(event).toMatchObject({ kind: 'link-flap', detail: 'together' });
+  });
+
+  it('a first "Link is Down" hours after boot is a lost link (the excerpt began while it was up); one at probe time is not', () => {
+    expect(only('kernel-events/igb-link-down-once-syslog-1.txt')).toEqual([
+      expect.objectContaining({ kind: 'link-flap', interface: 'eth0', count: 1, detail: 'still-down' }),
+    ]);
+    const probe = parseKernelEvents(
+      [
+        '[    4.120000] e1000e 0000:00:1f.6 eth0: NIC Link is Down',
+        '[    9.310000] e1000e 0000:00:1f.6 eth0: NIC Link is Up 1000 Mbps Full Duplex',
+      ].join('\n'),
+    );
+    expect(probe.events).toEqual([]);
+    const cameBack = parseKernelEvents(
+      [
+        '[ 7200.000001] igb 0000:02:00.0 eno1: igb: eno1 NIC Link is Down',
+        '[ 7203.500000] igb 0000:02:00.0 eno1: igb: eno1 NIC Link is Up 1000 Mbps Full Duplex',
+      ].join('\n'),
+    );
+    expect(cameBack.events).toEqual([expect.objectContaining({ kind: 'link-flap', interface: 'eno1', detail: null })]);
+  });
+
+  it("reads TCP's socket-memory complaints as one host-wide event, whatever prefix the log gives them", () => {
+    const events = parseKernelEvents(
+      [
+        'Mar  3 10:00:01 web1 kernel: [86400.100000] TCP: out of memory -- consider tuning tcp_mem',
+        'Mar  3 10:00:02 web1 kernel: [86401.200000] TCP: out of memory -- consider tuning tcp_mem',
+        '[  512.000000] Out of socket memory',
+        '[  600.000000] TCP: too many orphaned sockets',
+        'TCP: out of memory -- consider tuning tcp_mem',
+      ].join('\n'),
+    ).events;
+    expect(events).toEqual([
+      expect.objectContaining({ kind: 'socket-memory', detail: 'tcp-mem', count: 4, interface: null, address: null }),
+      expect.objectContaining({ kind: 'socket-memory', detail: 'orphans', count: 1 }),
+    ]);
+    // The words alone, in a sentence about something else, are not the kernel's line.
+    expect(parseKernelEvents('the OOM killer ran out of memory; consider tuning vm.overcommit').events).toEqual([]);
   });
 
   it('stays linear and bounded on hostile input', () => {

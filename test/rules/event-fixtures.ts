@@ -47,6 +47,12 @@ export const aerErrors = typedFinding('kernel-events/pcie-aer-errors', IF, { ...
 export const linkFlapping = typedFinding('kernel-events/link-flapping', IF, { ...event, kind: 'link-flap', count: 3 });
 const hostEvent = { ...event, driver: null, address: null, interfaceName: null };
 export const conntrackFull = typedFinding('kernel-events/conntrack-full', 'host', { ...hostEvent, kind: 'conntrack-full', count: 5 });
+export const socketMemory = typedFinding('kernel-events/socket-memory-exhausted', 'host', {
+  ...hostEvent,
+  kind: 'socket-memory',
+  detail: 'tcp-mem',
+  count: 7,
+});
 export const pageAllocation = typedFinding('kernel-events/page-allocation-failures', 'host', {
   ...hostEvent,
   kind: 'page-alloc-failure',
@@ -88,6 +94,7 @@ export const eventCases: Record<string, { fires: { findings: Finding[] }; quiet:
   'pcie-aer-errors': { fires: { findings: [aerErrors] }, quiet: { findings: [txTimeouts] } },
   'link-flapping-events': { fires: { findings: [linkFlapping] }, quiet: { findings: [moduleRejected] } },
   'conntrack-table-full': { fires: { findings: [conntrackFull] }, quiet: { findings: [pageAllocation] } },
+  'tcp-socket-memory-exhausted': { fires: { findings: [socketMemory] }, quiet: { findings: [conntrackFull] } },
   'rx-page-allocation-failures': { fires: { findings: [pageAllocation] }, quiet: { findings: [conntrackFull] } },
   'ovs-over-mtu-drops': { fires: { findings: [overMtu] }, quiet: { findings: [conntrackFull] } },
   'bond-member-down': { fires: { findings: [memberDown] }, quiet: { findings: [memberSlower] } },

@@ -108,4 +108,57 @@ describe('pasted text: prose fills in only what no output shows', () => {
     );
     expect(withLscpu.host.logicalCpus).toBe(4);
   });
+
+  it('lshw -class network gives the interface, its driver and its speed against the BASE-T modes it lists', async () => {
+    // Written for this test: a 2.5G port running at 100 Mb/s, as `sudo lshw -class network` prints it.
+    const text = [
+      'The NAS port is slow, here is lshw:',
+      '$ sudo lshw -class network',
+      '  *-network',
+      '       description: Ethernet interface',
+      '       product: Ethernet Controller I225-V',
+      '       bus info: pci@0000:02:00.0',
+      '       logical name: enp2s0',
+      '       size: 100Mbit/s',
+      '       capacity: 2500Mbit/s',
+      '       capabilities: pm msi msix pciexpress bus_master cap_list ethernet physical tp 10bt 10bt-fd 100bt 100bt-fd 1000bt-fd 2500bt-fd autonegotiation',
+      '       configuration: autonegotiation=on broadcast=yes driver=igc driverversion=6.8.0 duplex=full firmware=1082:8770 link=yes multicast=yes port=twisted pair speed=100Mbit/s',
+    ].join('\n');
+    const report = await analyze(text);
+    expect(report.interfaces).toEqual([expect.objectContaining({ name: 'enp2s0', driver: 'igc', pciAddress: '0000:02:00.0' })]);
+    const link = report.checks.find((result) => result.id === 'link-speed');
+    expect(link?.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'below-capability',
+        subject: 'enp2s0',
+        data: expect.objectContaining({ negotiatedMbps: 100, bestMbps: 2500 }),
+      }),
+    ]);
+    expect(report.source?.notes?.join('\n')).toMatch(/enp2s0: link state from lshw \(100 Mb\/s of 2500 Mb\/s capacity/);
+  });
+
+  it('a headerless lspci fragment is no NIC when it is a slot port (SltCap, DLActive-) or the text is about no network device', async () => {
+    const port = [
+      'lspci -vv of the slot:',
+      '\tLnkCap:\tPort #2, Speed 8GT/s, Width x4, ASPM L1, Exit Latency L1 <16us',
+      '\tLnkSta:\tSpeed 2.5GT/s (downgraded), Width x4 (ok)',
+      '\t\tTrErr- Train- SlotClk+ DLActive- BWMgmt- ABWMgmt-',
+      '\tSltCap:\tAttnBtn- PwrCtrl- MRL- AttnInd- PwrInd- HotPlug- Surprise-',
+    ].join('\n');
+    const gpu = [
+      'My graphics card is slow on the riser:',
+      '    LnkCap: Port #0, Speed 16GT/s, Width x16, ASPM L1, Exit Latency L1 <16us',
+      '    LnkSta: Speed 2.5GT/s (downgraded), Width x16 (ok)',
+    ].join('\n');
+    for (const text of [port, gpu]) {
+      const report = await analyze(text);
+      const pcie = report.checks.find((result) => result.id === 'pcie-link');
+      expect(pcie?.findings ?? [], text).toEqual([]);
+    }
+    // The same fragment in a text about a NIC is the NIC's.
+    const nic = await analyze(gpu.replace('My graphics card is slow on the riser', 'Our 10GbE card only gets 3 Gb/s'));
+    expect(nic.checks.find((result) => result.id === 'pcie-link')?.findings).toEqual([
+      expect.objectContaining({ symptom: expect.stringMatching(/^pcie-link/) }),
+    ]);
+  });
 });

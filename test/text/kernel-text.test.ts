@@ -17,6 +17,15 @@ describe('kernel log lines in a pasted text', () => {
       expect(parseKernelLog(kernelLogOfText(variant)).pcie).toEqual(asPasted);
   });
 
+  it('rejoins wrapped lines under rsyslog fractional-second stamps and under a bare "kernel:" tag whose date was cut', () => {
+    const syslog = 'Jun 12 08:14:03.512340 edge-7 INFO kernel: [20481.114251] e1000e 0000:00:19.0 eno1: NIC Link is Down';
+    const tagged = 'kernel: [90210.551201] TCP: out of memory -- consider tuning tcp_mem (written for this test)';
+    for (const line of [syslog, tagged]) {
+      const cut = line.lastIndexOf(' ', 72);
+      expect(kernelLogOfText(`${line.slice(0, cut)}\n${line.slice(cut + 1)}`)).toBe(line);
+    }
+  });
+
   it('does not join the next kernel line, an indented line or an empty one to a long kernel line', () => {
     const text = ['[    1.000000] ' + 'x'.repeat(70), '[    2.000000] next line', '  indented', '', 'prose'].join('\n');
     expect(kernelLogOfText(text).split('\n')).toEqual([
