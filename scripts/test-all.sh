@@ -40,7 +40,13 @@ stage_fast() {
 stage_full() {
   # The single executable and the .deb: built, checked, and the CLI tests run again with the
   # executable and no node on PATH; the lab's Ansible fleet test ships this executable.
-  npm run package
+  # `npm run package` is `npm run build` then scripts/package.mjs: after the fast stage's build
+  # (dist/ still the build of these sources, scripts/dist-fresh.mjs) only the packaging runs.
+  if node scripts/dist-fresh.mjs >/dev/null; then
+    node scripts/package.mjs
+  else
+    npm run package
+  fi
   run_vitest package --project package
   NICDOCTOR_SKIP_BUILD=1 NICDOCTOR_EXECUTABLE="dist/package/nicdoctor-$(node -p 'require("./package.json").version')-linux-x64" \
     run_vitest unit-executable --project unit test/cli/reports.test.ts test/fleet test/reporters/node-exporter.test.ts

@@ -8,15 +8,21 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HashFileError, labelHashProblems, parseHashes, readHashes, sha256 } from '../../src/eval/hashes.js';
 import { LabelError, loadCase, sourceFamily } from '../../src/eval/labels.js';
-import { alarmsOf, evaluateCase, scoreCase, type Alarm } from '../../src/eval/score.js';
+import { alarmsOf, runAnalyze, scoreAnalysis, scoreCase, type Alarm } from '../../src/eval/score.js';
 import { EVAL_SETS, KNOWN_WRONG_FILE, type EvalSet } from '../../src/eval/sets.js';
 import { MAX_CAUSE } from '../../src/domain/causes.js';
+import { analyzeInProcess, evaluateCaseInProcess } from '../helpers/analyze-in-process.js';
 
 /**
  * The labelled real-world evaluation sets (fixtures/eval/, tuned; fixtures/holdout/, held out):
  * every case must be RIGHT — all its expected diagnoses present, no forbidden or unaccounted
  * alarm — or listed in its set's KNOWN-WRONG.yaml. Same labels and matching code as
  * `npm run eval`, which prints the per-case table of both sets.
+ *
+ * The cases are analysed in this process (test/helpers/analyze-in-process.ts: the CLI's own
+ * `main`, as its analysis worker runs it), not one `node dist/src/cli.js` each: the start-up was
+ * most of the suite's time. "the spawned CLI" below runs the built CLI on a tree case and a
+ * pasted-ticket case and requires the same alarms and result as the in-process path.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'dist', 'src', 'cli.js');
@@ -66,7 +72,7 @@ for (const { set, dir, caseNames, knownWrong } of sets) {
 
     for (const name of caseNames.filter((candidate) => knownWrong[candidate] !== undefined)) {
       it(`${name} is still known to be wrong (remove it from ${set.dir}/${KNOWN_WRONG_FILE} once right)`, async () => {
-        const result = await evaluateCase(cli, await loadCase(path.join(dir, name)));
+        const result = await evaluateCaseInProcess(await loadCase(path.join(dir, name)));
         expect(result.error).toBeUndefined();
         expect(result.right, `${name} is now right: take it out of ${set.dir}/${KNOWN_WRONG_FILE}`).toBe(false);
       }, 90_000);
@@ -75,7 +81,7 @@ for (const { set, dir, caseNames, knownWrong } of sets) {
     for (const name of caseNames.filter((candidate) => knownWrong[candidate] === undefined)) {
       it(`${name} is diagnosed right`, async () => {
         const evalCase = await loadCase(path.join(dir, name));
-        const result = await evaluateCase(cli, evalCase);
+        const result = await evaluateCaseInProcess(evalCase);
         const detail = {
           error: result.error,
           missed: result.missed.map((item) => `cause ${item.cause}${item.subject ? ` on ${item.subject}` : ''}: ${item.why}`),
@@ -83,10 +89,28 @@ for (const { set, dir, caseNames, knownWrong } of sets) {
         };
         expect(detail).toEqual({ error: undefined, missed: [], falseAlarms: [] });
         expect(result.right).toBe(true);
-      }, 90_000); // above runAnalyze's own 60 s kill, so a hung analyze is reported as such
+      }, 90_000);
     }
   });
 }
+
+describe('the spawned CLI (dist/src/cli.js) on the tuned set', () => {
+  // The first case of each input kind: a sosreport-style tree and a pasted ticket.
+  for (const kind of ['tree', 'ticket'] as const) {
+    it(`gives the same alarms and result as the in-process analysis on the first ${kind} case`, async () => {
+      const cases = await Promise.all(tuned.caseNames.map((name) => loadCase(path.join(tuned.dir, name))));
+      const evalCase = cases.find((candidate) => candidate.inputKind === kind);
+      expect(evalCase, `a ${kind} case in ${tuned.set.dir}`).toBeDefined();
+      if (!evalCase) return;
+      const spawned = await runAnalyze(cli, evalCase.input);
+      const inProcess = await analyzeInProcess(evalCase.input);
+      expect(spawned.error).toBeUndefined();
+      expect(inProcess.error).toBeUndefined();
+      expect(alarmsOf(inProcess.report)).toEqual(alarmsOf(spawned.report));
+      expect(scoreAnalysis(evalCase, inProcess)).toEqual(scoreAnalysis(evalCase, spawned));
+    }, 90_000); // above runAnalyze's own 60 s kill, so a hung analyze is reported as such
+  }
+});
 
 describe('the corpus as a whole', () => {
   it('holds at least 22 tuned cases, 6 of them healthy', async () => {
