@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -26,6 +27,7 @@ import { analyzeInProcess, evaluateCaseInProcess } from '../helpers/analyze-in-p
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'dist', 'src', 'cli.js');
+const execFileAsync = promisify(execFile);
 
 interface SetUnderTest {
   set: EvalSet;
@@ -295,10 +297,13 @@ describe('scripts/eval.mjs', () => {
       path.join(dir, 'label.yaml'),
       'case: vm-ticket\nsource: local:shared-capture-vm\nenvironment: vm\nverdict: healthy\nreasoning: r\n',
     );
-    const out = execFileSync(process.execPath, [script, '--cases', path.join(base, 'set'), '--json'], { encoding: 'utf8' });
+    // The JSON and the text run are independent: side by side they cost one run's wait.
+    const [{ stdout: out }, { stdout: text }] = await Promise.all([
+      execFileAsync(process.execPath, [script, '--cases', path.join(base, 'set'), '--json'], { encoding: 'utf8', timeout: 80_000 }),
+      execFileAsync(process.execPath, [script, '--cases', path.join(base, 'set')], { encoding: 'utf8', timeout: 80_000 }),
+    ]);
     const parsed = JSON.parse(out) as { sets: { name: string; totals: { cases: number; errors: number } }[] };
     expect(parsed.sets.map((set) => [set.name, set.totals.cases, set.totals.errors])).toEqual([['set', 1, 0]]);
-    const text = execFileSync(process.execPath, [script, '--cases', path.join(base, 'set')], { encoding: 'utf8' });
     expect(text).toMatch(
       /^set: cases right \d\/1; recall 0\/0 \(n\/a\); at warning or above 0\/0 \(n\/a\); false alarms \d+; analyze errors 0$/m,
     );
