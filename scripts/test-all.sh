@@ -31,16 +31,31 @@ stage_fast() {
   # The build is the typecheck of src (and writes dist/rules.json, which tests read). The tests
   # are TypeScript too: a renamed field in a fixture or helper fails here, not at run time.
   npm run build
-  npx tsc -p tsconfig.test.json --noEmit
-  npm run lint
-  npm run format:check
+  # The tests' typecheck and ESLint are each one single-threaded process: side by side they use
+  # both cores of a 2-core runner. Its output is printed after lint's, and either failing fails.
+  local typecheck_log status=0
+  typecheck_log="$(mktemp)"
+  npx tsc -p tsconfig.test.json --noEmit >"$typecheck_log" 2>&1 &
+  local typecheck=$!
+  npm run lint || status=$?
+  [ "$status" -ne 0 ] || npm run format:check || status=$?
+  wait "$typecheck" || status=$?
+  cat "$typecheck_log"
+  rm -f "$typecheck_log"
+  [ "$status" -eq 0 ] || return "$status"
   run_vitest unit --project unit
 }
 
 stage_full() {
   # The single executable and the .deb: built, checked, and the CLI tests run again with the
   # executable and no node on PATH; the lab's Ansible fleet test ships this executable.
-  npm run package
+  # `npm run package` is `npm run build` then scripts/package.mjs: after the fast stage's build
+  # (dist/ still the build of these sources, scripts/dist-fresh.mjs) only the packaging runs.
+  if node scripts/dist-fresh.mjs >/dev/null; then
+    node scripts/package.mjs
+  else
+    npm run package
+  fi
   run_vitest package --project package
   NICDOCTOR_SKIP_BUILD=1 NICDOCTOR_EXECUTABLE="dist/package/nicdoctor-$(node -p 'require("./package.json").version')-linux-x64" \
     run_vitest unit-executable --project unit test/cli/reports.test.ts test/fleet test/reporters/node-exporter.test.ts

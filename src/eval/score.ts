@@ -152,7 +152,11 @@ function firstLine(text: string): string {
 }
 
 export async function evaluateCase(cliPath: string, evalCase: EvalCase): Promise<CaseResult> {
-  const { report, error } = await runAnalyze(cliPath, evalCase.input);
+  return scoreAnalysis(evalCase, await runAnalyze(cliPath, evalCase.input));
+}
+
+/** The case's result from what analyze gave: its report, or why there is none. */
+export function scoreAnalysis(evalCase: EvalCase, { report, error }: { report?: unknown; error?: string }): CaseResult {
   if (error !== undefined) return errorResult(evalCase, error);
   try {
     return scoreCase(evalCase, alarmsOf(report));

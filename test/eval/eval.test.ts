@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -8,18 +9,25 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HashFileError, labelHashProblems, parseHashes, readHashes, sha256 } from '../../src/eval/hashes.js';
 import { LabelError, loadCase, sourceFamily } from '../../src/eval/labels.js';
-import { alarmsOf, evaluateCase, scoreCase, type Alarm } from '../../src/eval/score.js';
+import { alarmsOf, runAnalyze, scoreAnalysis, scoreCase, type Alarm } from '../../src/eval/score.js';
 import { EVAL_SETS, KNOWN_WRONG_FILE, type EvalSet } from '../../src/eval/sets.js';
 import { MAX_CAUSE } from '../../src/domain/causes.js';
+import { analyzeInProcess, evaluateCaseInProcess } from '../helpers/analyze-in-process.js';
 
 /**
  * The labelled real-world evaluation sets (fixtures/eval/, tuned; fixtures/holdout/, held out):
  * every case must be RIGHT — all its expected diagnoses present, no forbidden or unaccounted
  * alarm — or listed in its set's KNOWN-WRONG.yaml. Same labels and matching code as
  * `npm run eval`, which prints the per-case table of both sets.
+ *
+ * The cases are analysed in this process (test/helpers/analyze-in-process.ts: the CLI's own
+ * `main`, as its analysis worker runs it), not one `node dist/src/cli.js` each: the start-up was
+ * most of the suite's time. "the spawned CLI" below runs the built CLI on a tree case and a
+ * pasted-ticket case and requires the same alarms and result as the in-process path.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'dist', 'src', 'cli.js');
+const execFileAsync = promisify(execFile);
 
 interface SetUnderTest {
   set: EvalSet;
@@ -66,7 +74,7 @@ for (const { set, dir, caseNames, knownWrong } of sets) {
 
     for (const name of caseNames.filter((candidate) => knownWrong[candidate] !== undefined)) {
       it(`${name} is still known to be wrong (remove it from ${set.dir}/${KNOWN_WRONG_FILE} once right)`, async () => {
-        const result = await evaluateCase(cli, await loadCase(path.join(dir, name)));
+        const result = await evaluateCaseInProcess(await loadCase(path.join(dir, name)));
         expect(result.error).toBeUndefined();
         expect(result.right, `${name} is now right: take it out of ${set.dir}/${KNOWN_WRONG_FILE}`).toBe(false);
       }, 90_000);
@@ -75,7 +83,7 @@ for (const { set, dir, caseNames, knownWrong } of sets) {
     for (const name of caseNames.filter((candidate) => knownWrong[candidate] === undefined)) {
       it(`${name} is diagnosed right`, async () => {
         const evalCase = await loadCase(path.join(dir, name));
-        const result = await evaluateCase(cli, evalCase);
+        const result = await evaluateCaseInProcess(evalCase);
         const detail = {
           error: result.error,
           missed: result.missed.map((item) => `cause ${item.cause}${item.subject ? ` on ${item.subject}` : ''}: ${item.why}`),
@@ -83,10 +91,28 @@ for (const { set, dir, caseNames, knownWrong } of sets) {
         };
         expect(detail).toEqual({ error: undefined, missed: [], falseAlarms: [] });
         expect(result.right).toBe(true);
-      }, 90_000); // above runAnalyze's own 60 s kill, so a hung analyze is reported as such
+      }, 90_000);
     }
   });
 }
+
+describe('the spawned CLI (dist/src/cli.js) on the tuned set', () => {
+  // The first case of each input kind: a sosreport-style tree and a pasted ticket.
+  for (const kind of ['tree', 'ticket'] as const) {
+    it(`gives the same alarms and result as the in-process analysis on the first ${kind} case`, async () => {
+      const cases = await Promise.all(tuned.caseNames.map((name) => loadCase(path.join(tuned.dir, name))));
+      const evalCase = cases.find((candidate) => candidate.inputKind === kind);
+      expect(evalCase, `a ${kind} case in ${tuned.set.dir}`).toBeDefined();
+      if (!evalCase) return;
+      const spawned = await runAnalyze(cli, evalCase.input);
+      const inProcess = await analyzeInProcess(evalCase.input);
+      expect(spawned.error).toBeUndefined();
+      expect(inProcess.error).toBeUndefined();
+      expect(alarmsOf(inProcess.report)).toEqual(alarmsOf(spawned.report));
+      expect(scoreAnalysis(evalCase, inProcess)).toEqual(scoreAnalysis(evalCase, spawned));
+    }, 90_000); // above runAnalyze's own 60 s kill, so a hung analyze is reported as such
+  }
+});
 
 describe('the corpus as a whole', () => {
   it('holds at least 22 tuned cases, 6 of them healthy', async () => {
@@ -271,10 +297,13 @@ describe('scripts/eval.mjs', () => {
       path.join(dir, 'label.yaml'),
       'case: vm-ticket\nsource: local:shared-capture-vm\nenvironment: vm\nverdict: healthy\nreasoning: r\n',
     );
-    const out = execFileSync(process.execPath, [script, '--cases', path.join(base, 'set'), '--json'], { encoding: 'utf8' });
+    // The JSON and the text run are independent: side by side they cost one run's wait.
+    const [{ stdout: out }, { stdout: text }] = await Promise.all([
+      execFileAsync(process.execPath, [script, '--cases', path.join(base, 'set'), '--json'], { encoding: 'utf8', timeout: 80_000 }),
+      execFileAsync(process.execPath, [script, '--cases', path.join(base, 'set')], { encoding: 'utf8', timeout: 80_000 }),
+    ]);
     const parsed = JSON.parse(out) as { sets: { name: string; totals: { cases: number; errors: number } }[] };
     expect(parsed.sets.map((set) => [set.name, set.totals.cases, set.totals.errors])).toEqual([['set', 1, 0]]);
-    const text = execFileSync(process.execPath, [script, '--cases', path.join(base, 'set')], { encoding: 'utf8' });
     expect(text).toMatch(
       /^set: cases right \d\/1; recall 0\/0 \(n\/a\); at warning or above 0\/0 \(n\/a\); false alarms \d+; analyze errors 0$/m,
     );

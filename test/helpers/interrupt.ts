@@ -4,10 +4,17 @@ import { execa } from 'execa';
  * Starts `file args` with debug logging, sends `signal` as soon as the log line of `phase` (the
  * scan's "phase" field, logged as the phase starts) appears on stderr, and resolves to the result
  * and how long the exit took after the signal. `args` must put `--log-level debug` where the
- * program reads it.
+ * program reads it; `env` is added to the test's environment.
  */
-export async function interruptAtPhase(file: string, args: string[], phase: string, signal: 'SIGTERM' | 'SIGINT') {
+export async function interruptAtPhase(
+  file: string,
+  args: string[],
+  phase: string,
+  signal: 'SIGTERM' | 'SIGINT',
+  env: Record<string, string> = {},
+) {
   const child = execa(file, args, {
+    env,
     reject: false,
     timeout: 900_000,
     forceKillAfterDelay: false,

@@ -7,7 +7,6 @@
  * for the whole analysis (12.8 s measured for 10,000 interfaces).
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../../bench/lab/cli.js';
@@ -18,9 +17,13 @@ import { interruptAtPhase, largePastedText } from '../helpers/interrupt.js';
 let dir: string;
 let snapshot: string;
 let text: string;
+/** The CLI's TMPDIR: its own, so that another nicdoctor on this machine cannot look like a leftover. */
+let childTemp: string;
 
 beforeAll(async () => {
   dir = await tempDir('nicdoctor-signal-phases-');
+  childTemp = path.join(dir, 'tmp');
+  await mkdir(childTemp);
   snapshot = path.join(dir, 'many');
   await mkdir(snapshot);
   await writeManyInterfaceSnapshot(snapshot, 10_000);
@@ -34,12 +37,12 @@ afterAll(async () => {
 }, 120_000);
 
 async function runDirs(): Promise<string[]> {
-  return (await readdir(tmpdir())).filter((name) => name.startsWith('nicdoctor-run-'));
+  return (await readdir(childTemp)).filter((name) => name.startsWith('nicdoctor-run-'));
 }
 
 /** Starts `analyze`, sends `signal` as soon as `phase` starts; the exit code and how long the exit took. */
 function interruptAt(args: string[], phase: string, signal: 'SIGTERM' | 'SIGINT') {
-  return interruptAtPhase(process.execPath, [CLI, '--log-level', 'debug', 'analyze', ...args], phase, signal);
+  return interruptAtPhase(process.execPath, [CLI, '--log-level', 'debug', 'analyze', ...args], phase, signal, { TMPDIR: childTemp });
 }
 
 describe('a signal ends analyze within a second in every phase', () => {
