@@ -42,7 +42,7 @@ export default defineCheck({
     if (!result.ok) {
       // A capture that lists no tool directory (a ticket, a sosreport) says nothing of the host's
       // tools, and the machine that analyses it is not the host: there is nothing to judge.
-      if (result.error.kind === 'not-captured') return notApplicable('the capture does not list the host\'s tool directories');
+      if (result.error.kind === 'not-captured') return notApplicable("the capture does not list the host's tool directories");
       return unknown(result.error.message);
     }
     const { tools, searchedDirs } = result.value;

@@ -43,7 +43,13 @@ describe('FactStore', () => {
       reads: { ask: null },
       collect: async (ctx) => (await ctx.exec(['ethtool', '-i', 'eth0'])) as never,
     });
-    const fine = asCollector({ id: 'test.fine', scope: 'host', description: 'test', reads: { ask: null }, collect: async () => 42 as never });
+    const fine = asCollector({
+      id: 'test.fine',
+      scope: 'host',
+      description: 'test',
+      reads: { ask: null },
+      collect: async () => 42 as never,
+    });
     const io = fakeHost({ commands: () => new HostIOError('tool-missing', 'ethtool: command not found') });
     const store = new FactStore(io, [broken, fine], silentLogger());
     const failedResult = await store.get('test.tool' as never);
