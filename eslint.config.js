@@ -1,5 +1,5 @@
 // ESLint 9 flat config: typescript-eslint's type-aware recommended rules over every TypeScript
-// file the project compiles or tests (src, checks, bench, test, vitest.config.ts) and the plain
+// file the project compiles or tests (src, checks, lab, fuzz, benchmarks, test, vitest.config.ts) and the plain
 // JavaScript scripts. Prettier owns the layout: eslint-config-prettier comes last and turns off
 // every rule that would fight it.
 import js from '@eslint/js';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
-import { skipForFailedFact } from '../src/engine/optional-fact.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
+import { skipForFailedFact } from '../src/contracts/optional-fact.js';
 import { ownedNicOnly } from '../src/domain/interface-kinds.js';
 import type { EthtoolCoalesce } from '../src/parsers/ethtool-coalesce.js';
 import type { SymptomFixTemplate } from '../src/report/fix-operations.js';
 import type { Evidence, Source } from '../src/report/schema.js';
-import type { FactResult } from '../src/engine/facts.js';
+import type { FactResult } from '../src/contracts/facts.js';
 import type { NetDevice } from '../src/collectors/net-device.js';
 import type { EthtoolDriver } from '../src/parsers/ethtool-driver.js';
 import type { EthtoolStats } from '../src/parsers/ethtool-stats.js';

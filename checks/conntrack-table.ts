@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
-import { skipForFailedFact } from '../src/engine/optional-fact.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
+import { skipForFailedFact } from '../src/contracts/optional-fact.js';
 
 const options = z.object({
   /** A table this full is a note: no packet is lost yet. */

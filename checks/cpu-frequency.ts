@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import { formatCpuList } from '../src/parsers/cpulist.js';
 
 const options = z.object({

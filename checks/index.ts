@@ -1,4 +1,4 @@
-import type { AnyCheck } from '../src/engine/check.js';
+import type { AnyCheck } from '../src/contracts/check.js';
 import mtu from './mtu.js';
 import qdisc from './qdisc.js';
 import pcieLink from './pcie-link.js';

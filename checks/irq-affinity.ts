@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { NicIrq } from '../src/collectors/nic-irqs.js';
-import { defineCheck, symptom, type CheckContext } from '../src/engine/check.js';
-import type { FactTypes } from '../src/engine/facts.js';
+import { defineCheck, symptom, type CheckContext } from '../src/contracts/check.js';
+import type { FactTypes } from '../src/contracts/facts.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
 import { formatCpuList, parseCpuList } from '../src/parsers/cpulist.js';
 import { takesReceive, type ProcInterrupts } from '../src/parsers/proc-interrupts.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import type { Evidence, Severity } from '../src/report/schema.js';
 import { KERNEL_EVENT_KINDS, type KernelEvent, type KernelEventKind, type KernelEvents } from '../src/parsers/kernel-events.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import type { Evidence } from '../src/report/schema.js';
 import type { KernelPcieReport } from '../src/parsers/kernel-log.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck, symptom, type PhraseContext } from '../src/engine/check.js';
+import { defineCheck, symptom, type PhraseContext } from '../src/contracts/check.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
 import { bestLinkMode, parseLinkMode, type LinkMode } from '../src/domain/link-modes.js';
 import type { Evidence } from '../src/report/schema.js';

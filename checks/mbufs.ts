@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineCheck, symptom, type CheckContext } from '../src/engine/check.js';
-import { skipForFailedFact } from '../src/engine/optional-fact.js';
+import { defineCheck, symptom, type CheckContext } from '../src/contracts/check.js';
+import { skipForFailedFact } from '../src/contracts/optional-fact.js';
 import type { NetstatMbufs } from '../src/parsers/freebsd-netstat-m.js';
 
 const options = z.object({

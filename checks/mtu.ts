@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import { formatGbps, tcpGoodputMbps } from '../src/domain/goodput.js';
 import { tunnelOf } from '../src/domain/tunnels.js';
 import type { InterfaceSummary } from '../src/report/schema.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import type { Evidence, Source } from '../src/report/schema.js';
-import type { FactResult } from '../src/engine/facts.js';
+import type { FactResult } from '../src/contracts/facts.js';
 import type { NetStatistics } from '../src/collectors/net-statistics.js';
 import type { IpLink } from '../src/parsers/ip-link.js';
 import type { ProcNetDevEntry } from '../src/parsers/proc-net.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
 import { formatCpuList, parseCpuList } from '../src/parsers/cpulist.js';
 

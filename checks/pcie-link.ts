@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PcieLink, PcieLinkReading } from '../src/collectors/pcie-link.js';
 import type { NetDevice } from '../src/collectors/net-device.js';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 import { PCIE_TRANSACTION_EFFICIENCY, describeMinimumLink, integratedFunction, linkLabel, usableGbps } from '../src/domain/pcie.js';

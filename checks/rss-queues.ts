@@ -1,14 +1,14 @@
 import { receivesOnOneQueueByDesign } from '../src/domain/rss.js';
 import { z } from 'zod';
-import { defineCheck, symptom, type CheckContext } from '../src/engine/check.js';
+import { defineCheck, symptom, type CheckContext } from '../src/contracts/check.js';
 import { isSoftware } from '../src/domain/interface-kinds.js';
-import type { FactResult } from '../src/engine/facts.js';
+import type { FactResult } from '../src/contracts/facts.js';
 import type { NetDevice } from '../src/collectors/net-device.js';
 import type { NetQueues } from '../src/collectors/net-queues.js';
 import type { NicIrqs } from '../src/collectors/nic-irqs.js';
 import type { CpuTopology } from '../src/collectors/cpu-topology.js';
 import { takesReceive, type ProcInterrupts } from '../src/parsers/proc-interrupts.js';
-import { unknownForFailedFact } from '../src/engine/optional-fact.js';
+import { unknownForFailedFact } from '../src/contracts/optional-fact.js';
 import { channelMode, currentRxQueues, type EthtoolChannels } from '../src/parsers/ethtool-channels.js';
 import { formatShortCpuMask, parseCpusOrNull } from '../src/parsers/cpulist.js';
 import type { Evidence, Source } from '../src/report/schema.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { NetDevice } from '../src/collectors/net-device.js';
 import type { SysctlNet } from '../src/collectors/sysctl.js';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import type { Evidence, InterfaceSummary, Scalar } from '../src/report/schema.js';
 
 const tier = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import type { MemLimits } from '../src/parsers/sockstat.js';
 
 const PAGE_BYTES = 4096;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import type { Evidence, Source } from '../src/report/schema.js';
 import type { SoftnetCpu } from '../src/parsers/softnet-stat.js';
 import { crosses, rateText, sinceBoot } from '../src/domain/since-boot.js';

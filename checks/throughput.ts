@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { coefficientOfVariation, median } from '../src/util/stats.js';
 import type { BenchMeasurement } from '../src/collectors/bench-result.js';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 import type { BenchProcess, Evidence } from '../src/report/schema.js';
 
 const options = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TOOLS, type ToolName } from '../src/collectors/tools.js';
-import { defineCheck, symptom } from '../src/engine/check.js';
+import { defineCheck, symptom } from '../src/contracts/check.js';
 
 const options = z.object({
   /** Tools without which checks go unknown or the bench cannot run: a missing one is a warning. */

@@ -2,7 +2,7 @@
 // Whether dist/ is the build of the current sources, so that a step after `npm run build` (the
 // unit tests' global setup, `npm run package` in the full CI stage) need not compile again: a
 // 2-core machine spends 25-55 s on it. Exit 0 when fresh; exit 1 with the reason on stdout when
-// not. Fresh means: every source of tsconfig.json (src, checks, bench) has its dist/ output,
+// not. Fresh means: every source of tsconfig.json (src, checks, benchmarks, lab, fuzz) has its dist/ output,
 // written after both it and tsconfig.json (tsc writes every output on each run), and
 // dist/rules.json is newer than every rules/*.yaml.
 // Usage: node scripts/dist-fresh.mjs
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCE_DIRS = ['src', 'checks', 'bench'];
+const SOURCE_DIRS = ['src', 'checks', 'benchmarks', 'lab', 'fuzz'];
 /** A bound on the walk: the project holds a few hundred sources. */
 const MAX_FILES = 20_000;
 

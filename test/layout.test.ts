@@ -1,7 +1,7 @@
 /**
  * The folders form layers: a module imports only from its own folder or from a lower layer, so
  * there are no import cycles between folders and nothing of the tests ships in dist/.
- * Contracts (engine) sit below what implements them (collectors, checks); orchestration
+ * Contracts (src/contracts) sit below what implements them (collectors, checks); orchestration
  * (pipeline) above both; entry points (cli) at the top.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -18,7 +18,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['src/parsers'],
   ['src/domain'],
   ['src/hostio'],
-  ['src/engine'],
+  ['src/contracts'],
   ['src/collectors'],
   ['checks'],
   ['src/rules'],
@@ -30,8 +30,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['src/diff', 'src/eval'],
   ['src/cli'],
   ['src'],
-  ['bench/lab'],
-  ['bench'],
+  ['lab', 'fuzz'],
+  ['benchmarks'],
 ];
 
 function walk(dir: string): string[] {
@@ -61,7 +61,7 @@ function importsOf(file: string): string[] {
   );
 }
 
-const sources = ['src', 'checks', 'bench'].flatMap((dir) => walk(dir));
+const sources = ['src', 'checks', 'lab', 'fuzz', 'benchmarks'].flatMap((dir) => walk(dir));
 
 describe('layout: one-way imports between folders', () => {
   it('places every source file in a listed folder', () => {

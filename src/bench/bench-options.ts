@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { FactStore } from '../engine/collector.js';
+import type { FactStore } from '../contracts/collector.js';
 import type { HostIO } from '../hostio/types.js';
 import type { Direction } from './iperf3-client.js';
 

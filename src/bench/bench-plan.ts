@@ -1,5 +1,5 @@
 import type { BenchMeasurement } from '../collectors/bench-result.js';
-import type { FactStore } from '../engine/collector.js';
+import type { FactStore } from '../contracts/collector.js';
 import { RunError } from '../util/errors.js';
 import type { HostIO } from '../hostio/types.js';
 import { parseCpuList } from '../parsers/cpulist.js';

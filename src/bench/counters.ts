@@ -1,4 +1,4 @@
-import type { FactStore } from '../engine/collector.js';
+import type { FactStore } from '../contracts/collector.js';
 import { classifyEthtoolStats } from '../domain/drop-counters.js';
 import type { Bench } from '../report/schema.js';
 

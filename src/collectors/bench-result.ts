@@ -1,11 +1,11 @@
-import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import { defineCollector } from '../contracts/collector.js';
+import { FactCollectionError } from '../contracts/facts.js';
 import type { Bench } from '../report/schema.js';
 
 /** What the bench measured; the `throughput` check judges it. */
 export type BenchMeasurement = Omit<Bench, 'findings'>;
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'bench.result': BenchMeasurement;
   }

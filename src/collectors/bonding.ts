@@ -1,8 +1,8 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { HostIOError } from '../hostio/types.js';
 import { parseProcBonding, type BondStatus } from '../parsers/proc-bonding.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     /** Every bond's mode, hash policy and members, from /proc/net/bonding/* (empty: no bond). */
     'bond.status': BondStatus[];

@@ -1,4 +1,4 @@
-import type { Collector, FactReads } from '../engine/collector.js';
+import type { Collector, FactReads } from '../contracts/collector.js';
 import { collectors } from './index.js';
 
 /**

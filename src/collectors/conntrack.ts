@@ -1,5 +1,5 @@
-import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import { defineCollector } from '../contracts/collector.js';
+import { FactCollectionError } from '../contracts/facts.js';
 import { readAttribute } from '../hostio/sysfs-read.js';
 import { ParseError } from '../parsers/parse-error.js';
 
@@ -12,7 +12,7 @@ export interface Conntrack {
   max: number;
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'net.conntrack': Conntrack;
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import { defineCollector } from '../contracts/collector.js';
+import { FactCollectionError } from '../contracts/facts.js';
 import { parseCpuList } from '../parsers/cpulist.js';
 import { SYS_CPU } from './cpu-topology.js';
 import { parseIntOrNull, readAttribute } from '../hostio/sysfs-read.js';
@@ -23,7 +23,7 @@ export interface CpuFreq {
   cpus: CpuFreqPolicy[];
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     cpufreq: CpuFreq;
   }

@@ -1,8 +1,8 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseEthtoolChannels, type EthtoolChannels } from '../parsers/ethtool-channels.js';
 import { ethtoolFact } from './run-tool.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'ethtool.channels': EthtoolChannels;
   }

@@ -1,9 +1,9 @@
-import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import { defineCollector } from '../contracts/collector.js';
+import { FactCollectionError } from '../contracts/facts.js';
 import { parseEthtoolFeatures, type EthtoolFeatures } from '../parsers/ethtool-features.js';
 import { ethtoolFact } from './run-tool.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'ethtool.features': EthtoolFeatures;
   }

@@ -1,8 +1,8 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseEthtoolSettings, type EthtoolSettings } from '../parsers/ethtool-settings.js';
 import { ethtoolFact } from './run-tool.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'ethtool.settings': EthtoolSettings;
   }

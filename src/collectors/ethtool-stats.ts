@@ -1,8 +1,8 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseEthtoolStats, type EthtoolStats } from '../parsers/ethtool-stats.js';
 import { ethtoolFact } from './run-tool.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     /** `ethtool -S <if>`: the driver's own counters, totals since the driver loaded. */
     'ethtool.stats': EthtoolStats;

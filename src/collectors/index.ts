@@ -1,4 +1,4 @@
-import type { Collector } from '../engine/collector.js';
+import type { Collector } from '../contracts/collector.js';
 import { benchResultCollector } from './bench-result.js';
 import { ticketReportsCollector } from './ticket-reports.js';
 import { interfacesCollector } from './interfaces.js';

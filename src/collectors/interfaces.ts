@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { defineCollector, type CollectContext } from '../engine/collector.js';
+import { defineCollector, type CollectContext } from '../contracts/collector.js';
 import { USERSPACE_NIC_DRIVERS, pciSubjectName } from '../domain/pci-subject.js';
 import { isPciAddress, readAttribute, resolveLink } from '../hostio/sysfs-read.js';
 import { isValidInterfaceName } from '../util/validate.js';
 import { SYS_CLASS_NET, type NetDevice } from './net-device.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     /** Every network interface on the host except loopback. */
     interfaces: NetDevice[];

@@ -1,9 +1,9 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseProcInterrupts, type ProcInterrupts } from '../parsers/proc-interrupts.js';
 
 export type { InterruptRow, ProcInterrupts } from '../parsers/proc-interrupts.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'proc.interrupts': ProcInterrupts;
   }

@@ -1,8 +1,8 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseIpLink, type IpLink } from '../parsers/ip-link.js';
 import { runTool } from './run-tool.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     /** `ip -d -s link show`: every interface's kind, lower device, master and counters, in one command. */
     'ip.links': IpLink[];

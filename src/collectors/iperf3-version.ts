@@ -1,10 +1,10 @@
-import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError, ParseError } from '../engine/facts.js';
+import { defineCollector } from '../contracts/collector.js';
+import { FactCollectionError, ParseError } from '../contracts/facts.js';
 import { parseIperf3Version, type Iperf3Version } from '../parsers/iperf3-version.js';
 
 export type { Iperf3Version } from '../parsers/iperf3-version.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'iperf3.version': Iperf3Version;
   }

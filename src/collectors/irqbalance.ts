@@ -1,4 +1,4 @@
-import { defineCollector, type CollectContext } from '../engine/collector.js';
+import { defineCollector, type CollectContext } from '../contracts/collector.js';
 import { HostIOError } from '../hostio/types.js';
 import { parseCpuList, parseCpuMask } from '../parsers/cpulist.js';
 import { readAttribute } from '../hostio/sysfs-read.js';
@@ -14,7 +14,7 @@ export interface IrqBalance {
   bannedIrqs: number[];
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     irqbalance: IrqBalance;
   }

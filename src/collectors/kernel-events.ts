@@ -1,8 +1,8 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseKernelEvents, type KernelEvents } from '../parsers/kernel-events.js';
 import { runTool } from './run-tool.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     /** Fault events in the kernel log (link flaps, TX timeouts, AER, rejected modules, ...), counted per device. */
     'kernel.events': KernelEvents;

@@ -1,8 +1,8 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseKernelPcieReports, type KernelPcieReport } from '../parsers/kernel-log.js';
 import { runTool } from './run-tool.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     /** What the kernel log says about each NIC's PCIe bandwidth at probe time. */
     'kernel.pcie': KernelPcieReport[];

@@ -1,9 +1,9 @@
-import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import { defineCollector } from '../contracts/collector.js';
+import { FactCollectionError } from '../contracts/facts.js';
 import { parseNetstatM, type NetstatMbufs } from '../parsers/freebsd-netstat-m.js';
 import { runTool } from './run-tool.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     /** FreeBSD's network buffer pools (`netstat -m`): clusters in use against the limit, and the denied requests. */
     'net.mbufs': NetstatMbufs;

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import type { InterfaceSummary } from '../report/schema.js';
 import { nicInterruptRows } from '../parsers/proc-interrupts.js';
 import { driverFromCounters, identify, type IdentitySignals } from './interface-identity.js';
-import type { CollectContext } from '../engine/collector.js';
-import type { FactId, FactTypes } from '../engine/facts.js';
+import type { CollectContext } from '../contracts/collector.js';
+import type { FactId, FactTypes } from '../contracts/facts.js';
 import { pciAddressOfSubject } from '../domain/pci-subject.js';
 import { isPciAddress, nearestPciDevice, parseIntOrNull, readAttribute, resolveLink } from '../hostio/sysfs-read.js';
 
@@ -43,7 +43,7 @@ export interface NetDevice {
   linkType: number | null;
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'net.device': NetDevice;
   }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseCpusOrNull } from '../parsers/cpulist.js';
 import { SYS_CLASS_NET } from './net-device.js';
 import { readAttribute } from '../hostio/sysfs-read.js';
@@ -18,7 +18,7 @@ export interface NetQueues {
   tx: number[];
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'net.queues': NetQueues;
   }

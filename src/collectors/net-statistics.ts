@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { SYS_CLASS_NET } from './net-device.js';
 import { parseIntOrNull, readAttribute } from '../hostio/sysfs-read.js';
 
@@ -9,7 +9,7 @@ export interface NetStatistics {
   counters: Record<string, number>;
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'net.statistics': NetStatistics;
   }

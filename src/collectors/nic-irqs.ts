@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineCollector, type CollectContext } from '../engine/collector.js';
+import { defineCollector, type CollectContext } from '../contracts/collector.js';
 import { HostIOError } from '../hostio/types.js';
 import { parseCpuList } from '../parsers/cpulist.js';
 import { nicInterruptRows, type NicIrqRole } from '../parsers/proc-interrupts.js';
@@ -30,7 +30,7 @@ export interface NicIrqs {
   irqs: NicIrq[];
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'nic.irqs': NicIrqs;
   }

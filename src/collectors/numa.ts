@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { defineCollector, type CollectContext } from '../engine/collector.js';
-import { ParseError } from '../engine/facts.js';
+import { defineCollector, type CollectContext } from '../contracts/collector.js';
+import { ParseError } from '../contracts/facts.js';
 import { HostIOError } from '../hostio/types.js';
 import { parseCpuList } from '../parsers/cpulist.js';
 import { parseNumactlHardware, type NumaNode, type NumaTopology } from '../parsers/numactl.js';
@@ -9,7 +9,7 @@ import { readAttribute } from '../hostio/sysfs-read.js';
 
 export type { NumaNode, NumaTopology } from '../parsers/numactl.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     numa: NumaTopology;
   }

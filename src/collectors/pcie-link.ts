@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { CollectContext } from '../engine/collector.js';
-import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError, isFactFailure } from '../engine/facts.js';
+import type { CollectContext } from '../contracts/collector.js';
+import { defineCollector } from '../contracts/collector.js';
+import { FactCollectionError, isFactFailure } from '../contracts/facts.js';
 import { findLspciDevice, parseLspci, type LinkMarker, type LspciDevice } from '../parsers/lspci.js';
 import type { Source } from '../report/schema.js';
 import { parseLinkSpeed, parseLinkWidth } from '../parsers/pcie-text.js';
@@ -66,7 +66,7 @@ export type PcieLink =
       aspm?: string | null;
     };
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'pcie.link': PcieLink;
   }

@@ -1,5 +1,5 @@
-import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError, isFactFailure } from '../engine/facts.js';
+import { defineCollector } from '../contracts/collector.js';
+import { FactCollectionError, isFactFailure } from '../contracts/facts.js';
 import { HostIOError } from '../hostio/types.js';
 import { parseProcNetCounters, parseProcNetDev, type ProcNetDevEntry } from '../parsers/proc-net.js';
 
@@ -14,7 +14,7 @@ export interface ProtocolCounters {
   files: string[];
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'proc.net.dev': ProcNetDevEntry[];
     'net.protocol': ProtocolCounters;

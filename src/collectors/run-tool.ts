@@ -1,5 +1,5 @@
-import type { CollectContext } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import type { CollectContext } from '../contracts/collector.js';
+import { FactCollectionError } from '../contracts/facts.js';
 import type { ExecResult } from '../hostio/types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { readAttribute } from '../hostio/sysfs-read.js';
 import { parseMemLimits, parseSockstat, type MemLimits } from '../parsers/sockstat.js';
 
@@ -10,7 +10,7 @@ export interface SocketMemory {
   udp: { pages: number | null; limits: MemLimits | null };
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'net.socket-memory': SocketMemory;
   }

@@ -1,4 +1,4 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseSoftnetStat, type SoftnetCpu } from '../parsers/softnet-stat.js';
 
 export const SOFTNET_STAT = '/proc/net/softnet_stat';
@@ -8,7 +8,7 @@ export interface Softnet {
   cpus: SoftnetCpu[];
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     softnet: Softnet;
   }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineCollector, type CollectContext } from '../engine/collector.js';
+import { defineCollector, type CollectContext } from '../contracts/collector.js';
 import { HostIOError } from '../hostio/types.js';
 import { readAttribute } from '../hostio/sysfs-read.js';
 import { procSysPath } from '../parsers/sysctl.js';
@@ -31,7 +31,7 @@ export interface SysctlOnDisk {
   entries: SysctlOnDiskEntry[];
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'sysctl.on-disk': SysctlOnDisk;
   }

@@ -1,11 +1,11 @@
-import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import { defineCollector } from '../contracts/collector.js';
+import { FactCollectionError } from '../contracts/facts.js';
 import { SYSCTL_NET_KEYS, parseProcSysValue, procSysPath, sysctlNetFrom, type SysctlNet, type SysctlNetKey } from '../parsers/sysctl.js';
 import { readAttribute } from '../hostio/sysfs-read.js';
 
 export type { SysctlNet, TcpMem } from '../parsers/sysctl.js';
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'sysctl.net': SysctlNet;
   }

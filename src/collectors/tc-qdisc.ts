@@ -1,4 +1,4 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseTcClass, parseTcQdisc, type TcEntry } from '../parsers/tc-qdisc.js';
 import { runTool } from './run-tool.js';
 
@@ -9,7 +9,7 @@ export interface TcQdisc {
   classes: TcEntry[];
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     /** `tc -s qdisc show` of every interface, split per interface (raw text, one block each). */
     'tc.qdisc.all': Record<string, string>;

@@ -1,5 +1,5 @@
-import { defineCollector } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import { defineCollector } from '../contracts/collector.js';
+import { FactCollectionError } from '../contracts/facts.js';
 
 /**
  * What a pasted ticket reports in its own words and runs: the best iperf3 rate (its pasted runs
@@ -31,7 +31,7 @@ export interface TicketReports {
   offloadEffectReported: boolean;
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'ticket.reports': TicketReports;
   }

@@ -1,5 +1,5 @@
-import { defineCollector, TOOL_PACKAGES } from '../engine/collector.js';
-import { FactCollectionError } from '../engine/facts.js';
+import { defineCollector, TOOL_PACKAGES } from '../contracts/collector.js';
+import { FactCollectionError } from '../contracts/facts.js';
 import { HostIOError } from '../hostio/types.js';
 import { toolDirs } from '../hostio/tool-path.js';
 
@@ -27,7 +27,7 @@ export interface Tools {
   tools: ToolPresence[];
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     tools: Tools;
   }

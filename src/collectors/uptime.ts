@@ -1,4 +1,4 @@
-import { defineCollector } from '../engine/collector.js';
+import { defineCollector } from '../contracts/collector.js';
 import { parseProcUptime } from '../parsers/proc-uptime.js';
 
 export const PROC_UPTIME = '/proc/uptime';
@@ -8,7 +8,7 @@ export interface HostUptime {
   seconds: number;
 }
 
-declare module '../engine/facts.js' {
+declare module '../contracts/facts.js' {
   interface FactTypes {
     'host.uptime': HostUptime;
   }

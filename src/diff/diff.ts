@@ -1,4 +1,4 @@
-import type { AnyCheck } from '../engine/check.js';
+import type { AnyCheck } from '../contracts/check.js';
 import type { LoadedInput } from '../fleet/inputs.js';
 import type { Report } from '../report/schema.js';
 import { references } from '../rules/conditions.js';

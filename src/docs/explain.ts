@@ -1,6 +1,6 @@
 import { checks } from '../../checks/index.js';
 import { CAUSE_CATALOGUE } from '../domain/cause-catalogue.js';
-import type { SymptomMeta } from '../engine/check.js';
+import type { SymptomMeta } from '../contracts/check.js';
 import { ruleReferences } from '../rules/engine.js';
 import type { KnownIssue } from '../rules/known-issue-schema.js';
 import type { Rule } from '../rules/schema.js';

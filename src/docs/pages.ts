@@ -4,7 +4,7 @@ import { factCatalogue, INPUT_MODES, INPUT_MODE_TITLES } from '../collectors/cat
 import { collectors } from '../collectors/index.js';
 import { CAUSE_CATALOGUE, causeAnchor, type CauseEntry } from '../domain/cause-catalogue.js';
 import { parseReference } from '../domain/references.js';
-import type { AnyCheck, SymptomMeta } from '../engine/check.js';
+import type { AnyCheck, SymptomMeta } from '../contracts/check.js';
 import { references } from '../rules/conditions.js';
 import { ruleReferences } from '../rules/engine.js';
 import type { KnownIssue } from '../rules/known-issue-schema.js';

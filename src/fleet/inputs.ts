@@ -3,7 +3,7 @@ import path from 'node:path';
 import { checks as registry } from '../../checks/index.js';
 import { BundleError, looksLikeBundle, openBundle } from '../bundle/index.js';
 import { UsageError } from '../util/errors.js';
-import type { FactStore } from '../engine/collector.js';
+import type { FactStore } from '../contracts/collector.js';
 import { scan } from '../pipeline/scan.js';
 import { SnapshotError, SnapshotHostIO } from '../hostio/snapshot.js';
 import { reportSchema, type Report } from '../report/schema.js';

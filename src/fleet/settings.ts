@@ -1,5 +1,5 @@
-import type { FactStore } from '../engine/collector.js';
-import type { FactId } from '../engine/facts.js';
+import type { FactStore } from '../contracts/collector.js';
+import type { FactId } from '../contracts/facts.js';
 import type { Report, ReportSettings, Scalar } from '../report/schema.js';
 import { interfaceEntry, reportSettings } from '../pipeline/report-settings.js';
 

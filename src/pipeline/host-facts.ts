@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { collectors } from '../collectors/index.js';
-import { FactStore } from '../engine/collector.js';
+import { FactStore } from '../contracts/collector.js';
 import type { HostIO } from '../hostio/types.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { FactStore } from '../engine/collector.js';
-import type { FactId } from '../engine/facts.js';
+import type { FactStore } from '../contracts/collector.js';
+import type { FactId } from '../contracts/facts.js';
 import type { InterfaceSettingsEntry, InterfaceSummary, ReportSettings, Scalar } from '../report/schema.js';
 import { bestLinkMode } from '../domain/link-modes.js';
 import { pciModelName } from '../domain/pci-vendors.js';

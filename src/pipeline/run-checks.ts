@@ -9,10 +9,10 @@ import {
   type SymptomMeta,
   type SymptomTable,
   type Skip,
-} from '../engine/check.js';
-import type { FactStore } from '../engine/collector.js';
-import type { FactId, FactResult } from '../engine/facts.js';
-import { isStrict } from '../engine/strict.js';
+} from '../contracts/check.js';
+import type { FactStore } from '../contracts/collector.js';
+import type { FactId, FactResult } from '../contracts/facts.js';
+import { isStrict } from '../contracts/strict.js';
 import { fixCommandsBinding } from '../rules/fix-render.js';
 
 export const HOST_SUBJECT = 'host';

@@ -4,8 +4,8 @@ import { SYS_CLASS_NET, summarize, type NetDevice } from '../collectors/net-devi
 import type { HostIO } from '../hostio/types.js';
 import { SCHEMA_VERSION, type CheckResult, type Profile, type Report } from '../report/schema.js';
 import { VERSION } from '../util/version.js';
-import type { AnyCheck } from '../engine/check.js';
-import { FactStore, type Collector } from '../engine/collector.js';
+import type { AnyCheck } from '../contracts/check.js';
+import { FactStore, type Collector } from '../contracts/collector.js';
 import { UsageError } from '../util/errors.js';
 import { runChecks } from './run-checks.js';
 import { validateReport } from './validate-report.js';

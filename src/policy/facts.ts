@@ -1,4 +1,4 @@
-import type { FactStore } from '../engine/collector.js';
+import type { FactStore } from '../contracts/collector.js';
 import type { Report } from '../report/schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import { collectors } from '../collectors/index.js';
-import { phrasesFor, type AnyCheck, type SymptomMeta } from '../engine/check.js';
-import type { FactStore } from '../engine/collector.js';
-import type { FactId } from '../engine/facts.js';
+import { phrasesFor, type AnyCheck, type SymptomMeta } from '../contracts/check.js';
+import type { FactStore } from '../contracts/collector.js';
+import type { FactId } from '../contracts/facts.js';
 import type { Finding, Report, Scalar, Severity } from '../report/schema.js';
 import { evaluate, references, type DiagnosisEvidence, type EvalContext } from './conditions.js';
 import type { Confidence, Rule } from './schema.js';

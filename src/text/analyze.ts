@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { AnyCheck } from '../engine/check.js';
-import { ParseError } from '../engine/facts.js';
+import type { AnyCheck } from '../contracts/check.js';
+import { ParseError } from '../contracts/facts.js';
 import { scan, type ScanOutcome } from '../pipeline/scan.js';
 import { TextHostIO } from './text-host.js';
 import { parseIperf3Json } from '../parsers/iperf3-json.js';

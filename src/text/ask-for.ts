@@ -1,5 +1,5 @@
 import { pastedTextAsks } from '../collectors/catalogue.js';
-import type { AnyCheck } from '../engine/check.js';
+import type { AnyCheck } from '../contracts/check.js';
 import type { AskFor, Report } from '../report/schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import flowControl from '../../checks/flow-control.js';
 import { ethtoolPauseCollector } from '../../src/collectors/ethtool-pause.js';
-import { FactStore } from '../../src/engine/collector.js';
+import { FactStore } from '../../src/contracts/collector.js';
 import { parseEthtoolPause } from '../../src/parsers/ethtool-pause.js';
 import { silentLogger } from '../../src/util/log.js';
 import { failed } from '../helpers/check-harness.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import nicDrops from '../../checks/nic-drops.js';
 import { ethtoolStatsCollector } from '../../src/collectors/ethtool-stats.js';
 import { netStatisticsCollector } from '../../src/collectors/net-statistics.js';
-import { FactStore } from '../../src/engine/collector.js';
+import { FactStore } from '../../src/contracts/collector.js';
 import { parseEthtoolStats, type EthtoolStats } from '../../src/parsers/ethtool-stats.js';
 import { silentLogger } from '../../src/util/log.js';
 import { failed, type FactInput } from '../helpers/check-harness.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import opticalModule from '../../checks/optical-module.js';
 import { ethtoolModuleCollector } from '../../src/collectors/ethtool-module.js';
-import { FactStore } from '../../src/engine/collector.js';
+import { FactStore } from '../../src/contracts/collector.js';
 import { parseEthtoolModule } from '../../src/parsers/ethtool-module.js';
 import { parseEthtoolSettings } from '../../src/parsers/ethtool-settings.js';
 import { silentLogger } from '../../src/util/log.js';

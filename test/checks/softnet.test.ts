@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import softnet from '../../checks/softnet.js';
 import { softnetCollector } from '../../src/collectors/softnet.js';
-import { FactStore } from '../../src/engine/collector.js';
+import { FactStore } from '../../src/contracts/collector.js';
 import { parseSoftnetStat } from '../../src/parsers/softnet-stat.js';
 import { parseSysctlAll, sysctlNetFrom, type SysctlNet } from '../../src/parsers/sysctl.js';
 import { silentLogger } from '../../src/util/log.js';

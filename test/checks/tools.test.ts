@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import tools from '../../checks/tools.js';
 import { STANDARD_DIRS, TOOLS, toolsCollector, type ToolName, type Tools } from '../../src/collectors/tools.js';
-import { FactStore } from '../../src/engine/collector.js';
+import { FactStore } from '../../src/contracts/collector.js';
 import type { HostIO } from '../../src/hostio/types.js';
 import { silentLogger } from '../../src/util/log.js';
 import { failed } from '../helpers/check-harness.js';

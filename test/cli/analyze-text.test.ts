@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reportSchema } from '../../src/report/schema.js';
-import { reportJsonSchemaErrors } from '../../bench/lab/report-json-schema.js';
+import { reportJsonSchemaErrors } from '../../lab/report-json-schema.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 
 const ROOT = path.resolve(FIXTURES, '..');

@@ -11,9 +11,9 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { XMLValidator } from 'fast-xml-parser';
 import { reportSchema } from '../../src/report/schema.js';
-import { reportJsonSchemaErrors } from '../../bench/lab/report-json-schema.js';
+import { reportJsonSchemaErrors } from '../../lab/report-json-schema.js';
 import { FIXTURES } from '../helpers/fixtures.js';
-import { cliArgv, cliPath, removeNodeFreePath } from '../../bench/lab/executable.js';
+import { cliArgv, cliPath, removeNodeFreePath } from '../../lab/executable.js';
 
 const ROOT = path.resolve(FIXTURES, '..');
 const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');

@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TOOL_PACKAGES } from '../../src/engine/collector.js';
-import { cliArgv } from '../../bench/lab/executable.js';
+import { TOOL_PACKAGES } from '../../src/contracts/collector.js';
+import { cliArgv } from '../../lab/executable.js';
 import { FIXTURES } from '../helpers/fixtures.js';
-import { CLI, REPO_ROOT, hasStackTrace, runCli, toolPath, type CliRun } from '../../bench/lab/cli.js';
+import { CLI, REPO_ROOT, hasStackTrace, runCli, toolPath, type CliRun } from '../../lab/cli.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'nicdoctor-usage-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

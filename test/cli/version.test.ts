@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../../bench/lab/cli.js';
+import { REPO_ROOT, runCli } from '../../lab/cli.js';
 
 const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
 

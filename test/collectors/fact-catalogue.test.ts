@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
 import { factCatalogue, pastedTextAsks, readPattern } from '../../src/collectors/catalogue.js';
 import { collectors } from '../../src/collectors/index.js';
-import type { FactStore } from '../../src/engine/collector.js';
+import type { FactStore } from '../../src/contracts/collector.js';
 import { LiveHostIO } from '../../src/hostio/live.js';
 import { SnapshotHostIO } from '../../src/hostio/snapshot.js';
 import { SosreportHostIO } from '../../src/hostio/sosreport.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectors } from '../../src/collectors/index.js';
-import { FactStore } from '../../src/engine/collector.js';
+import { FactStore } from '../../src/contracts/collector.js';
 import { HostIOError } from '../../src/hostio/types.js';
 import { silentLogger } from '../../src/util/log.js';
 import { fakeHost } from '../helpers/fake-host.js';

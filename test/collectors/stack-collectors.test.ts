@@ -5,7 +5,7 @@ import { ethtoolModuleCollector } from '../../src/collectors/ethtool-module.js';
 import { socketMemoryCollector } from '../../src/collectors/socket-memory.js';
 import { sysctlOnDiskCollector } from '../../src/collectors/sysctl-on-disk.js';
 import { uptimeCollector } from '../../src/collectors/uptime.js';
-import { FactStore } from '../../src/engine/collector.js';
+import { FactStore } from '../../src/contracts/collector.js';
 import { silentLogger } from '../../src/util/log.js';
 import { fakeHost, type FakeHostSpec } from '../helpers/fake-host.js';
 import { realCapture } from '../helpers/fixtures.js';

@@ -12,7 +12,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiffReport } from '../../src/diff/diff.js';
 import type { FleetReport } from '../../src/fleet/fleet.js';
-import { cliArgv, cliPath, removeNodeFreePath } from '../../bench/lab/executable.js';
+import { cliArgv, cliPath, removeNodeFreePath } from '../../lab/executable.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 
 const ROOT = path.resolve(FIXTURES, '..');

@@ -7,7 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../../bench/lab/cli.js';
+import { CLI } from '../../lab/cli.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from '../hostile/helpers.js';
 

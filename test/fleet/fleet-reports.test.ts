@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiffReport } from '../../src/diff/diff.js';
 import type { FleetReport } from '../../src/fleet/fleet.js';
 import { reportSchema } from '../../src/report/schema.js';
-import { cliArgv, cliPath, removeNodeFreePath } from '../../bench/lab/executable.js';
+import { cliArgv, cliPath, removeNodeFreePath } from '../../lab/executable.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 
 const ROOT = path.resolve(FIXTURES, '..');

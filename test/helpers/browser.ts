@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { reportSchema, type Report } from '../../src/report/schema.js';
-import { forbidSkipOnCi } from '../../bench/lab/no-skip-on-ci.js';
+import { forbidSkipOnCi } from '../../lab/no-skip-on-ci.js';
 
 /**
  * A real headless browser for the HTML report tests: Debian's chromium driven by playwright-core.

@@ -1,7 +1,7 @@
-import type { AnyCheck } from '../../src/engine/check.js';
+import type { AnyCheck } from '../../src/contracts/check.js';
 import { summarize, type NetDevice } from '../../src/collectors/net-device.js';
-import { FactCollectionError, type FactErrorKind, type FactId, type FactTypes } from '../../src/engine/facts.js';
-import { FactStore, type Collector } from '../../src/engine/collector.js';
+import { FactCollectionError, type FactErrorKind, type FactId, type FactTypes } from '../../src/contracts/facts.js';
+import { FactStore, type Collector } from '../../src/contracts/collector.js';
 import { runChecks } from '../../src/pipeline/run-checks.js';
 import type { HostIO } from '../../src/hostio/types.js';
 import type { CheckResult, InterfaceSummary, Profile } from '../../src/report/schema.js';

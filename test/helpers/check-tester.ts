@@ -1,5 +1,5 @@
 import { afterAll, describe } from 'vitest';
-import type { AnyCheck } from '../../src/engine/check.js';
+import type { AnyCheck } from '../../src/contracts/check.js';
 import { placeholders } from '../../src/rules/template.js';
 import type { CheckResult } from '../../src/report/schema.js';
 import { runCheckOn, type FactInput, type HarnessOptions } from './check-harness.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AnyCheck, SymptomMeta } from '../../src/engine/check.js';
-import { dataFields } from '../../src/engine/check.js';
+import type { AnyCheck, SymptomMeta } from '../../src/contracts/check.js';
+import { dataFields } from '../../src/contracts/check.js';
 import { BUILTIN_BINDINGS } from '../../src/rules/engine.js';
 import type { Condition, Rule } from '../../src/rules/schema.js';
 import { placeholders } from '../../src/rules/template.js';

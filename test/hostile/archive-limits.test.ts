@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { Header } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../../bench/lab/cli.js';
+import { CLI } from '../../lab/cli.js';
 import { ARCHIVE_LIMITS } from '../../src/hostio/archive.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from './helpers.js';

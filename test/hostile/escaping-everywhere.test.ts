@@ -20,7 +20,7 @@ import { inertMarkdown } from '../../src/reporters/escape.js';
 import { FORMATS, render } from '../../src/reporters/index.js';
 import { loadRules } from '../../src/rules/loader.js';
 import { silentLogger } from '../../src/util/log.js';
-import { runCli } from '../../bench/lab/cli.js';
+import { runCli } from '../../lab/cli.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { copyWithInterfaceRenamed } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuzzTarget, fuzzTargets } from '../../bench/fuzz-targets.js';
+import { fuzzTarget, fuzzTargets } from '../../fuzz/fuzz-targets.js';
 
 /** CI volume: at least 1,000 mutated real captures per parser (npm run fuzz runs 100,000+). */
 const RUNS = Number(process.env.NICDOCTOR_FUZZ_RUNS ?? 1000);

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../bench/lab/cli.js';
+import { runCli } from '../../lab/cli.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from './helpers.js';
 

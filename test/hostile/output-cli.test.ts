@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli, type CliRun } from '../../bench/lab/cli.js';
+import { runCli, type CliRun } from '../../lab/cli.js';
 import { collectScript } from '../../src/collect-script/generate.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from './helpers.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/engine/facts.js';
+import { ParseError } from '../../src/contracts/facts.js';
 import { MAX_CPUS, parseCpuList, parseCpuMask } from '../../src/parsers/cpulist.js';
 import { parseEthtoolRxfh } from '../../src/parsers/ethtool-rxfh.js';
 import { parseEthtoolSettings } from '../../src/parsers/ethtool-settings.js';

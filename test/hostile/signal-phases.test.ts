@@ -9,8 +9,8 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../../bench/lab/cli.js';
-import { writeManyInterfaceSnapshot } from '../../bench/many-interfaces.js';
+import { CLI } from '../../lab/cli.js';
+import { writeManyInterfaceSnapshot } from '../../benchmarks/many-interfaces.js';
 import { tempDir } from './helpers.js';
 import { interruptAtPhase, largePastedText } from '../helpers/interrupt.js';
 

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI } from '../../bench/lab/cli.js';
+import { CLI } from '../../lab/cli.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from './helpers.js';
 

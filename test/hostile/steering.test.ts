@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'no
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CLI, parseReport, runCli } from '../../bench/lab/cli.js';
+import { CLI, parseReport, runCli } from '../../lab/cli.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { tempDir } from './helpers.js';
 

@@ -6,9 +6,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultPromise } from 'execa';
 import { parseIperf3Json } from '../../src/parsers/iperf3-json.js';
-import { CLI, parseReport, runCli, toolPath } from '../../bench/lab/cli.js';
-import { cpuQuotaAvailable, createCpuQuota, type CpuQuota } from '../../bench/lab/cpu-quota.js';
-import { cleanupStale, createLab, labAvailable, type Lab } from '../../bench/lab/lab.js';
+import { CLI, parseReport, runCli, toolPath } from '../../lab/cli.js';
+import { cpuQuotaAvailable, createCpuQuota, type CpuQuota } from '../../lab/cpu-quota.js';
+import { cleanupStale, createLab, labAvailable, type Lab } from '../../lab/lab.js';
 
 const skip = labAvailable() ?? cpuQuotaAvailable();
 if (skip) console.warn(`lab bench tests skipped: ${skip}`);

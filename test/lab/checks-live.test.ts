@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCpuList } from '../../src/parsers/cpulist.js';
 import type { Finding, Report } from '../../src/report/schema.js';
-import { brokenChecks, hasStackTrace, parseReport, runCli } from '../../bench/lab/cli.js';
-import { cleanupStale, createLab, labAvailable, type Lab, type Side } from '../../bench/lab/lab.js';
+import { brokenChecks, hasStackTrace, parseReport, runCli } from '../../lab/cli.js';
+import { cleanupStale, createLab, labAvailable, type Lab, type Side } from '../../lab/lab.js';
 
 const skipReason = labAvailable(['ip', 'ethtool']);
 if (skipReason) console.warn(`checks-live lab tests skipped: ${skipReason}`);

@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.js';
-import { parseReport, runCli } from '../../bench/lab/cli.js';
-import { cleanupStale, createLab, findTool, labAvailable, type Lab } from '../../bench/lab/lab.js';
+import { parseReport, runCli } from '../../lab/cli.js';
+import { cleanupStale, createLab, findTool, labAvailable, type Lab } from '../../lab/lab.js';
 
 const skipReason = labAvailable(['ip', 'ethtool', 'tc', 'dash', 'busybox']);
 if (skipReason) console.warn(`collect-script lab tests skipped: ${skipReason}`);

@@ -9,9 +9,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagnosisEntry, Report } from '../../src/report/schema.js';
 import { references } from '../../src/rules/conditions.js';
 import { loadRules } from '../../src/rules/loader.js';
-import { brokenChecks, hasStackTrace, parseReport, runCli } from '../../bench/lab/cli.js';
-import { cpuQuotaAvailable, createCpuQuota } from '../../bench/lab/cpu-quota.js';
-import { cleanupStale, createLab, labAvailable, type Lab } from '../../bench/lab/lab.js';
+import { brokenChecks, hasStackTrace, parseReport, runCli } from '../../lab/cli.js';
+import { cpuQuotaAvailable, createCpuQuota } from '../../lab/cpu-quota.js';
+import { cleanupStale, createLab, labAvailable, type Lab } from '../../lab/lab.js';
 import { startServe, stopServe, type Serve } from './serve.js';
 
 const skip = labAvailable() ?? cpuQuotaAvailable();

@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readState } from '../../src/fix/state.js';
-import { CLI, runCli, toolPath } from '../../bench/lab/cli.js';
+import { CLI, runCli, toolPath } from '../../lab/cli.js';
 import { useFixLab, LOW_RMEM } from './fix-lab.js';
-import { labAvailable } from '../../bench/lab/lab.js';
+import { labAvailable } from '../../lab/lab.js';
 
 const skipReason = labAvailable(['ip', 'ethtool']);
 if (skipReason) console.warn(`fix hostile lab tests skipped: ${skipReason}`);

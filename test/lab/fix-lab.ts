@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createLab, type Lab } from '../../bench/lab/lab.js';
+import { createLab, type Lab } from '../../lab/lab.js';
 
 /** The tcp_rmem the fix lab starts with: far below any tier, so fix raises it. */
 export const LOW_RMEM = '4096 8192 16384';

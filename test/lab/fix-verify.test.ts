@@ -14,9 +14,9 @@ import path from 'node:path';
 import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readState } from '../../src/fix/state.js';
-import { CLI, hasStackTrace, parseReport, runCli, toolPath } from '../../bench/lab/cli.js';
-import { cpuQuotaAvailable, createCpuQuota, type CpuQuota } from '../../bench/lab/cpu-quota.js';
-import { cleanupStale, createLab, labAvailable, type Lab } from '../../bench/lab/lab.js';
+import { CLI, hasStackTrace, parseReport, runCli, toolPath } from '../../lab/cli.js';
+import { cpuQuotaAvailable, createCpuQuota, type CpuQuota } from '../../lab/cpu-quota.js';
+import { cleanupStale, createLab, labAvailable, type Lab } from '../../lab/lab.js';
 
 const PREFIX = 'ndvf';
 const skip = labAvailable() ?? cpuQuotaAvailable();

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasStackTrace, runCli } from '../../bench/lab/cli.js';
+import { hasStackTrace, runCli } from '../../lab/cli.js';
 import { useFixLab, LOW_RMEM } from './fix-lab.js';
-import { labAvailable } from '../../bench/lab/lab.js';
+import { labAvailable } from '../../lab/lab.js';
 
 const skipReason = labAvailable(['ip', 'ethtool']);
 if (skipReason) console.warn(`fix lab tests skipped: ${skipReason}`);

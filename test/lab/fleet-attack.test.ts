@@ -23,9 +23,9 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../bench/lab/cli.js';
-import { cleanupStale, findTool, labAvailable } from '../../bench/lab/lab.js';
-import { forbidSkipOnCi } from '../../bench/lab/no-skip-on-ci.js';
+import { REPO_ROOT } from '../../lab/cli.js';
+import { cleanupStale, findTool, labAvailable } from '../../lab/lab.js';
+import { forbidSkipOnCi } from '../../lab/no-skip-on-ci.js';
 import { createFleet, PLAYBOOK_TIMEOUT_MS, runPlaybook, type Fleet } from './fleet-hosts.js';
 
 // Needs root; under CI=true (run as root) a missing prerequisite fails instead of skipping.

@@ -11,8 +11,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { toolPath } from '../../bench/lab/cli.js';
-import { findTool } from '../../bench/lab/lab.js';
+import { toolPath } from '../../lab/cli.js';
+import { findTool } from '../../lab/lab.js';
 
 export const FLEET_PREFIX = 'ndf';
 

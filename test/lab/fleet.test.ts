@@ -14,9 +14,9 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../../src/fleet/fleet.js';
 import { reportSchema } from '../../src/report/schema.js';
-import { nodeFreePath, removeNodeFreePath } from '../../bench/lab/executable.js';
-import { REPO_ROOT } from '../../bench/lab/cli.js';
-import { cleanupStale, findTool, labAvailable } from '../../bench/lab/lab.js';
+import { nodeFreePath, removeNodeFreePath } from '../../lab/executable.js';
+import { REPO_ROOT } from '../../lab/cli.js';
+import { cleanupStale, findTool, labAvailable } from '../../lab/lab.js';
 import { createFleet, FLEET_PREFIX, PLAYBOOK_TIMEOUT_MS, runPlaybook, type Fleet } from './fleet-hosts.js';
 
 const skip = (process.getuid?.() ?? -1) === 0 ? undefined : labAvailable(['ip']);

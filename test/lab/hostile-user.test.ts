@@ -10,8 +10,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forbidSkipOnCi } from '../../bench/lab/no-skip-on-ci.js';
-import { parseReport, runCli, type CliRun } from '../../bench/lab/cli.js';
+import { forbidSkipOnCi } from '../../lab/no-skip-on-ci.js';
+import { parseReport, runCli, type CliRun } from '../../lab/cli.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 
 const USER = 'wtwriter';

@@ -1,12 +1,12 @@
 /**
- * The lab module itself (bench/lab/lab.ts): what later bench and fault-injection tests rely on.
+ * The lab module itself (lab/lab.ts): what later bench and fault-injection tests rely on.
  * Real namespaces, veths, qdiscs, iptables rules and a short iperf3 run between the namespaces.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../bench/lab/cli.js';
-import { cleanupStale, createLab, labAvailable, type Lab } from '../../bench/lab/lab.js';
+import { REPO_ROOT } from '../../lab/cli.js';
+import { cleanupStale, createLab, labAvailable, type Lab } from '../../lab/lab.js';
 
 const skipReason = labAvailable();
 if (skipReason) console.warn(`lab module tests skipped: ${skipReason}`);

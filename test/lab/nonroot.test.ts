@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.js';
-import { CHECK_STATES, CLI, REPO_ROOT, brokenChecks, hasStackTrace, parseReport, runCli } from '../../bench/lab/cli.js';
-import { findTool } from '../../bench/lab/lab.js';
+import { CHECK_STATES, CLI, REPO_ROOT, brokenChecks, hasStackTrace, parseReport, runCli } from '../../lab/cli.js';
+import { findTool } from '../../lab/lab.js';
 
 const NOBODY = 65534;
 

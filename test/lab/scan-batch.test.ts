@@ -11,9 +11,9 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.js';
-import { CLI, parseReport, toolPath } from '../../bench/lab/cli.js';
-import { findTool, labAvailable } from '../../bench/lab/lab.js';
-import { createManyLinks, removeStaleManyLinks, type ManyLinks } from '../../bench/lab/many-links.js';
+import { CLI, parseReport, toolPath } from '../../lab/cli.js';
+import { findTool, labAvailable } from '../../lab/lab.js';
+import { createManyLinks, removeStaleManyLinks, type ManyLinks } from '../../lab/many-links.js';
 
 const skipReason = labAvailable(['ip', 'ethtool']);
 if (skipReason) console.warn(`scan-batch lab tests skipped: ${skipReason}`);

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/schema.js';
-import { CHECK_STATES, brokenChecks, hasStackTrace, listChecks, parseReport, runCli, type CheckInfo } from '../../bench/lab/cli.js';
-import { cleanupStale, createLab, labAvailable, type Lab } from '../../bench/lab/lab.js';
+import { CHECK_STATES, brokenChecks, hasStackTrace, listChecks, parseReport, runCli, type CheckInfo } from '../../lab/cli.js';
+import { cleanupStale, createLab, labAvailable, type Lab } from '../../lab/lab.js';
 
 const skipReason = labAvailable();
 if (skipReason) console.warn(`scan-live lab tests skipped: ${skipReason}`);

@@ -7,8 +7,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, runCli, toolPath } from '../../bench/lab/cli.js';
-import { createLab, labAvailable, type Lab } from '../../bench/lab/lab.js';
+import { CLI, runCli, toolPath } from '../../lab/cli.js';
+import { createLab, labAvailable, type Lab } from '../../lab/lab.js';
 import { startServe, stopServe } from './serve.js';
 
 const skipReason = labAvailable(['ip', 'iperf3', 'setpriv']);

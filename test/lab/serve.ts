@@ -3,8 +3,8 @@
  * Imports no test framework.
  */
 import type { ResultPromise } from 'execa';
-import { CLI, toolPath } from '../../bench/lab/cli.js';
-import type { Lab, Side } from '../../bench/lab/lab.js';
+import { CLI, toolPath } from '../../lab/cli.js';
+import type { Lab, Side } from '../../lab/lab.js';
 
 /**
  * The running server, in a box: a ResultPromise is thenable, so returning it bare from an

@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRules } from '../../src/rules/loader.js';
 import { FIXTURES } from '../helpers/fixtures.js';
-import { nodeFreePath, removeNodeFreePath } from '../../bench/lab/executable.js';
+import { nodeFreePath, removeNodeFreePath } from '../../lab/executable.js';
 import { interruptAtPhase, largePastedText } from '../helpers/interrupt.js';
 
 const ROOT = path.resolve(FIXTURES, '..');

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES } from '../helpers/fixtures.js';
-import { nodeFreePath, removeNodeFreePath } from '../../bench/lab/executable.js';
+import { nodeFreePath, removeNodeFreePath } from '../../lab/executable.js';
 
 const ROOT = path.resolve(FIXTURES, '..');
 // The packaging script's plain-JavaScript module (no type declarations: typed here).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/engine/facts.js';
+import { ParseError } from '../../src/contracts/facts.js';
 import { channelMode, currentRxQueues, parseEthtoolChannels, type ChannelCounts } from '../../src/parsers/ethtool-channels.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ethtoolFeaturesCollector } from '../../src/collectors/ethtool-features.js';
-import { FactStore } from '../../src/engine/collector.js';
-import { ParseError } from '../../src/engine/facts.js';
+import { FactStore } from '../../src/contracts/collector.js';
+import { ParseError } from '../../src/contracts/facts.js';
 import { HostIOError } from '../../src/hostio/types.js';
 import { parseEthtoolFeatures, type EthtoolFeatures } from '../../src/parsers/ethtool-features.js';
 import { silentLogger } from '../../src/util/log.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ethtoolPauseCollector } from '../../src/collectors/ethtool-pause.js';
-import { FactStore } from '../../src/engine/collector.js';
-import { ParseError } from '../../src/engine/facts.js';
+import { FactStore } from '../../src/contracts/collector.js';
+import { ParseError } from '../../src/contracts/facts.js';
 import { parseEthtoolPause } from '../../src/parsers/ethtool-pause.js';
 import { silentLogger } from '../../src/util/log.js';
 import { fakeHost } from '../helpers/fake-host.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/engine/facts.js';
+import { ParseError } from '../../src/contracts/facts.js';
 import { parseEthtoolSettings } from '../../src/parsers/ethtool-settings.js';
 import { bestLinkMode, parseLinkMode } from '../../src/domain/link-modes.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';

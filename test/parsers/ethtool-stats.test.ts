@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/engine/facts.js';
+import { ParseError } from '../../src/contracts/facts.js';
 import { classifyEthtoolStats, classifyNetStatistics, rxQueuePackets, splitQueue } from '../../src/domain/drop-counters.js';
 import { parseEthtoolStats, type EthtoolStats } from '../../src/parsers/ethtool-stats.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';

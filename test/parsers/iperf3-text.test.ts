@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/engine/facts.js';
+import { ParseError } from '../../src/contracts/facts.js';
 import { parseIperf3Text, parseIperf3TextRuns, sniffIperf2Text, sniffIperf3Text } from '../../src/parsers/iperf3-text.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/engine/facts.js';
+import { ParseError } from '../../src/contracts/facts.js';
 import { compareVersions, parseIperf3Version, parseIperf3VersionLine, parseVersionTriple } from '../../src/parsers/iperf3-version.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';
 

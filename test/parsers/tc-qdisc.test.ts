@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../src/engine/facts.js';
+import { ParseError } from '../../src/contracts/facts.js';
 import { parseTcClass, parseTcQdisc, parseTcRate } from '../../src/parsers/tc-qdisc.js';
 import { realCapture, realCaptures } from '../helpers/fixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION, type Report } from '../../src/report/schema.js';
 import { renderReportJsonSchema, reportJsonSchema } from '../../src/report/json-schema.js';
-import { reportJsonSchemaErrors } from '../../bench/lab/report-json-schema.js';
+import { reportJsonSchemaErrors } from '../../lab/report-json-schema.js';
 import { scanScenario, scenarioNames, syntheticBench } from '../helpers/scenario-reports.js';
 
 describe('report JSON Schema', () => {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES } from '../helpers/fixtures.js';
-import { cliArgv, cliPath, removeNodeFreePath } from '../../bench/lab/executable.js';
+import { cliArgv, cliPath, removeNodeFreePath } from '../../lab/executable.js';
 
 const EXPORTER = '/usr/bin/prometheus-node-exporter';
 const ROOT = path.resolve(FIXTURES, '..');

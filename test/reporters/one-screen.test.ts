@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { commandParts, hintCommands, missingOutputs } from '../../src/reporters/missing-outputs.js';
-import { cliArgv, cliPath } from '../../bench/lab/executable.js';
+import { cliArgv, cliPath } from '../../lab/executable.js';
 import { median } from '../../src/util/stats.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { scanScenario } from '../helpers/scenario-reports.js';

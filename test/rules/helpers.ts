@@ -1,5 +1,5 @@
 import { checks, type RegisteredCheck } from '../../checks/index.js';
-import type { SymptomIdOf, SymptomInput, SymptomMeta } from '../../src/engine/check.js';
+import type { SymptomIdOf, SymptomInput, SymptomMeta } from '../../src/contracts/check.js';
 import { diagnose, type Diagnosis, type FactLookup } from '../../src/rules/engine.js';
 import { loadRules } from '../../src/rules/loader.js';
 import type { Rule } from '../../src/rules/schema.js';

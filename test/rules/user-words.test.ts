@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checks } from '../../checks/index.js';
-import type { SymptomTable } from '../../src/engine/check.js';
+import type { SymptomTable } from '../../src/contracts/check.js';
 import { catalogue } from './helpers.js';
 
 /**

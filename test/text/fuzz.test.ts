@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asyncFuzzTargets, fuzzAsyncTarget, fuzzTarget, fuzzTargets } from '../../bench/fuzz-targets.js';
+import { asyncFuzzTargets, fuzzAsyncTarget, fuzzTarget, fuzzTargets } from '../../fuzz/fuzz-targets.js';
 
 /**
  * The text path on mutated real texts (issue 19, item 2): segment and normalize (also run by

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { REPORT_JSON_SCHEMA_PATH } from '../../src/report/json-schema.js';
+import { REPORT_JSON_SCHEMA_PATH } from '../src/report/json-schema.js';
 import { REPO_ROOT } from './repo-root.js';
 
 let compiled: ValidateFunction | null = null;

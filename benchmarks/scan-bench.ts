@@ -1,8 +1,8 @@
 /**
  * `npm run bench:scan`: `nicdoctor scan` against the hand-written serial script a support
- * engineer would run (bench/serial-collect.sh, with its provenance), on hosts of 64, 256 and
+ * engineer would run (benchmarks/serial-collect.sh, with its provenance), on hosts of 64, 256 and
  * 1,024 interfaces. Each host is one network namespace made here (veth pairs,
- * bench/lab/many-links.ts) and removed afterwards. Both commands run inside it through
+ * lab/many-links.ts) and removed afterwards. Both commands run inside it through
  * `ip netns exec`, in turn (A B A B, who goes first alternating), after one warm-up each; the
  * figure is the ratio of the medians, with the median of the run-by-run ratios next to it, and
  * the load average, since the machine may be shared. With strace installed, one traced run of
@@ -16,13 +16,13 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { CLI, parseReport, toolPath } from './lab/cli.js';
-import { findTool } from './lab/lab.js';
-import { createManyLinks, removeStaleManyLinks, type ManyLinks } from './lab/many-links.js';
-import { REPO_ROOT } from './lab/repo-root.js';
+import { CLI, parseReport, toolPath } from '../lab/cli.js';
+import { findTool } from '../lab/lab.js';
+import { createManyLinks, removeStaleManyLinks, type ManyLinks } from '../lab/many-links.js';
+import { REPO_ROOT } from '../lab/repo-root.js';
 
 const PREFIX = 'ndsb';
-const SCRIPT = path.join(REPO_ROOT, 'bench', 'serial-collect.sh');
+const SCRIPT = path.join(REPO_ROOT, 'benchmarks', 'serial-collect.sh');
 const TARGETS: Record<number, number> = { 64: 0.5, 1024: 0.35 };
 const RUN_TIMEOUT_MS = 600_000;
 
@@ -148,7 +148,7 @@ async function main(): Promise<number> {
   }
   const stale = removeStaleManyLinks(PREFIX);
   if (stale.length) process.stderr.write(`removed namespaces left by earlier runs: ${stale.join(', ')}\n`);
-  process.stdout.write(`scan bench: nicdoctor scan vs bench/serial-collect.sh, ${os.availableParallelism()} CPUs\n`);
+  process.stdout.write(`scan bench: nicdoctor scan vs benchmarks/serial-collect.sh, ${os.availableParallelism()} CPUs\n`);
   for (const size of wanted.sizes) process.stdout.write((await benchOne(size, wanted)).join('\n') + '\n');
   return 0;
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineCheck, symptom } from '../../src/engine/check.js';
+import { defineCheck, symptom } from '../../src/contracts/check.js';
 import { combineStatus } from '../../src/pipeline/run-checks.js';
 import { failed, runCheckOn } from '../helpers/check-harness.js';
 import { netDevice } from '../helpers/net-device.js';

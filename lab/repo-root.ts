@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The repository root, found from here both as bench/lab/*.ts and as dist/bench/lab/*.js. */
+/** The repository root, found from here both as lab/*.ts and as dist/lab/*.js. */
 function findRepoRoot(start: string): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');

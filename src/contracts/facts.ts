@@ -5,7 +5,7 @@ import { ParseError } from '../parsers/parse-error.js';
  * Every fact a collector can produce, by id. Collector modules add their own entries by
  * declaration merging, so adding a fact never edits a central list of types:
  *
- *   declare module '../engine/facts.js' { interface FactTypes { 'ethtool.rings': Rings } }
+ *   declare module '../contracts/facts.js' { interface FactTypes { 'ethtool.rings': Rings } }
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface FactTypes {}

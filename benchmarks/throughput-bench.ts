@@ -16,9 +16,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ResultPromise } from 'execa';
 import { parseIperf3Json } from '../src/parsers/iperf3-json.js';
-import { CLI, parseReport, toolPath } from './lab/cli.js';
-import { cpuQuotaAvailable, createCpuQuota } from './lab/cpu-quota.js';
-import { cleanupStale, createLab, labAvailable, type Lab } from './lab/lab.js';
+import { CLI, parseReport, toolPath } from '../lab/cli.js';
+import { cpuQuotaAvailable, createCpuQuota } from '../lab/cpu-quota.js';
+import { cleanupStale, createLab, labAvailable, type Lab } from '../lab/lab.js';
 
 function option(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { execa } from 'execa';
-import { reportSchema, type Report } from '../../src/report/schema.js';
+import { reportSchema, type Report } from '../src/report/schema.js';
 import { reportJsonSchemaErrors } from './report-json-schema.js';
 import { cliArgv, cliPath } from './executable.js';
 import { findTool, type Lab } from './lab.js';
@@ -44,7 +44,7 @@ export function toolPath(): string {
 }
 
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
-  // NICDOCTOR_EXECUTABLE: the single executable, with no node on PATH (bench/lab/executable.ts).
+  // NICDOCTOR_EXECUTABLE: the single executable, with no node on PATH (lab/executable.ts).
   let argv = options.cli ? [process.execPath, options.cli, ...args] : cliArgv(CLI, args);
   if (options.user !== undefined) {
     const setpriv = findTool('setpriv') ?? 'setpriv';

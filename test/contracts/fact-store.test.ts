@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FactStore, defineCollector, type Collector } from '../../src/engine/collector.js';
-import { FactCollectionError, ParseError } from '../../src/engine/facts.js';
+import { FactStore, defineCollector, type Collector } from '../../src/contracts/collector.js';
+import { FactCollectionError, ParseError } from '../../src/contracts/facts.js';
 import { HostIOError } from '../../src/hostio/types.js';
 import { silentLogger } from '../../src/util/log.js';
 import { fakeHost } from '../helpers/fake-host.js';

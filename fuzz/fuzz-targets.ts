@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { ParseError } from '../src/engine/facts.js';
+import { ParseError } from '../src/contracts/facts.js';
 import { parseCpuList, parseCpuMask } from '../src/parsers/cpulist.js';
 import { parseEthtoolChannels } from '../src/parsers/ethtool-channels.js';
 import { parseEthtoolCoalesce } from '../src/parsers/ethtool-coalesce.js';
