@@ -16,7 +16,7 @@ const namespaces = () =>
     .split('\n')
     .map((line) => line.split(' ')[0] ?? '')
     .filter(Boolean);
-const BUILT_LAB = path.join(REPO_ROOT, 'dist', 'bench', 'lab', 'lab.js');
+const BUILT_LAB = path.join(REPO_ROOT, 'dist', 'lab', 'lab.js');
 
 /** iperf3 client → server for `seconds`; returns received bits per second. */
 async function iperf(lab: Lab, seconds: number): Promise<number> {
