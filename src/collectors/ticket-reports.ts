@@ -1,5 +1,6 @@
 import { defineCollector } from '../contracts/collector.js';
 import { FactCollectionError } from '../contracts/facts.js';
+import type { StatedDownshift } from '../parsers/prose-symptoms.js';
 
 /**
  * What a pasted ticket reports in its own words and runs: the best iperf3 rate (its pasted runs
@@ -29,6 +30,10 @@ export interface TicketReports {
   singleQueueReported: boolean;
   /** The poster's own test: turning an offload (scatter-gather, TSO/GSO, checksums) on or off moved the throughput a lot. */
   offloadEffectReported: boolean;
+  /** The poster says the receive interrupts or softirq work land on one CPU ("all NIC interrupts on cpu0", "ksoftirqd/3 at 100 %"). */
+  interruptsOnOneCpuReported: boolean;
+  /** The poster says the link comes up below what the port or its partner can do (negotiated and capable Mb/s); null when not. */
+  linkDownshift: StatedDownshift | null;
 }
 
 declare module '../contracts/facts.js' {

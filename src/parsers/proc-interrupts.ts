@@ -1,5 +1,6 @@
 import { ParseError } from './parse-error.js';
 import { lines } from './text.js';
+import { MAX_CPUS } from './cpulist.js';
 
 /** One row of /proc/interrupts. */
 export interface InterruptRow {
@@ -56,6 +57,12 @@ export function parseProcInterrupts(text: string): ProcInterrupts {
   let columns = header.trim();
   while (index < all.length && HEADER.test(all[index]!)) columns += ` ${all[index++]!.trim()}`;
   const cpus = columns.split(/\s+/).map((column) => Number(column.slice(3)));
+  // A CPU number no kernel can have is a damaged header, not a column to count into.
+  const impossible = cpus.find((cpu) => !(cpu < MAX_CPUS));
+  if (impossible !== undefined)
+    throw new ParseError(
+      `/proc/interrupts: CPU column "CPU${columns.split(/\s+/)[cpus.indexOf(impossible)]!.slice(3, 40)}" is beyond CPU ${MAX_CPUS - 1}`,
+    );
   const rows: InterruptRow[] = [];
   let pending: { id: string; rest: string } | undefined;
   const flush = (last = false) => {

@@ -1,8 +1,9 @@
 /**
  * What a ticket's own words say it observed, where no output shows it: every received packet on
- * one receive queue ("the 710 puts it all on one queue", "all traffic lands on rx queue 0", "only
- * one RX queue is used"). Each pattern is a short bounded token sequence and the text is capped, so
- * the cost is linear in it.
+ * one receive queue ("the 710 puts it all on one queue", "only one RX queue is used"), the receive
+ * work on one CPU ("all NIC interrupts are routed to cpu0", "ksoftirqd/23 is 100% si"), and a link
+ * that comes up below its capability ("negotiates to 10Mbps on gigabit networks"). Each pattern is
+ * a short bounded token sequence and the text is capped, so the cost is linear in it.
  */
 
 const MAX_CHARS = 200_000;
@@ -31,10 +32,127 @@ const NEGATED = /\b(?:not|no longer|never|isn't|aren't|wasn't|instead of|rather 
 
 /** The ticket says every received packet (of the traffic in question) lands on one receive queue. */
 export function statedSingleQueue(prose: string): boolean {
+  return statesAny(PATTERNS, prose);
+}
+
+/** Whether one of the patterns matches the prose where the poster does not deny it just before. */
+function statesAny(patterns: readonly RegExp[], prose: string): boolean {
   const text = prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
-  for (const pattern of PATTERNS) {
+  for (const pattern of patterns) {
     const match = pattern.exec(text);
     if (match && !NEGATED.test(text.slice(Math.max(0, match.index - 40), match.index))) return true;
   }
   return false;
+}
+
+const CPU = String.raw`(?:cpu|core|processor|vcpu)s?`;
+const ONE_CPU = String.raw`(?:(?:a single|one|the same|only one|just one|the first)\s${CPU}|${CPU}\s?#?0\b)`;
+const IRQ_PATTERNS = [
+  // "All NIC interrupts are routed to cpu0", "every queue's IRQ lands on one core".
+  new RegExp(
+    String.raw`\b(?:all|every)\s(?:of\s)?(?:the\s)?(?:[\w'/-]+\s){0,3}(?:interrupts?|irqs?|softirqs?|hardirqs?)\b[^.\n]{0,40}?\b(?:on|to|onto|by|in)\s${ONE_CPU}`,
+    'i',
+  ),
+  // "ksoftirqd/23 is 100% si", "ksoftirqd/0 at 99 %".
+  /\bksoftirqd\/\d{1,4}\b[^.\n]{0,30}?\b(?:100|9\d)(?:\.\d)?\s?%/i,
+  // "one core at 100% si", "a single CPU pegged at 100% in softirq".
+  new RegExp(
+    String.raw`\b(?:one|a single|just one|only one)\s${CPU}\b[^.\n]{0,40}?\b(?:100|9\d)(?:\.\d)?\s?%\s?(?:si|softirq|soft irq|hi|irq)\b`,
+    'i',
+  ),
+];
+
+/**
+ * The ticket says the receive work lands on one CPU: "All NIC interrupts are routed to cpu0",
+ * "ksoftirqd/23 is 100% si", "one core at 100% softirq". What it does not tell: whether the
+ * interrupts were pinned there or the NIC has one queue in use (the rule says both).
+ */
+export function statedInterruptConcentration(prose: string): boolean {
+  return statesAny(IRQ_PATTERNS, prose);
+}
+
+/**
+ * The ticket says the link comes up below what it can do: "negotiates to 10Mbps ... on 1000Mbps
+ * networks", "connected to a 2.5G port it shows 1G", "cannot get over 1Gbps link speed ... 5Gbps
+ * connectivity verified". Two kinds of speed are read from the same sentences:
+ * - **negotiated**: a speed after a link verb (negotiates, links at, comes up at, falls back to),
+ *   after "shows"/"displays" with a link word shortly before, or before "link speed". "Stuck at",
+ *   "capped at" and "cannot get over" are left out: they are said of throughput as often;
+ * - **capable**: a speed before a port, network, switch, partner or card noun ("2.5G port",
+ *   "1000Mbps and 100Mbps networks"), a Gigabit device name, or a speed the link "should" reach.
+ * A downshift is the lowest negotiated speed below the highest capable one. A text that also
+ * says the link came up at the capable speed (before a regression or after a fix) still states a
+ * downshift; a rate ("940 Mbits/sec") is never a link speed, as only link rates count.
+ */
+export interface StatedDownshift {
+  negotiatedMbps: number;
+  capableMbps: number;
+}
+
+const LINK_RATES_MBPS = new Set([10, 100, 1000, 2500, 5000, 10_000, 25_000, 40_000, 50_000, 100_000, 200_000, 400_000]);
+// A number and its unit; "/sec" is iperf's rate column, never a link's speed.
+/** A number and its unit; "/sec" is iperf's rate column, never a link's speed. Captures: number, megabit unit, gigabit unit. */
+function speedPattern(capture: boolean): string {
+  const group = capture ? '(' : '(?:';
+  return String.raw`(?<![\d.,])${group}\d{1,6}(?:[.,]5)?)\s?(?:${group}Mb(?:ps|its?(?:\/s)?|\/s)?|M(?:bit)?|Megabits?|base-?T\w*)|${group}Gb(?:ps|its?(?:\/s)?|\/s|E)?|G(?:ig(?:abit)?|bit|BASE-?\w{1,4})?|GigE|Gigabits?))(?!\w|\/sec|its\/sec)`;
+}
+const SPEED = speedPattern(true);
+const SPEED_LISTED = speedPattern(false);
+// Words after a link verb before its speed: "negotiates to a 10mbps", "comes up at only 100M".
+const LINK_FILLER = String.raw`(?:\s(?:at|to|with|as|on|a|an|only|always|just|back|down|up|in|the|of|speed))*\s?`;
+// Verbs only a link does: "negotiates to 10Mbps", "links at 1G", "came up at 100Mb/s", "falls back to 1G".
+const LINK_VERB = String.raw`(?:negotiat\w*|links?(?: up)?|linked(?: up)?|linking|connects?|connected|connecting|c[oa]mes? up|syncs?|synced|falls? back|fell back|downgrad\w*|downshift\w*|detected as|协商(?:为|到|成)?|降为|降到)`;
+// Verbs a throughput takes too ("iperf shows 1 Gbps"): a link's only when a link word comes shortly before.
+const SHOW_VERB = String.raw`(?:shows?(?: up)?(?: as)?|showing|displays?|reports?|显示|变成|只有)`;
+const LINK_CONTEXT = /(?:link|speed|ethtool|port|interface|NIC|adapter|网卡|端口|网口|连接)[^.!?。]{0,40}$/i;
+const NEGOTIATED_AFTER = [
+  // "1Gbps link speed", "100M full duplex" (not "the 1GbE link was the bottleneck": that names a link, not what it negotiated).
+  String.raw`\s?(?:link speed|full[ -]duplex|half[ -]duplex)\b`,
+];
+const CAPABLE_NOUN = String.raw`(?:[\s-](?:capable\s)?(?:port|ports|network|networks|switch|switches|partner|card|cards|NIC|NICs|adapter|adapters|connectivity|uplink|router|modem|interface|interfaces|capable|ready)\b|端口|网口|网卡|交换机)`;
+// "supports 2.5G", "should link at 10G", "rated for 5Gbps", "is a 10G port" (noun above).
+const CAPABLE_BEFORE = String.raw`(?:supports?|supported|should(?: be)?(?: \w+){0,2} at|expected(?: to \w+)?(?: at)?|capable of|rated (?:for|at)|up to|instead of|rather than|not)\s?`;
+const DEVICE_GIGABIT = /\b(?:(\d{1,3})[- ]?)?Gigabit (?:Network|Ethernet|Server|Adapter|Controller|Connection)/gi;
+const NEGATION = /\b(?:not|never|no longer|won't|doesn't|didn't|isn't|wasn't|can't|cannot|should|would|could)\s(?:\w+\s){0,2}$/i;
+const CEILING_BEFORE = /\b(?:over|above|beyond|past|more than|faster than|higher than)\s$/i;
+/** "maybe the link gets downgraded to 100Mb", "if it falls back to 1G": a guess, not an observation. */
+const HEDGE = /\b(?:maybe|perhaps|possibl[ey]|might|may|suspect\w*|suspicious|if|whether|wonder\w*|in case|could it)\b[^.!?]{0,40}$/i;
+
+function speedMbps(match: RegExpMatchArray): number | null {
+  const value = Number(match[1]!.replace(',', '.'));
+  const mbps = match[3] !== undefined ? value * 1000 : value;
+  return LINK_RATES_MBPS.has(mbps) ? mbps : null;
+}
+
+/** The downshift the prose (and device names in the text) states, or null. */
+export function statedLinkDownshift(prose: string, deviceText = ''): StatedDownshift | null {
+  const text = prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
+  const negotiated: number[] = [];
+  const capable: number[] = [];
+  const scan = (pattern: string, into: number[], negatable = false, context?: RegExp) => {
+    for (const match of text.matchAll(new RegExp(pattern, 'gi'))) {
+      const speed = speedMbps(match);
+      if (speed === null) continue;
+      if (context && !context.test(text.slice(Math.max(0, match.index - 50), match.index))) continue;
+      const before = text.slice(Math.max(0, match.index - 30), match.index);
+      // "should link at 10G", "doesn't negotiate 10G": the speed it does not reach is what it can do.
+      if (negatable && HEDGE.test(text.slice(Math.max(0, match.index - 60), match.index))) continue;
+      // ... but "cannot get over a 1Gbps link speed" names the speed it stays at.
+      if (negatable && NEGATION.test(before) && !CEILING_BEFORE.test(before)) capable.push(speed);
+      else into.push(speed);
+    }
+  };
+  scan(String.raw`(?<!\w)${LINK_VERB}${LINK_FILLER}${SPEED}`, negotiated, true);
+  scan(String.raw`(?<!\w)${SHOW_VERB}${LINK_FILLER}${SPEED}`, negotiated, true, LINK_CONTEXT);
+  for (const after of NEGOTIATED_AFTER) scan(String.raw`${SPEED}${after}`, negotiated, true);
+  // "1000Mbps and 100Mbps networks": the first of a list before the noun (the highest counts).
+  scan(String.raw`${SPEED}(?:\s?(?:and|or|\/|,)\s?${SPEED_LISTED})*${CAPABLE_NOUN}`, capable);
+  scan(String.raw`(?:and|or|\/|,)\s?${SPEED}${CAPABLE_NOUN}`, capable);
+  scan(String.raw`(?<!\w)${CAPABLE_BEFORE}${SPEED}`, capable);
+  for (const match of `${text} ${deviceText.slice(0, MAX_CHARS)}`.matchAll(DEVICE_GIGABIT))
+    capable.push((match[1] ? Number(match[1]) : 1) * 1000);
+  if (negotiated.length === 0 || capable.length === 0) return null;
+  const negotiatedMbps = Math.min(...negotiated);
+  const capableMbps = Math.max(...capable.filter((speed) => LINK_RATES_MBPS.has(speed)));
+  return capableMbps > negotiatedMbps ? { negotiatedMbps, capableMbps } : null;
 }

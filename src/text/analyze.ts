@@ -18,7 +18,7 @@ import { FREEBSD_COMMANDS } from './ask-for-freebsd.js';
 import { freebsdReport, productOf } from './freebsd-report.js';
 import { statedIperf3Version, statedToolRates } from '../parsers/prose-tools.js';
 import { statedCpuFrequencyEvidence, statedFlowControlCure, statedMtuEvidence, statedOffloadEffect } from '../parsers/prose-remedies.js';
-import { statedSingleQueue } from '../parsers/prose-symptoms.js';
+import { statedInterruptConcentration, statedLinkDownshift, statedSingleQueue } from '../parsers/prose-symptoms.js';
 
 /** Hosts one text may name in its prompts: more is a fleet, to be split into one text per host. */
 export const MAX_TEXT_HOSTS = 256;
@@ -58,7 +58,10 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   const mtuEvidence = statedMtuEvidence(segmentation.prose);
   const cpuFrequencyEvidence = statedCpuFrequencyEvidence(segmentation.prose);
   const singleQueueReported = statedSingleQueue(segmentation.prose);
+  const interruptsOnOneCpuReported = statedInterruptConcentration(segmentation.prose);
   const offloadEffectReported = statedOffloadEffect(segmentation.prose);
+  // Device names ("82566MM Gigabit Network Connection") say what the port can do wherever they are pasted.
+  const linkDownshift = statedLinkDownshift(segmentation.prose, deviceNameLines(text));
   const outcomes: ScanOutcome[] = [];
   const singleHost = groups.size === 1;
   for (const [host, segments] of groups) {
@@ -118,7 +121,9 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           mtuEvidence,
           cpuFrequencyEvidence,
           singleQueueReported,
+          interruptsOnOneCpuReported,
           offloadEffectReported,
+          linkDownshift,
         });
         const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu, pcieBitsPerSecond });
         if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');
@@ -327,4 +332,11 @@ function ignoredByHost(ignored: readonly IgnoredText[], hosts: ReadonlyArray<str
     list.push(range);
   }
   return result;
+}
+
+/** The lspci lines that name a network device ("Ethernet controller: Intel ... Gigabit Network Connection"). */
+function deviceNameLines(text: string): string {
+  const named: string[] = [];
+  for (const line of text.slice(0, 200_000).split('\n')) if (/(?:Ethernet|Network) controller:/.test(line)) named.push(line);
+  return named.join('\n');
 }

@@ -81,6 +81,8 @@ describe('flow-control check', () => {
       cpuFrequencyEvidence: false,
       singleQueueReported: false,
       offloadEffectReported: false,
+      interruptsOnOneCpuReported: false,
+      linkDownshift: null,
       benchBestMbps: null,
       benchTool: null,
       benchOverIperf3: null,

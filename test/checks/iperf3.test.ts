@@ -61,6 +61,8 @@ describe('iperf3 check', () => {
       cpuFrequencyEvidence: false,
       singleQueueReported: false,
       offloadEffectReported: false,
+      interruptsOnOneCpuReported: false,
+      linkDownshift: null,
       benchBestMbps: null,
       benchTool: null,
       benchOverIperf3: null,

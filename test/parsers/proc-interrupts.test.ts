@@ -172,6 +172,9 @@ describe('parseProcInterrupts: concrete values', () => {
       `${realCapture('interrupts/mlx5-2port-4cpu-netutils.txt').split('\n').slice(0, 20).join('\n')}\n 42:    1234\n 43:  1  2  3  4  PCI-MSI 1-edge  x`,
     ],
     ['unreadable line', '           CPU0\n  0:   49   IO-APIC 2-edge timer\n<html>\n'],
+    // Found by the text fuzzer: a header column no kernel can print (the report's CPU numbers are safe integers).
+    ['impossible CPU number', '       CPU0       CPU9007199254740993\n  0:   49   0   IO-APIC 2-edge timer\n'],
+    ['CPU number beyond NR_CPUS', '       CPU0       CPU70000\n  0:   49   0   IO-APIC 2-edge timer\n'],
   ])('%s → ParseError', (_, text) => {
     expect(() => parseProcInterrupts(text)).toThrow(ParseError);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statedSingleQueue } from '../../src/parsers/prose-symptoms.js';
+import { statedInterruptConcentration, statedLinkDownshift, statedSingleQueue } from '../../src/parsers/prose-symptoms.js';
 
 describe('statedSingleQueue', () => {
   it.each([
@@ -19,5 +19,67 @@ describe('statedSingleQueue', () => {
     'I set the number of queues to 16 on each port.',
   ])('reads no single-queue report in %j', (prose) => {
     expect(statedSingleQueue(prose)).toBe(false);
+  });
+});
+
+describe('statedLinkDownshift', () => {
+  it.each([
+    ['The network manager always negotiates a 10mbps connection. Tested on both 1000Mbps and 100Mbps networks.', 10, 1000],
+    ['内核5.10 网卡intel x550 连接2.5G端口时显示1G 而内核5.4时是正常的。', 1000, 2500],
+    ['cannot achieve over 1Gbps Link speed. Verified 5Gbps connectivity on PC to PC.', 1000, 5000],
+    ['It should link at 10G but it links at 1G after every reboot.', 1000, 10_000],
+    ['Plugged into the 10GBASE-T switch the X550 falls back to 100Mb/s full duplex.', 100, 10_000],
+  ])('reads a link below its capability in %j', (prose, negotiatedMbps, capableMbps) => {
+    expect(statedLinkDownshift(prose)).toEqual({ negotiatedMbps, capableMbps });
+  });
+
+  it('takes what the port can do from a pasted device name', () => {
+    expect(
+      statedLinkDownshift(
+        'eth0 always comes up at 100Mbps.',
+        '00:19.0 Ethernet controller: Intel Corporation 82566MM Gigabit Network Connection',
+      ),
+    ).toEqual({
+      negotiatedMbps: 100,
+      capableMbps: 1000,
+    });
+  });
+
+  it.each([
+    // Rates are not link speeds.
+    'iperf3 shows 940 Mbits/sec on our 10G network.',
+    // A link named by its speed is not a negotiation.
+    'I upgraded from 1GbE to 10GbE. The 1GbE link was the bottleneck.',
+    // A guess.
+    'Suspicious about the switch. Maybe the link gets downgraded to 100Mb on a 10G port.',
+    'The 10G port links at 10G fine.',
+    // Throughput, said with the same words as a link.
+    'I cannot get over 1Gbps in iperf3 on my 10G NIC.',
+    'Throughput is stuck at 1Gbps on the 10G port.',
+    'iperf3 shows 1 Gbps between the two 10G servers.',
+    // Only a negotiated speed, nothing faster stated.
+    'The port links at 1G.',
+  ])('reads no downshift in %j', (prose) => {
+    expect(statedLinkDownshift(prose)).toBeNull();
+  });
+});
+
+describe('statedInterruptConcentration', () => {
+  it.each([
+    'All NIC interrupts are routed to cpu0 by default, killing its performance.',
+    'The current bottleneck is JUST one core with the process ksoftirqd/23 is 100% si.',
+    'top shows one core at 100% si while the others idle.',
+    'Every queue IRQ of eth2 lands on the same core.',
+  ])('reads the receive work on one CPU in %j', (prose) => {
+    expect(statedInterruptConcentration(prose)).toBe(true);
+  });
+
+  it.each([
+    'The interrupts are not all on cpu0 any more since irqbalance runs.',
+    'ksoftirqd/2 uses 12% CPU during the test.',
+    'iperf3 runs at 100% on one core (a single-threaded tool).',
+    'All interrupts are spread over the 16 cores.',
+  ])('reads no concentration in %j', (prose) => {
+    expect(statedInterruptConcentration(prose)).toBe(false);
   });
 });

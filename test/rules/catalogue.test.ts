@@ -76,6 +76,14 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   },
   'flow-control-off': { fires: { findings: [x.pauseOff] }, quiet: { findings: [x.nicDrops] } },
   'link-below-capability': { fires: { findings: [x.belowCapability] }, quiet: { findings: [x.flapping] } },
+  'irq-concentration-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { interruptsOnOneCpuReported: true } } },
+    quiet: { findings: [x.queueImbalance], facts: { 'ticket.reports': { interruptsOnOneCpuReported: true } } },
+  },
+  'link-downshift-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { linkDownshift: { negotiatedMbps: 1000, capableMbps: 2500 } } } },
+    quiet: { findings: [x.belowCapability], facts: { 'ticket.reports': { linkDownshift: { negotiatedMbps: 1000, capableMbps: 2500 } } } },
+  },
   'egress-shaped-below-link': { fires: { findings: [x.egressShaped()] }, quiet: { findings: [x.qdiscDrops] } },
   'link-physical-errors': { fires: { findings: [x.physicalErrors] }, quiet: { findings: [x.belowCapability] } },
   'numa-irqs-off-node': { fires: { findings: [x.irqsOffNode] }, quiet: { findings: [x.irqsOneCpu] } },
