@@ -14,8 +14,15 @@ import type { FactStore } from '../contracts/collector.js';
 import type { FactId, FactResult } from '../contracts/facts.js';
 import { isStrict } from '../contracts/strict.js';
 import { fixCommandsBinding } from '../rules/fix-render.js';
+import { forEachBounded } from '../util/bounded.js';
 
 export const HOST_SUBJECT = 'host';
+/**
+ * Subjects of one check judged at once. Facts are shared between checks through the store, so
+ * every check still runs side by side; the bound only keeps a 10,000-interface host from holding
+ * every subject's work in memory at the same time. A host with fewer interfaces is unaffected.
+ */
+const SUBJECTS_IN_FLIGHT = 64;
 
 export interface CheckRunOptions {
   store: FactStore;
@@ -54,64 +61,62 @@ async function runCheck(check: AnyCheck, options: CheckRunOptions): Promise<Chec
     };
   }
 
-  await Promise.all(
-    subjects.map(async (subject) => {
-      const factSubject = check.scope === 'interface' ? subject : undefined;
-      const summary = interfaceByName.get(subject);
-      const notApplicable = check.scope === 'interface' && summary && check.appliesTo ? check.appliesTo(summary) : null;
-      if (notApplicable) {
-        subjectResults.push({ subject, status: 'not-applicable', reason: notApplicable });
-        return;
-      }
-      const required = (check.requires as FactId[]) ?? [];
-      const optional = (check.optionalFacts as FactId[] | undefined) ?? [];
-      const requiredResults = await Promise.all(required.map((id) => options.store.get(id, factSubject)));
-      const optionalResults = await Promise.all(optional.map((id) => options.store.get(id, factSubject)));
-      const failedIndex = requiredResults.findIndex((result) => !result.ok);
-      if (failedIndex >= 0) {
-        const failed = requiredResults[failedIndex] as Extract<FactResult<unknown>, { ok: false }>;
+  await forEachBounded(subjects, SUBJECTS_IN_FLIGHT, async (subject) => {
+    const factSubject = check.scope === 'interface' ? subject : undefined;
+    const summary = interfaceByName.get(subject);
+    const notApplicable = check.scope === 'interface' && summary && check.appliesTo ? check.appliesTo(summary) : null;
+    if (notApplicable) {
+      subjectResults.push({ subject, status: 'not-applicable', reason: notApplicable });
+      return;
+    }
+    const required = (check.requires as FactId[]) ?? [];
+    const optional = (check.optionalFacts as FactId[] | undefined) ?? [];
+    const requiredResults = await Promise.all(required.map((id) => options.store.get(id, factSubject)));
+    const optionalResults = await Promise.all(optional.map((id) => options.store.get(id, factSubject)));
+    const failedIndex = requiredResults.findIndex((result) => !result.ok);
+    if (failedIndex >= 0) {
+      const failed = requiredResults[failedIndex] as Extract<FactResult<unknown>, { ok: false }>;
+      subjectResults.push({
+        subject,
+        status: 'unknown',
+        reason: `${required[failedIndex]}: ${failed.error.message}`,
+        ...(failed.error.hint ? { hint: failed.error.hint } : {}),
+      });
+      return;
+    }
+    const subjectFindings: Finding[] = [];
+    const ctx = makeContext(
+      check,
+      subject,
+      required,
+      requiredResults,
+      optional,
+      optionalResults,
+      parsedOptions.data,
+      options,
+      subjectFindings,
+    );
+    try {
+      const skip = check.run(ctx) as Skip | undefined;
+      if (skip) {
         subjectResults.push({
           subject,
-          status: 'unknown',
-          reason: `${required[failedIndex]}: ${failed.error.message}`,
-          ...(failed.error.hint ? { hint: failed.error.hint } : {}),
+          status: skip.status,
+          reason: skip.reason,
+          ...('hint' in skip && skip.hint ? { hint: skip.hint } : {}),
         });
         return;
       }
-      const subjectFindings: Finding[] = [];
-      const ctx = makeContext(
-        check,
-        subject,
-        required,
-        requiredResults,
-        optional,
-        optionalResults,
-        parsedOptions.data,
-        options,
-        subjectFindings,
-      );
-      try {
-        const skip = check.run(ctx) as Skip | undefined;
-        if (skip) {
-          subjectResults.push({
-            subject,
-            status: skip.status,
-            reason: skip.reason,
-            ...('hint' in skip && skip.hint ? { hint: skip.hint } : {}),
-          });
-          return;
-        }
-        findings.push(...subjectFindings);
-        const failed = subjectFindings.some((finding) => finding.severity !== 'info');
-        subjectResults.push({ subject, status: failed ? 'fail' : 'pass' });
-      } catch (error) {
-        const err = error instanceof Error ? error : new Error(String(error));
-        options.log.error({ check: check.id, subject, err }, 'check crashed');
-        firstError ??= { message: err.message, ...(err.stack ? { stack: err.stack } : {}) };
-        subjectResults.push({ subject, status: 'error', reason: `the check broke: ${err.message}` });
-      }
-    }),
-  );
+      findings.push(...subjectFindings);
+      const failed = subjectFindings.some((finding) => finding.severity !== 'info');
+      subjectResults.push({ subject, status: failed ? 'fail' : 'pass' });
+    } catch (error) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      options.log.error({ check: check.id, subject, err }, 'check crashed');
+      firstError ??= { message: err.message, ...(err.stack ? { stack: err.stack } : {}) };
+      subjectResults.push({ subject, status: 'error', reason: `the check broke: ${err.message}` });
+    }
+  });
 
   // Subjects finish in any order; the report lists them in the order they were given.
   const order = new Map(subjects.map((subject, index) => [subject, index]));
