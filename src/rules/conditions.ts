@@ -171,13 +171,15 @@ export function evaluate(condition: Condition, ctx: EvalContext, bindings: Bindi
         ? undefined
         : ctx.fact(condition.fact, ctx.subject)
       : ctx.fact(condition.fact, undefined);
+    const about = !perInterface && condition.about !== undefined ? aboutSubject(root, condition.about) : null;
+    if (about !== null && about !== ctx.subject) return null;
     const actual = valueAt(root, condition.path);
     if (!compare(actual, condition.op, resolveValue(condition.value, bindings))) return null;
     const value = toScalar(actual);
     const result: Match = {
       evidence: [{ fact: condition.fact, path: condition.path, value }],
       bindings: {},
-      interfaceSpecific: perInterface,
+      interfaceSpecific: perInterface || (about !== null && about !== HOST),
     };
     bind(result.bindings, condition.as ?? `${condition.fact}.${condition.path}`, value);
     return result;
@@ -191,6 +193,12 @@ export function evaluate(condition: Condition, ctx: EvalContext, bindings: Bindi
   return compare(actual, condition.op, resolveValue(condition.value, bindings))
     ? { evidence: [], bindings: {}, interfaceSpecific: false }
     : null;
+}
+
+/** The subject a host fact's value is about: the interface named at `path`, else the host. */
+function aboutSubject(root: unknown, path: string): string {
+  const named = valueAt(root, path);
+  return typeof named === 'string' && named !== '' ? named : HOST;
 }
 
 /** Every `<check>/<symptom>` and fact id a condition tree mentions (conformance, fact snapshots). */

@@ -47,6 +47,12 @@ export const factConditionSchema = z.strictObject({
   op: opSchema,
   value: valueSchema.optional(),
   as: z.string().regex(NAME).optional(),
+  /**
+   * A host fact's path to the interface its value is about (a ticket's words about "the" link of
+   * a text that shows one interface): the condition then holds for that interface, not the host.
+   * Where the path holds no name, it holds for the host.
+   */
+  about: z.string().min(1).optional(),
 });
 
 /** A check's verdict on the subject (pass rules causes out). */

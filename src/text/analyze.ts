@@ -123,7 +123,8 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           singleQueueReported,
           interruptsOnOneCpuReported,
           offloadEffectReported,
-          linkDownshift,
+          // The words are about the link: on a text that shows one interface, that interface's.
+          linkDownshift: linkDownshift ? { ...linkDownshift, interface: iface } : null,
         });
         const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu, pcieBitsPerSecond });
         if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');

@@ -112,6 +112,17 @@ describe('conditions', () => {
     ).toBeNull();
   });
 
+  it('a host fact about one interface holds for that interface, not for the host or another; about nobody, for the host', () => {
+    const condition = { fact: 'ticket.reports', path: 'said.mbps', op: 'exists', about: 'said.interface' } as const;
+    const about = (iface: string | null) => ({ 'ticket.reports': { said: { mbps: 1000, interface: iface } } });
+    const onIface = evaluate(condition, context([], about(IF), IF), {});
+    expect(onIface?.interfaceSpecific).toBe(true);
+    expect(evaluate(condition, context([], about(IF), 'host'), {})).toBeNull();
+    expect(evaluate(condition, context([], about(IF), 'eth9'), {})).toBeNull();
+    expect(evaluate(condition, context([], about(null), 'host'), {})?.interfaceSpecific).toBe(false);
+    expect(evaluate(condition, context([], about(null), IF), {})).toBeNull();
+  });
+
   it('collects evidence and bindings from every branch that holds, plain and qualified', () => {
     const match = evaluate(
       {
