@@ -32,6 +32,8 @@ export interface TicketReports {
   offloadEffectReported: boolean;
   /** The poster says the receive interrupts or softirq work land on one CPU ("all NIC interrupts on cpu0", "ksoftirqd/3 at 100 %"). */
   interruptsOnOneCpuReported: boolean;
+  /** The poster says the link goes down and comes back (flaps), about `interface` when the text shows exactly one; null when not said. */
+  linkFlapping: { interface: string | null } | null;
   /**
    * The poster says the link comes up below what the port or its partner can do (negotiated and
    * capable Mb/s), about `interface` when the text shows exactly one; null when not said.

@@ -156,3 +156,38 @@ export function statedLinkDownshift(prose: string, deviceText = ''): StatedDowns
   const capableMbps = Math.max(...capable.filter((speed) => LINK_RATES_MBPS.has(speed)));
   return capableMbps > negotiatedMbps ? { negotiatedMbps, capableMbps } : null;
 }
+
+const FLAP_PATTERNS = [
+  // "eth0 flaps abruptly", "the port keeps flapping", "link flap", "bouncing link".
+  /\b(?:flap(?:s|ping|ped)?|flappy)\b/i,
+  // "the interface went down, and came back up", "goes down and up again", "up and down all day".
+  /\b(?:go(?:es)?|went|going)\s(?:down,?\s(?:and\s|then\s)?(?:(?:comes?|came)\s)?(?:back\s)?up|up\sand\sdown)\b/i,
+  // "keeps dropping the link", "keeps losing carrier".
+  /\bkeeps?\s(?:dropping|losing)\s(?:the\s|its\s)?(?:link|carrier|connection)\b/i,
+  // "the link drops every few minutes", "link goes down randomly".
+  /\blink\s(?:drops|is lost|goes down|went down|resets)\s(?:every|several times|repeatedly|randomly|intermittently|at random|from time to time)\b/i,
+];
+// "flapping" is said of links, but also of routes and BGP sessions.
+const NOT_A_LINK = /\b(?:route|routes|bgp|ospf|session|peer|neighbou?r|vrrp|carp|keepalived)\b[^.!?]{0,20}$/i;
+const DENIED = /\b(?:no|not|never|without|stopped|no more|no longer|isn't|wasn't|doesn't|didn't|nor)\b[^.!?]{0,25}$/i;
+// "disabling the LLDP agent with ethtool flaps the link": a reset the user's own change makes, not a fault.
+const OWN_CHANGE = /\b(?:ethtool|enabl\w+|disabl\w+|toggl\w+|reconfigur\w+|restart\w*|reload\w*|ip link set|ifdown|ifup)\b[^.!?]{0,40}$/i;
+
+/**
+ * The ticket says the link goes down and comes back: "eth0 flaps abruptly", "the interface went
+ * down, and came back up", "keeps dropping the link". A denial ("no link flaps"), a guess ("if it
+ * flaps"), route or session flapping, and the reset a change of the user's own makes ("toggling
+ * the LLDP agent with ethtool flaps the link") are not read.
+ */
+export function statedLinkFlapping(prose: string): boolean {
+  const text = prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
+  for (const pattern of FLAP_PATTERNS) {
+    const global = new RegExp(pattern.source, 'gi');
+    for (const match of text.matchAll(global)) {
+      const before = text.slice(Math.max(0, match.index - 60), match.index);
+      if (DENIED.test(before) || HEDGE.test(before) || NOT_A_LINK.test(before) || OWN_CHANGE.test(before)) continue;
+      return true;
+    }
+  }
+  return false;
+}

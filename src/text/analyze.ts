@@ -18,7 +18,7 @@ import { FREEBSD_COMMANDS } from './ask-for-freebsd.js';
 import { freebsdReport, productOf } from './freebsd-report.js';
 import { statedIperf3Version, statedToolRates } from '../parsers/prose-tools.js';
 import { statedCpuFrequencyEvidence, statedFlowControlCure, statedMtuEvidence, statedOffloadEffect } from '../parsers/prose-remedies.js';
-import { statedInterruptConcentration, statedLinkDownshift, statedSingleQueue } from '../parsers/prose-symptoms.js';
+import { statedInterruptConcentration, statedLinkDownshift, statedLinkFlapping, statedSingleQueue } from '../parsers/prose-symptoms.js';
 
 /** Hosts one text may name in its prompts: more is a fleet, to be split into one text per host. */
 export const MAX_TEXT_HOSTS = 256;
@@ -62,6 +62,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   const offloadEffectReported = statedOffloadEffect(segmentation.prose);
   // Device names ("82566MM Gigabit Network Connection") say what the port can do wherever they are pasted.
   const linkDownshift = statedLinkDownshift(segmentation.prose, deviceNameLines(text));
+  const linkFlapping = statedLinkFlapping(segmentation.prose);
   const outcomes: ScanOutcome[] = [];
   const singleHost = groups.size === 1;
   for (const [host, segments] of groups) {
@@ -125,6 +126,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           offloadEffectReported,
           // The words are about the link: on a text that shows one interface, that interface's.
           linkDownshift: linkDownshift ? { ...linkDownshift, interface: iface } : null,
+          linkFlapping: linkFlapping ? { interface: iface } : null,
         });
         const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu, pcieBitsPerSecond });
         if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');

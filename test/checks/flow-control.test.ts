@@ -83,6 +83,7 @@ describe('flow-control check', () => {
       offloadEffectReported: false,
       interruptsOnOneCpuReported: false,
       linkDownshift: null,
+      linkFlapping: null,
       benchBestMbps: null,
       benchTool: null,
       benchOverIperf3: null,

@@ -63,6 +63,7 @@ describe('iperf3 check', () => {
       offloadEffectReported: false,
       interruptsOnOneCpuReported: false,
       linkDownshift: null,
+      linkFlapping: null,
       benchBestMbps: null,
       benchTool: null,
       benchOverIperf3: null,

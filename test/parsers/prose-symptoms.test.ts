@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { statedInterruptConcentration, statedLinkDownshift, statedSingleQueue } from '../../src/parsers/prose-symptoms.js';
+import {
+  statedInterruptConcentration,
+  statedLinkDownshift,
+  statedLinkFlapping,
+  statedSingleQueue,
+} from '../../src/parsers/prose-symptoms.js';
 
 describe('statedSingleQueue', () => {
   it.each([
@@ -81,5 +86,28 @@ describe('statedInterruptConcentration', () => {
     'All interrupts are spread over the 16 cores.',
   ])('reads no concentration in %j', (prose) => {
     expect(statedInterruptConcentration(prose)).toBe(false);
+  });
+});
+
+describe('statedLinkFlapping', () => {
+  it.each([
+    'MGMT interface `eth0` flaps abruptly. Kernel messages confirm that the interface went down, and came back up.',
+    'The uplink keeps flapping every few hours since the firmware update.',
+    'Since Monday eth2 goes down and up again several times a day.',
+    'The X710 keeps dropping the link under load.',
+    'The link drops every 10 minutes and comes back after a few seconds.',
+  ])('reads a flapping link in %j', (prose) => {
+    expect(statedLinkFlapping(prose)).toBe(true);
+  });
+
+  it.each([
+    'dmesg clean, no link flaps or PHY resets.',
+    'The link is stable, it never flaps.',
+    'If the link flaps, the bond fails over to eth1.',
+    'We see BGP session flapping between the routers.',
+    'However enabling/disabling fw-lldp-agent using the ethtool flaps the link.',
+    'Throughput goes down when I add more streams.',
+  ])('reads no flapping in %j', (prose) => {
+    expect(statedLinkFlapping(prose)).toBe(false);
   });
 });

@@ -80,6 +80,10 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
     fires: { findings: [], facts: { 'ticket.reports': { interruptsOnOneCpuReported: true } } },
     quiet: { findings: [x.queueImbalance], facts: { 'ticket.reports': { interruptsOnOneCpuReported: true } } },
   },
+  'link-flapping-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { linkFlapping: { interface: null } } } },
+    quiet: { findings: [x.flapping], facts: { 'ticket.reports': { linkFlapping: { interface: null } } } },
+  },
   'link-downshift-reported': {
     fires: { findings: [], facts: { 'ticket.reports': { linkDownshift: { negotiatedMbps: 1000, capableMbps: 2500 } } } },
     quiet: { findings: [x.belowCapability], facts: { 'ticket.reports': { linkDownshift: { negotiatedMbps: 1000, capableMbps: 2500 } } } },
