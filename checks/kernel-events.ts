@@ -59,6 +59,8 @@ const eventData = {
   /** Seconds from the last occurrence to the end of the log; null when the log has no times. */
   ageSeconds: z.number().nonnegative().nullable(),
   recent: z.boolean(),
+  /** The ticket says these lines keep coming: the pasted ones are an excerpt (absent on a live host or a capture). */
+  repeatReported: z.boolean().optional(),
 };
 const eventSchema = z.object(eventData);
 type EventData = z.infer<typeof eventSchema>;
@@ -90,7 +92,8 @@ function humanSeconds(value: number): string {
 }
 
 /** "4 times from X to Y, the last 31 min before the end of the log": never empty (rule templates drop a sentence on an empty value). */
-const history = (d: EventData) => `${times1(d.count)}${times(d)}${age(d)}`;
+const history = (d: EventData) =>
+  `${times1(d.count)}${times(d)}${age(d)}${d.repeatReported ? ' in the lines pasted, which the ticket says keep coming' : ''}`;
 const phrases = { device, history };
 
 export default defineCheck({
@@ -100,6 +103,7 @@ export default defineCheck({
     'Reads the kernel log (dmesg, the journal, /var/log/kern.log or messages) for events no setting shows: link flaps, NETDEV WATCHDOG transmit timeouts, TX unit hangs and adapter resets, PCIe AER errors on a NIC or its port, transceivers the driver rejected, firmware faults (mlx5 health, Intel MDD), a full conntrack table, TCP out of socket memory, over-MTU drops and page allocation failures in the network path. Each is counted per device with its first and last time; how often and how recently it happened sets the severity, and a single event long before the end of the log is a note.',
   scope: 'host',
   requires: ['kernel.events'],
+  optionalFacts: ['ticket.reports'],
   options,
   symptoms: {
     'link-flapping': symptom({
@@ -212,8 +216,11 @@ export default defineCheck({
       fix: 'Give the ports of the bridge the same MTU end to end (ip link show; ovs-vsctl list interface <port> | grep mtu), or lower the MTU of the sender.',
     }),
   },
-  run({ facts, interfaces, options: opts, report, source, notApplicable }) {
+  run({ facts, optional, interfaces, options: opts, report, source, notApplicable }) {
     const log = facts['kernel.events'];
+    // A ticket that says the lines keep coming pasted an excerpt: each line counts as repeated.
+    const tickets = optional['ticket.reports'];
+    const repeatReported = tickets.ok && tickets.value.logRepeatsReported;
     if (log.events.length === 0)
       return notApplicable('the kernel log holds no fault event (link flaps, TX timeouts, AER, rejected modules, ...)');
     const from = source('kernel.events');
@@ -222,7 +229,9 @@ export default defineCheck({
       const iface = interfaces.find(
         (candidate) => (event.address && candidate.pciAddress === event.address) || candidate.name === event.interface,
       );
-      const data = dataOf(event, log, iface?.name ?? null, opts);
+      const data: EventData = { ...dataOf(event, log, iface?.name ?? null, opts), ...(repeatReported ? { repeatReported } : {}) };
+      // Severity weighs the count the ticket describes; the data keeps the count the log shows.
+      const weighed = repeatReported ? { ...data, count: Math.max(data.count, opts.repeatedCount) } : data;
       const evidence: Evidence[] = [
         { label: `${event.kind} events`, observed: event.count, expected: 0, ...(from ? { source: from } : {}) },
         { label: 'kernel log', observed: event.line },
@@ -234,16 +243,16 @@ export default defineCheck({
       switch (event.kind) {
         case 'link-flap':
           // A lone drop is a note whether or not it came back (a cable pulled, a port moved); repeats make it a warning.
-          report('link-flapping', { ...base, severity: judged(data, opts, 'info'), data });
+          report('link-flapping', { ...base, severity: judged(weighed, opts, 'info'), data });
           break;
         case 'tx-timeout':
         case 'tx-hang':
         case 'adapter-reset':
-          report('tx-timeouts', { ...base, severity: judged(data, opts, 'warning'), data });
+          report('tx-timeouts', { ...base, severity: judged(weighed, opts, 'warning'), data });
           break;
         case 'firmware-fault':
         case 'mdd':
-          report('firmware-events', { ...base, severity: judged(data, opts, 'warning'), data });
+          report('firmware-events', { ...base, severity: judged(weighed, opts, 'warning'), data });
           break;
         case 'aer-corrected':
         case 'aer-uncorrected': {
@@ -256,7 +265,7 @@ export default defineCheck({
               ? data.recent || data.ageSeconds === null
                 ? 'critical'
                 : 'warning'
-              : event.count >= opts.aerCorrectedWarningCount && (data.recent || data.ageSeconds === null)
+              : (event.count >= opts.aerCorrectedWarningCount || repeatReported) && (data.recent || data.ageSeconds === null)
                 ? 'warning'
                 : 'info';
           report('pcie-aer-errors', { ...base, severity, data: { ...data, onNic } });
@@ -268,18 +277,18 @@ export default defineCheck({
           break;
         }
         case 'conntrack-full':
-          report('conntrack-full', { ...base, severity: judged(data, opts, 'warning'), data });
+          report('conntrack-full', { ...base, severity: judged(weighed, opts, 'warning'), data });
           break;
         case 'socket-memory':
-          report('socket-memory-exhausted', { ...base, severity: judged(data, opts, 'warning'), data });
+          report('socket-memory-exhausted', { ...base, severity: judged(weighed, opts, 'warning'), data });
           break;
         case 'page-alloc-failure':
-          report('page-allocation-failures', { ...base, severity: judged(data, opts, 'info'), data });
+          report('page-allocation-failures', { ...base, severity: judged(weighed, opts, 'info'), data });
           break;
         case 'over-mtu':
           report('over-mtu-drops', {
             ...base,
-            severity: judged(data, opts, 'info'),
+            severity: judged(weighed, opts, 'info'),
             data: { ...data, packetBytes: event.packetBytes, mtuBytes: event.mtuBytes },
           });
           break;

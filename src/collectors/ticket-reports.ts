@@ -32,6 +32,10 @@ export interface TicketReports {
   offloadEffectReported: boolean;
   /** The poster says the receive interrupts or softirq work land on one CPU ("all NIC interrupts on cpu0", "ksoftirqd/3 at 100 %"). */
   interruptsOnOneCpuReported: boolean;
+  /** The poster says raising the rings cured it, with the interfaces its `ethtool -G` commands name (empty: the host's); null when not said. */
+  ringCure: { interfaces: string[] } | null;
+  /** The poster says the logged messages keep coming ("huge amount of AER error spam"): the pasted lines are an excerpt. */
+  logRepeatsReported: boolean;
   /** The poster says the link goes down and comes back (flaps), about `interface` when the text shows exactly one; null when not said. */
   linkFlapping: { interface: string | null } | null;
   /**

@@ -5,6 +5,8 @@
  * NIC engineer takes at its word. Each pattern is bounded and lines are capped: linear in the text.
  */
 
+import { interfacesOfEthtoolCommands } from './ethtool-command-lines.js';
+
 const MAX_LINES = 2000;
 /** Context read around a mention: the sentence, and the next one (where "... and it works" often stands). */
 const WINDOW = 240;
@@ -130,4 +132,34 @@ export function statedOffloadEffect(prose: string): boolean {
     if (OFFLOAD_CHANGED.test(near) && (THROUGHPUT_MOVED.test(around) || CURED.test(around))) return true;
   }
   return false;
+}
+
+const RING_WORDS =
+  /\b(?:(?:rx |tx |receive |transmit |buffer |descriptor )?rings?(?: buffers?| sizes?| parameters)?|ring ?buffers?|descriptors?|ethtool -G|--set-ring)\b/gi;
+const RAISED =
+  /\b(?:increas(?:e|ed|es|ing)|rais(?:e|ed|es|ing)|chang(?:e|ed|es|ing)|bump(?:ed|ing|s)?|enlarg(?:e|ed|ing)|doubl(?:e|ed|ing)|max(?:ed|ing)? (?:out|them|it)|(?:to|at) (?:the )?max(?:imum)?|ethtool -G)\b/i;
+const LOWERED = /\b(?:reduc(?:e|ed|es|ing)|lower(?:ed|ing|s)?|decreas(?:e|ed|ing)|shrink|shrunk|smaller)\b/i;
+const RING_CURED = new RegExp(
+  String.raw`${CURED.source}|\b(?:remov(?:es|ed)|eliminat(?:es|ed)|stopp(?:ed)|cured|helped|resolv(?:es|ed))\b (?:the |this |that )?(?:issue|problem|drops|discards|pause frames|it)\b|\b(?:drops|discards|errors|pause frames?) (?:stopped|went away|disappeared|are gone|fell|dropped to (?:0|zero))`,
+  'i',
+);
+/**
+ * The poster says raising the rings cured it: "changing buffer rings (from default 512) to the
+ * maximum supported by the card (4096) removes the issue", "after ethtool -G eth0 rx 4096 the drops
+ * stopped". The interfaces are those its `ethtool -G` commands name (none: the host's).
+ */
+export function statedRingCure(prose: string, wholeText = ''): { interfaces: string[] } | null {
+  const text = flat(prose);
+  let cured = false;
+  for (const match of text.matchAll(RING_WORDS)) {
+    const start = Math.max(0, text.lastIndexOf('.', match.index) + 1, match.index - WINDOW / 2);
+    const around = text.slice(start, match.index + match[0].length + WINDOW);
+    const before = text.slice(start, match.index + match[0].length + 60);
+    if (RAISED.test(before) && !LOWERED.test(before) && RING_CURED.test(around)) {
+      cured = true;
+      break;
+    }
+  }
+  if (!cured) return null;
+  return { interfaces: interfacesOfEthtoolCommands(`${prose}\n${wholeText}`, ['-G', '--set-ring']) };
 }

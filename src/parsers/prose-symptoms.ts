@@ -191,3 +191,25 @@ export function statedLinkFlapping(prose: string): boolean {
   }
   return false;
 }
+
+// "huge amount of PCIe AER error spam", "dmesg is flooded with", "the message keeps coming every second".
+const REPEATING =
+  /\b(?:spam(?:s|med|ming|my)?|flood(?:s|ed|ing)?|(?:huge|large|massive|insane) (?:amount|number)s? of|tons of|thousands of|hundreds of|millions of|over and over|endlessly|constantly|continuously|non-?stop|keeps? (?:coming|repeating|printing|logging|appearing|showing up)|every (?:few )?(?:second|seconds|minute|minutes)|fill(?:s|ed|ing)? (?:up )?(?:the )?(?:log|logs|dmesg|journal|syslog|disk))\b/gi;
+const LOG_WORDS = /\b(?:errors?|messages?|logs?|logged|dmesg|kernel|journal|syslog|AER|warnings?|lines?|entr(?:y|ies)|prints?|printed)\b/i;
+
+/**
+ * The ticket says the logged messages keep coming ("huge amount of PCIe AER error spam", "dmesg is
+ * flooded with ..."): the lines pasted are an excerpt, so one pasted line stands for many. A denial
+ * ("no more spam since the update") or a guess is not read.
+ */
+export function statedLogRepeats(prose: string): boolean {
+  const text = prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
+  for (const match of text.matchAll(REPEATING)) {
+    const sentenceStart = Math.max(0, text.lastIndexOf('.', match.index) + 1, match.index - 120);
+    const sentence = text.slice(sentenceStart, Math.min(text.length, match.index + match[0].length + 80));
+    const before = text.slice(Math.max(0, match.index - 60), match.index);
+    if (!LOG_WORDS.test(sentence) || DENIED.test(before) || HEDGE.test(before)) continue;
+    return true;
+  }
+  return false;
+}

@@ -171,15 +171,15 @@ export function evaluate(condition: Condition, ctx: EvalContext, bindings: Bindi
         ? undefined
         : ctx.fact(condition.fact, ctx.subject)
       : ctx.fact(condition.fact, undefined);
-    const about = !perInterface && condition.about !== undefined ? aboutSubject(root, condition.about) : null;
-    if (about !== null && about !== ctx.subject) return null;
+    const about = !perInterface && condition.about !== undefined ? aboutSubjects(root, condition.about) : null;
+    if (about !== null && !about.includes(ctx.subject)) return null;
     const actual = valueAt(root, condition.path);
     if (!compare(actual, condition.op, resolveValue(condition.value, bindings))) return null;
     const value = toScalar(actual);
     const result: Match = {
       evidence: [{ fact: condition.fact, path: condition.path, value }],
       bindings: {},
-      interfaceSpecific: perInterface || (about !== null && about !== HOST),
+      interfaceSpecific: perInterface || (about !== null && ctx.subject !== HOST),
     };
     bind(result.bindings, condition.as ?? `${condition.fact}.${condition.path}`, value);
     return result;
@@ -195,10 +195,11 @@ export function evaluate(condition: Condition, ctx: EvalContext, bindings: Bindi
     : null;
 }
 
-/** The subject a host fact's value is about: the interface named at `path`, else the host. */
-function aboutSubject(root: unknown, path: string): string {
+/** The subjects a host fact's value is about: the interface(s) named at `path`, else the host. */
+function aboutSubjects(root: unknown, path: string): string[] {
   const named = valueAt(root, path);
-  return typeof named === 'string' && named !== '' ? named : HOST;
+  const names = (Array.isArray(named) ? named : [named]).filter((name): name is string => typeof name === 'string' && name !== '');
+  return names.length > 0 ? names : [HOST];
 }
 
 /** Every `<check>/<symptom>` and fact id a condition tree mentions (conformance, fact snapshots). */

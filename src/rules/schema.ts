@@ -48,9 +48,10 @@ export const factConditionSchema = z.strictObject({
   value: valueSchema.optional(),
   as: z.string().regex(NAME).optional(),
   /**
-   * A host fact's path to the interface its value is about (a ticket's words about "the" link of
-   * a text that shows one interface): the condition then holds for that interface, not the host.
-   * Where the path holds no name, it holds for the host.
+   * A host fact's path to the interface (or list of interfaces) its value is about: a ticket's
+   * words about "the" link of a text that shows one interface, or the ports its commands name.
+   * The condition then holds for those interfaces, not the host; where the path holds no name,
+   * for the host.
    */
   about: z.string().min(1).optional(),
 });

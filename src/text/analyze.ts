@@ -17,8 +17,20 @@ import { kernelLogOfText } from './kernel-text.js';
 import { FREEBSD_COMMANDS } from './ask-for-freebsd.js';
 import { freebsdReport, productOf } from './freebsd-report.js';
 import { statedIperf3Version, statedToolRates } from '../parsers/prose-tools.js';
-import { statedCpuFrequencyEvidence, statedFlowControlCure, statedMtuEvidence, statedOffloadEffect } from '../parsers/prose-remedies.js';
-import { statedInterruptConcentration, statedLinkDownshift, statedLinkFlapping, statedSingleQueue } from '../parsers/prose-symptoms.js';
+import {
+  statedCpuFrequencyEvidence,
+  statedFlowControlCure,
+  statedMtuEvidence,
+  statedOffloadEffect,
+  statedRingCure,
+} from '../parsers/prose-remedies.js';
+import {
+  statedInterruptConcentration,
+  statedLinkDownshift,
+  statedLinkFlapping,
+  statedLogRepeats,
+  statedSingleQueue,
+} from '../parsers/prose-symptoms.js';
 
 /** Hosts one text may name in its prompts: more is a fleet, to be split into one text per host. */
 export const MAX_TEXT_HOSTS = 256;
@@ -63,6 +75,8 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   // Device names ("82566MM Gigabit Network Connection") say what the port can do wherever they are pasted.
   const linkDownshift = statedLinkDownshift(segmentation.prose, deviceNameLines(text));
   const linkFlapping = statedLinkFlapping(segmentation.prose);
+  const ringCure = statedRingCure(segmentation.prose, text);
+  const logRepeatsReported = statedLogRepeats(segmentation.prose);
   const outcomes: ScanOutcome[] = [];
   const singleHost = groups.size === 1;
   for (const [host, segments] of groups) {
@@ -127,6 +141,8 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           // The words are about the link: on a text that shows one interface, that interface's.
           linkDownshift: linkDownshift ? { ...linkDownshift, interface: iface } : null,
           linkFlapping: linkFlapping ? { interface: iface } : null,
+          logRepeatsReported,
+          ringCure: ringCure ? { interfaces: ringCure.interfaces.filter((name) => names.includes(name)) } : null,
         });
         const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu, pcieBitsPerSecond });
         if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');

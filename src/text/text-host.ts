@@ -8,6 +8,7 @@ import { parseKernelLog, type KernelLog } from '../parsers/kernel-log.js';
 import { parseKernelEvents } from '../parsers/kernel-events.js';
 import { lshwAsEthtoolDriver, lshwAsEthtoolSettings, parseLshwNetwork, type LshwNetwork } from '../parsers/lshw.js';
 import { interfaceNamesInInterrupts } from '../parsers/proc-interrupts.js';
+import { interfacesOfEthtoolCommands } from '../parsers/ethtool-command-lines.js';
 import type { StatedCpus, StatedNic } from '../parsers/prose.js';
 import { readFreebsdText, type FreebsdText } from './freebsd-text.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from '../hostio/types.js';
@@ -172,6 +173,13 @@ export class TextHostIO implements HostIO {
           ? `no interface is named in the text: its per-NIC outputs are read as one interface, "${UNNAMED_INTERFACE}"`
           : `no output names its interface: the outputs are read as ${only}'s, the only NIC the kernel log names`,
       );
+    }
+    // A text with no output naming a NIC may still name the ports its ethtool commands ran on
+    // ("ethtool -G ens16f0 rx 4096"): they are the interfaces of the ticket, with nothing read of them.
+    if (names.size === 0 && !perNic) {
+      const commanded = interfacesOfEthtoolCommands(options.wholeText ?? '');
+      for (const name of commanded) names.add(name);
+      if (commanded.length > 0) this.inferences.push(`${commanded.join(', ')}: named only by the ethtool commands in the text`);
     }
 
     const ipStatistics = parseIpStatistics(texts('ip-link').join(''));

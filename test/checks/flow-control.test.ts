@@ -9,6 +9,7 @@ import { checkTester } from '../helpers/check-tester.js';
 import { fakeHost } from '../helpers/fake-host.js';
 import { realCapture } from '../helpers/fixtures.js';
 import { netDevice } from '../helpers/net-device.js';
+import { ticketReports } from '../helpers/ticket-reports.js';
 
 // ethtool's netlink format (netlink/pause.c); no real capture of a physical port is stored.
 const pause = (rx: string, tx: string, negotiated?: [string, string]) =>
@@ -71,23 +72,7 @@ describe('flow-control check', () => {
 
   it("warns when the ticket's poster says turning flow control on cured the problem", async () => {
     const device = netDevice('eth0', { driver: null, speedMbps: null });
-    const reports = {
-      iperf3BestMbps: null,
-      iperf2BestMbps: null,
-      iperf2Faster: false,
-      statedLinkMbps: null,
-      flowControlCured: true,
-      mtuEvidence: false,
-      cpuFrequencyEvidence: false,
-      singleQueueReported: false,
-      offloadEffectReported: false,
-      interruptsOnOneCpuReported: false,
-      linkDownshift: null,
-      linkFlapping: null,
-      benchBestMbps: null,
-      benchTool: null,
-      benchOverIperf3: null,
-    };
+    const reports = ticketReports({ flowControlCured: true });
     const result = await tester.run({
       'net.device': device,
       'ethtool.pause': pause('on', 'on', ['off', 'off']),

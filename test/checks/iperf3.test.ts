@@ -5,6 +5,7 @@ import { failed } from '../helpers/check-harness.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
 import type { TicketReports } from '../../src/collectors/ticket-reports.js';
+import { ticketReports } from '../helpers/ticket-reports.js';
 
 const FEATURES_3_17 =
   "Optional features available: CPU affinity setting, IPv6 flow label, SCTP, TCP congestion algorithm setting, sendfile / zerocopy, socket pacing, authentication, bind to device, support IPv4 don't fragment, POSIX threads";
@@ -51,24 +52,7 @@ describe('iperf3 check', () => {
 
   describe('a ticket that shows the single-threaded iperf3 to be the ceiling', () => {
     const old = () => version('iperf 3.9\n');
-    const reports = (over: Partial<TicketReports>): TicketReports => ({
-      iperf3BestMbps: null,
-      iperf2BestMbps: null,
-      iperf2Faster: false,
-      statedLinkMbps: null,
-      flowControlCured: false,
-      mtuEvidence: false,
-      cpuFrequencyEvidence: false,
-      singleQueueReported: false,
-      offloadEffectReported: false,
-      interruptsOnOneCpuReported: false,
-      linkDownshift: null,
-      linkFlapping: null,
-      benchBestMbps: null,
-      benchTool: null,
-      benchOverIperf3: null,
-      ...over,
-    });
+    const reports = (over: Partial<TicketReports>): TicketReports => ticketReports(over);
 
     it.each([
       ['iperf 2 faster by the numbers', reports({ iperf2BestMbps: 9_400, iperf3BestMbps: 5_900 })],

@@ -4,6 +4,7 @@ import { parseKernelEvents } from '../../src/parsers/kernel-events.js';
 import { failed } from '../helpers/check-harness.js';
 import { checkTester } from '../helpers/check-tester.js';
 import { realCapture } from '../helpers/fixtures.js';
+import { ticketReports } from '../helpers/ticket-reports.js';
 
 const tester = checkTester(kernelEvents);
 const log = (...files: string[]) => parseKernelEvents(files.map((file) => realCapture(`kernel-events/${file}`)).join('\n'));
@@ -89,6 +90,21 @@ describe('kernel-events check (fault events in the kernel log)', () => {
       { interfaces: [] },
     );
     expect(other.findings).toEqual([]);
+  });
+
+  it('a ticket that says the lines keep coming makes one pasted AER line or link drop a warning, and says so', async () => {
+    const repeating = { 'ticket.reports': ticketReports({ logRepeatsReported: true }) };
+    const aer = await tester.run({ 'kernel.events': log('aer-alx-badtlp-1.txt'), ...repeating }, { interfaces: [] });
+    expect(aer.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'pcie-aer-errors',
+        severity: 'warning',
+        data: expect.objectContaining({ count: 1, repeatReported: true }),
+      }),
+    ]);
+    expect(aer.findings[0]!.message).toContain('which the ticket says keep coming');
+    const quiet = await tester.run({ 'kernel.events': log('aer-alx-badtlp-1.txt'), 'ticket.reports': ticketReports() }, { interfaces: [] });
+    expect(quiet.findings[0]!.severity).toBe('info');
   });
 
   it('conntrack full, over-MTU drops, a network page allocation failure and a link flap each raise their own finding', async () => {

@@ -4,6 +4,7 @@ import {
   statedFlowControlCure,
   statedMtuEvidence,
   statedOffloadEffect,
+  statedRingCure,
 } from '../../src/parsers/prose-remedies.js';
 
 describe('statedFlowControlCure', () => {
@@ -87,5 +88,29 @@ describe('statedOffloadEffect', () => {
     'Disabling GRO cannot saturate the link either.',
   ])('reads no offload effect in %j', (prose) => {
     expect(statedOffloadEffect(prose)).toBe(false);
+  });
+});
+
+describe('statedRingCure', () => {
+  it.each([
+    ['Changing buffer rings (from default 512) to maximum supported by card (4096) removes issue.', ''],
+    ['After increasing the RX ring to 4096 the drops stopped.', ''],
+    ['I raised the ring buffers with ethtool -G and it works now.', ''],
+  ])('reads larger rings as the cure in %j', (prose, commands) => {
+    expect(statedRingCure(prose, commands)).toEqual({ interfaces: [] });
+  });
+
+  it("names the interfaces of the poster's ethtool -G commands, in either argument order, and not a usage line's placeholder", () => {
+    const commands = 'ethtool -G 4096 ens16f0\n# ethtool -G ens16f1 rx 4096 tx 4096\nethtool -G devname rx N\n';
+    expect(statedRingCure('Raising the rings to the maximum fixed it.', commands)).toEqual({ interfaces: ['ens16f0', 'ens16f1'] });
+  });
+
+  it.each([
+    'Rings are at 512 of 4096; should I raise them?',
+    'Increasing the rings did not help, the drops are the same.',
+    'I reduced the rings to 256 and now it works fine again (lower latency).',
+    'We changed the MTU to 9000 and it works now. Rings are default.',
+  ])('reads no ring cure in %j', (prose) => {
+    expect(statedRingCure(prose)).toBeNull();
   });
 });

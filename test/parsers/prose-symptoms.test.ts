@@ -3,6 +3,7 @@ import {
   statedInterruptConcentration,
   statedLinkDownshift,
   statedLinkFlapping,
+  statedLogRepeats,
   statedSingleQueue,
 } from '../../src/parsers/prose-symptoms.js';
 
@@ -109,5 +110,23 @@ describe('statedLinkFlapping', () => {
     'Throughput goes down when I add more streams.',
   ])('reads no flapping in %j', (prose) => {
     expect(statedLinkFlapping(prose)).toBe(false);
+  });
+});
+
+describe('statedLogRepeats', () => {
+  it.each([
+    'The Killer E2500 causes huge amount of PCIe AER error spam, but the functions work fine.',
+    'dmesg is flooded with "NETDEV WATCHDOG" messages.',
+    'The same line keeps coming every second in the kernel log.',
+  ])('reads messages that keep coming in %j', (prose) => {
+    expect(statedLogRepeats(prose)).toBe(true);
+  });
+
+  it.each([
+    'No more AER spam since the BIOS update.',
+    'We have thousands of clients behind this router.',
+    'iperf3 runs every minute from cron.',
+  ])('reads no repeating messages in %j', (prose) => {
+    expect(statedLogRepeats(prose)).toBe(false);
   });
 });

@@ -80,6 +80,10 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
     fires: { findings: [], facts: { 'ticket.reports': { interruptsOnOneCpuReported: true } } },
     quiet: { findings: [x.queueImbalance], facts: { 'ticket.reports': { interruptsOnOneCpuReported: true } } },
   },
+  'rings-cure-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { ringCure: { interfaces: [] } } } },
+    quiet: { findings: [x.rxRingBelow], facts: { 'ticket.reports': { ringCure: { interfaces: [] } } } },
+  },
   'link-flapping-reported': {
     fires: { findings: [], facts: { 'ticket.reports': { linkFlapping: { interface: null } } } },
     quiet: { findings: [x.flapping], facts: { 'ticket.reports': { linkFlapping: { interface: null } } } },

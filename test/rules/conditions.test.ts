@@ -123,6 +123,16 @@ describe('conditions', () => {
     expect(evaluate(condition, context([], about(null), IF), {})).toBeNull();
   });
 
+  it('a host fact about several interfaces holds for each of them', () => {
+    const condition = { fact: 'ticket.reports', path: 'cure.interfaces', op: 'exists', about: 'cure.interfaces' } as const;
+    const facts = { 'ticket.reports': { cure: { interfaces: [IF, 'eth9'] } } };
+    expect(evaluate(condition, context([], facts, IF), {})?.interfaceSpecific).toBe(true);
+    expect(evaluate(condition, context([], facts, 'eth9'), {})).not.toBeNull();
+    expect(evaluate(condition, context([], facts, 'host'), {})).toBeNull();
+    const none = { 'ticket.reports': { cure: { interfaces: [] } } };
+    expect(evaluate(condition, context([], none, 'host'), {})?.interfaceSpecific).toBe(false);
+  });
+
   it('collects evidence and bindings from every branch that holds, plain and qualified', () => {
     const match = evaluate(
       {

@@ -1,0 +1,25 @@
+import type { TicketReports } from '../../src/collectors/ticket-reports.js';
+
+/** A ticket that reports nothing, with the fields a test sets. */
+export function ticketReports(over: Partial<TicketReports> = {}): TicketReports {
+  return {
+    iperf3BestMbps: null,
+    iperf2BestMbps: null,
+    iperf2Faster: false,
+    statedLinkMbps: null,
+    flowControlCured: false,
+    mtuEvidence: false,
+    cpuFrequencyEvidence: false,
+    singleQueueReported: false,
+    offloadEffectReported: false,
+    interruptsOnOneCpuReported: false,
+    linkDownshift: null,
+    linkFlapping: null,
+    ringCure: null,
+    logRepeatsReported: false,
+    benchBestMbps: null,
+    benchTool: null,
+    benchOverIperf3: null,
+    ...over,
+  };
+}
