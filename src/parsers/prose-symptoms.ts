@@ -80,9 +80,11 @@ export function statedInterruptConcentration(prose: string): boolean {
  *   "capped at" and "cannot get over" are left out: they are said of throughput as often;
  * - **capable**: a speed before a port, network, switch, partner or card noun ("2.5G port",
  *   "1000Mbps and 100Mbps networks"), a Gigabit device name, or a speed the link "should" reach.
- * A downshift is the lowest negotiated speed below the highest capable one. A text that also
- * says the link came up at the capable speed (before a regression or after a fix) still states a
- * downshift; a rate ("940 Mbits/sec") is never a link speed, as only link rates count.
+ * A downshift is the lowest negotiated speed below the highest capable one, unless something on
+ * the path is said to be capable of just that speed ("a 1G switch": the link came up right). A
+ * text that also says the link came up at the capable speed (before a regression or after a fix)
+ * still states a downshift; a rate ("940 Mbits/sec") is never a link speed, and a sentence about
+ * throughput or a copy is not about the link.
  */
 export interface StatedDownshift {
   negotiatedMbps: number;
@@ -99,19 +101,31 @@ function speedPattern(capture: boolean): string {
 const SPEED = speedPattern(true);
 const SPEED_LISTED = speedPattern(false);
 // Words after a link verb before its speed: "negotiates to a 10mbps", "comes up at only 100M".
-const LINK_FILLER = String.raw`(?:\s(?:at|to|with|as|on|a|an|only|always|just|back|down|up|in|the|of|speed))*\s?`;
+const LINK_FILLER = String.raw`(?:\s(?:at|to|with|as|on|a|an|only|always|just|back|down|up|in|the|of|speed|is|was|now|still|stuck|set|currently|its|full))*\s?`;
 // Verbs only a link does: "negotiates to 10Mbps", "links at 1G", "came up at 100Mb/s", "falls back to 1G".
 const LINK_VERB = String.raw`(?:negotiat\w*|links?(?: up)?|linked(?: up)?|linking|connects?|connected|connecting|c[oa]mes? up|syncs?|synced|falls? back|fell back|downgrad\w*|downshift\w*|detected as|协商(?:为|到|成)?|降为|降到)`;
 // Verbs a throughput takes too ("iperf shows 1 Gbps"): a link's only when a link word comes shortly before.
-const SHOW_VERB = String.raw`(?:shows?(?: up)?(?: as)?|showing|displays?|reports?|显示|变成|只有)`;
-const LINK_CONTEXT = /(?:link|speed|ethtool|port|interface|NIC|adapter|网卡|端口|网口|连接)[^.!?。]{0,40}$/i;
+const SHOW_VERB = String.raw`(?:shows?(?: up)?(?: as)?|showing|displays?|reports?|runs?|running|ran|stuck|capped|limited|locked|is|was|(?:only )?(?:gets?|getting|got|have|has)|显示|变成|只有)`;
+// Those verbs name a link's speed only in a sentence about the link, not about the throughput.
+const LINK_WORDS =
+  /\b(?:link|speed|ethtool|port|interface|NIC|adapter|card|switch|negotiat\w*|duplex|gigabit|connection)\b|网卡|端口|网口|连接/i;
+const RATE_WORDS =
+  /\b(?:throughput|bandwidth|iperf3?|transfers?|copy|copies|copying|download\w*|upload\w*|goodput|Mbits\/sec|Gbits\/sec|MB\/s|file|files|speedtest|ISP|provider|internet|broadband|subscription|WAN)\b/i;
+/** A speed in a sentence that is about the link (and not the rate of a test or a copy). */
+function aboutTheLink(sentence: string): boolean {
+  return LINK_WORDS.test(sentence) && !RATE_WORDS.test(sentence);
+}
 const NEGOTIATED_AFTER = [
+  // "a 1G link on a 2.5G port", "a 100 Mbps connection" (not "the 1GbE link was the bottleneck": no article or verb of getting).
+  String.raw`\s?(?:link|connection)\b(?! (?:was|is) the (?:bottleneck|limit))`,
   // "1Gbps link speed", "100M full duplex" (not "the 1GbE link was the bottleneck": that names a link, not what it negotiated).
   String.raw`\s?(?:link speed|full[ -]duplex|half[ -]duplex)\b`,
 ];
 const CAPABLE_NOUN = String.raw`(?:[\s-](?:capable\s)?(?:port|ports|network|networks|switch|switches|partner|card|cards|NIC|NICs|adapter|adapters|connectivity|uplink|router|modem|interface|interfaces|capable|ready)\b|端口|网口|网卡|交换机)`;
 // "supports 2.5G", "should link at 10G", "rated for 5Gbps", "is a 10G port" (noun above).
-const CAPABLE_BEFORE = String.raw`(?:supports?|supported|should(?: be)?(?: \w+){0,2} at|expected(?: to \w+)?(?: at)?|capable of|rated (?:for|at)|up to|instead of|rather than|not)\s?`;
+const CAPABLE_BEFORE = String.raw`(?:supports?|supported|should(?: be| have| link| negotiate| connect| run| come up| sync)*(?: at| to| as)?|expected(?: to \w+)?(?: at)?|capable of|rated (?:for|at)|up to|instead of|rather than|not|never|(?:port|switch|NIC|card|network|partner|other end|both ends|router|adapter)(?: port)? (?:is|are|supports?|can do|does|runs at)(?: a| an)?)\s?`;
+// "a gigabit switch", "both ends are gigabit": gigabit with no number before it is 1000 Mb/s.
+const GIGABIT_WORD = /(?<![\d.,]\s?-?)\b(?:gigabit|GigE|GbE)\b(?!\s?(?:\/s|per))/gi;
 const DEVICE_GIGABIT = /\b(?:(\d{1,3})[- ]?)?Gigabit (?:Network|Ethernet|Server|Adapter|Controller|Connection)/gi;
 const NEGATION = /\b(?:not|never|no longer|won't|doesn't|didn't|isn't|wasn't|can't|cannot|should|would|could)\s(?:\w+\s){0,2}$/i;
 const CEILING_BEFORE = /\b(?:over|above|beyond|past|more than|faster than|higher than)\s$/i;
@@ -129,11 +143,11 @@ export function statedLinkDownshift(prose: string, deviceText = ''): StatedDowns
   const text = prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
   const negotiated: number[] = [];
   const capable: number[] = [];
-  const scan = (pattern: string, into: number[], negatable = false, context?: RegExp) => {
+  const scan = (pattern: string, into: number[], negatable = false, context?: (text: string, at: number) => boolean) => {
     for (const match of text.matchAll(new RegExp(pattern, 'gi'))) {
       const speed = speedMbps(match);
       if (speed === null) continue;
-      if (context && !context.test(text.slice(Math.max(0, match.index - 50), match.index))) continue;
+      if (context && !context(text, match.index)) continue;
       const before = text.slice(Math.max(0, match.index - 30), match.index);
       // "should link at 10G", "doesn't negotiate 10G": the speed it does not reach is what it can do.
       if (negatable && HEDGE.test(text.slice(Math.max(0, match.index - 60), match.index))) continue;
@@ -143,17 +157,37 @@ export function statedLinkDownshift(prose: string, deviceText = ''): StatedDowns
     }
   };
   scan(String.raw`(?<!\w)${LINK_VERB}${LINK_FILLER}${SPEED}`, negotiated, true);
-  scan(String.raw`(?<!\w)${SHOW_VERB}${LINK_FILLER}${SPEED}`, negotiated, true, LINK_CONTEXT);
-  for (const after of NEGOTIATED_AFTER) scan(String.raw`${SPEED}${after}`, negotiated, true);
+  scan(String.raw`(?<!\w)${SHOW_VERB}${LINK_FILLER}${SPEED}`, negotiated, true, (all, at) => aboutTheLink(sentenceAt(all, at)));
+  // "speed is 100Mb/s", "link speed: 1000Mb/s" (not "max speed", "supported speed").
+  scan(
+    String.raw`(?<!(?:max|maximum|supported|rated|advertised|expected|top|full|partner)\s)\bspeed\s?(?:is|was|of|=|:|shows?|reads?)?\s?(?:only\s|just\s|now\s|still\s)?${SPEED}`,
+    negotiated,
+    true,
+    (all, at) => aboutTheLink(sentenceAt(all, at)),
+  );
+  // "getting a 1G link", "a 100 Mbps connection": an article or verb of getting before, and a link sentence.
+  for (const after of NEGOTIATED_AFTER)
+    scan(
+      String.raw`${SPEED}${after}`,
+      negotiated,
+      true,
+      (all, at) =>
+        aboutTheLink(sentenceAt(all, at)) &&
+        (/\b(?:a|an|only|gets?|getting|got|have|has|with)\s$/i.test(all.slice(Math.max(0, at - 10), at)) ||
+          /link speed|duplex/i.test(all.slice(at, at + 40))),
+    );
   // "1000Mbps and 100Mbps networks": the first of a list before the noun (the highest counts).
   scan(String.raw`${SPEED}(?:\s?(?:and|or|\/|,)\s?${SPEED_LISTED})*${CAPABLE_NOUN}`, capable);
   scan(String.raw`(?:and|or|\/|,)\s?${SPEED}${CAPABLE_NOUN}`, capable);
   scan(String.raw`(?<!\w)${CAPABLE_BEFORE}${SPEED}`, capable);
+  for (const match of text.matchAll(GIGABIT_WORD)) if (aboutTheLink(sentenceAt(text, match.index))) capable.push(1000);
   for (const match of `${text} ${deviceText.slice(0, MAX_CHARS)}`.matchAll(DEVICE_GIGABIT))
     capable.push((match[1] ? Number(match[1]) : 1) * 1000);
   if (negotiated.length === 0 || capable.length === 0) return null;
   const negotiatedMbps = Math.min(...negotiated);
   const capableMbps = Math.max(...capable.filter((speed) => LINK_RATES_MBPS.has(speed)));
+  // "connects at 1G to a 1G switch": a device on the path can do no more, so the link came up right.
+  if (capable.includes(negotiatedMbps)) return null;
   return capableMbps > negotiatedMbps ? { negotiatedMbps, capableMbps } : null;
 }
 
@@ -166,6 +200,14 @@ const FLAP_PATTERNS = [
   /\bkeeps?\s(?:dropping|losing)\s(?:the\s|its\s)?(?:link|carrier|connection)\b/i,
   // "the link drops every few minutes", "link goes down randomly".
   /\blink\s(?:drops|is lost|goes down|went down|resets)\s(?:every|several times|repeatedly|randomly|intermittently|at random|from time to time)\b/i,
+  // "keeps going down", "keeps dropping out".
+  /\bkeeps?\s(?:going|dropping|falling)\s(?:down|out|offline)\b/i,
+  // "loses link randomly", "losing carrier every few hours": lost again and again, not once.
+  /\b(?:loses?|losing)\s(?:the\s|its\s)?(?:link|carrier)\b[^.!?]{0,30}?\b(?:randomly|every|repeatedly|again|several|intermittently|constantly|often|frequently|periodically|times)\b/i,
+  // "drops and reconnects", "disconnects and reconnects every 30 seconds", "drops for a few seconds then comes back".
+  /\b(?:drops?|disconnects?|goes down|went down)\b[^.!?]{0,30}?\b(?:and|then)\s(?:re-?connects?|comes back|came back|recovers?|returns)\b/i,
+  // "the port is bouncing".
+  /\b(?:link|port|interface|NIC|uplink)s?\s(?:is\s|keeps\s|are\s)?bounc(?:es|ing)\b/i,
 ];
 // "flapping" is said of links, but also of routes and BGP sessions.
 const NOT_A_LINK = /\b(?:route|routes|bgp|ospf|session|peer|neighbou?r|vrrp|carp|keepalived)\b[^.!?]{0,20}$/i;
@@ -212,4 +254,12 @@ export function statedLogRepeats(prose: string): boolean {
     return true;
   }
   return false;
+}
+
+/** The sentence around a position of a flattened text (at most 200 characters each side). */
+function sentenceAt(text: string, at: number): string {
+  const start = Math.max(0, text.lastIndexOf('.', at - 1) + 1, at - 200);
+  const stops = ['. ', '! ', '? ', '。'].map((stop) => text.indexOf(stop, at)).filter((index) => index >= 0);
+  const end = Math.min(text.length, at + 200, ...stops);
+  return text.slice(start, end);
 }

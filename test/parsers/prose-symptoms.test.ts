@@ -35,6 +35,15 @@ describe('statedLinkDownshift', () => {
     ['cannot achieve over 1Gbps Link speed. Verified 5Gbps connectivity on PC to PC.', 1000, 5000],
     ['It should link at 10G but it links at 1G after every reboot.', 1000, 10_000],
     ['Plugged into the 10GBASE-T switch the X550 falls back to 100Mb/s full duplex.', 100, 10_000],
+    ['The NIC only connects at 100 Mbps on our gigabit switch.', 100, 1000],
+    ['ethtool shows 1000Mb/s even though the switch port is 10G.', 1000, 10_000],
+    ['The negotiated speed is 1Gbps instead of 10Gbps.', 1000, 10_000],
+    ["It's running at 100Mbit instead of gigabit.", 100, 1000],
+    ['I am only getting a 1G link on a 2.5G port.', 1000, 2500],
+    ['The link is stuck at 100Mbps although both ends are gigabit.', 100, 1000],
+    ['Speed shows 100Mb/s, should be 1000Mb/s.', 100, 1000],
+    ['Link speed is 10Mb/s on a 1Gb network.', 10, 1000],
+    ['The link comes up at 1G but never 10G.', 1000, 10_000],
   ])('reads a link below its capability in %j', (prose, negotiatedMbps, capableMbps) => {
     expect(statedLinkDownshift(prose)).toEqual({ negotiatedMbps, capableMbps });
   });
@@ -65,6 +74,13 @@ describe('statedLinkDownshift', () => {
     'iperf3 shows 1 Gbps between the two 10G servers.',
     // Only a negotiated speed, nothing faster stated.
     'The port links at 1G.',
+    // The other end can do no more: the link came up right.
+    'Our 10G NIC connects to a 1G switch, so 1G is expected.',
+    // A copy, a download or an ISP plan is not the link.
+    'Copying a file over the 10G link runs at 1 Gbps.',
+    'Download speed is 100 Mbps on a gigabit connection from my ISP.',
+    'My ISP gives me a 1G connection and the router has 2.5G ports.',
+    'We have a 1G uplink and a 10G storage network.',
   ])('reads no downshift in %j', (prose) => {
     expect(statedLinkDownshift(prose)).toBeNull();
   });
@@ -97,6 +113,9 @@ describe('statedLinkFlapping', () => {
     'Since Monday eth2 goes down and up again several times a day.',
     'The X710 keeps dropping the link under load.',
     'The link drops every 10 minutes and comes back after a few seconds.',
+    'eth1 loses link randomly.',
+    'NIC disconnects and reconnects every 30 seconds.',
+    'We see the port bouncing several times an hour.',
   ])('reads a flapping link in %j', (prose) => {
     expect(statedLinkFlapping(prose)).toBe(true);
   });
@@ -108,6 +127,8 @@ describe('statedLinkFlapping', () => {
     'We see BGP session flapping between the routers.',
     'However enabling/disabling fw-lldp-agent using the ethtool flaps the link.',
     'Throughput goes down when I add more streams.',
+    'I lost the connection once when I moved the cable.',
+    'Packets drop and then the TCP window recovers.',
   ])('reads no flapping in %j', (prose) => {
     expect(statedLinkFlapping(prose)).toBe(false);
   });
