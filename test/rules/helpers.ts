@@ -1,5 +1,6 @@
 import { checks, type RegisteredCheck } from '../../checks/index.js';
-import type { SymptomIdOf, SymptomInput, SymptomMeta } from '../../src/contracts/check.js';
+import { phrasesFor, type SymptomIdOf, type SymptomInput, type SymptomMeta } from '../../src/contracts/check.js';
+import { fill } from '../../src/rules/template.js';
 import { diagnose, type Diagnosis, type FactLookup } from '../../src/rules/engine.js';
 import { loadRules } from '../../src/rules/loader.js';
 import type { Rule } from '../../src/rules/schema.js';
@@ -22,12 +23,19 @@ const severities = new Map<string, Severity>(
   ),
 );
 
-/** A finding as the check would report it: severity from the check's symptom table. */
+/**
+ * A finding as the check would report it: severity from the check's symptom table, message
+ * rendered from its template with the data (placeholders the fixture leaves out stay visible).
+ * Two fixtures of one symptom on one subject with different data are two findings, as on a host;
+ * the engine merges only findings that share check, symptom, subject and message.
+ */
 export function finding(symptom: string, subject: string, data: Record<string, Scalar> = {}, severity?: Severity): Finding {
   const [check, id] = symptom.split('/') as [string, string];
   const declared = severities.get(symptom);
   if (!declared) throw new Error(`no check declares ${symptom}`);
-  return { check, symptom: id, subject, severity: severity ?? declared, message: symptom, evidence: [], data };
+  const meta = metas.get(symptom);
+  const message = meta ? fill(meta.message, { subject, ...data, ...phrasesFor(meta, data, { subject }) }).text : symptom;
+  return { check, symptom: id, subject, severity: severity ?? declared, message, evidence: [], data };
 }
 
 /** Every `<check>/<symptom>` a registered check declares. */
