@@ -6,6 +6,7 @@
  */
 
 import { interfacesOfEthtoolCommands } from './ethtool-command-lines.js';
+import { lastIndexWithin } from './text.js';
 
 const MAX_LINES = 2000;
 /** Context read around a mention: the sentence, and the next one (where "... and it works" often stands). */
@@ -24,7 +25,7 @@ export function statedFlowControlCure(prose: string): boolean {
   const text = flat(prose);
   for (const match of text.matchAll(FLOW_CONTROL)) {
     // The sentence around the mention: from the last full stop before it to WINDOW characters on.
-    const start = Math.max(0, text.lastIndexOf('.', match.index) + 1, match.index - WINDOW / 2);
+    const start = Math.max(0, lastIndexWithin(text, '.', match.index, WINDOW / 2) + 1, match.index - WINDOW / 2);
     const around = text.slice(start, match.index + match[0].length + WINDOW);
     const before = text.slice(start, match.index + match[0].length + 40);
     if (TURNED_ON.test(before) && !TURNED_OFF.test(before) && CURED.test(around)) return true;
@@ -152,7 +153,7 @@ export function statedRingCure(prose: string, wholeText = ''): { interfaces: str
   const text = flat(prose);
   let cured = false;
   for (const match of text.matchAll(RING_WORDS)) {
-    const start = Math.max(0, text.lastIndexOf('.', match.index) + 1, match.index - WINDOW / 2);
+    const start = Math.max(0, lastIndexWithin(text, '.', match.index, WINDOW / 2) + 1, match.index - WINDOW / 2);
     const around = text.slice(start, match.index + match[0].length + WINDOW);
     const before = text.slice(start, match.index + match[0].length + 60);
     if (RAISED.test(before) && !LOWERED.test(before) && RING_CURED.test(around)) {

@@ -6,6 +6,8 @@
  * a short bounded token sequence and the text is capped, so the cost is linear in it.
  */
 
+import { indexWithin, lastIndexWithin } from './text.js';
+
 const MAX_CHARS = 200_000;
 
 const QUEUE = String.raw`(?:rx |receive |hardware |nic |rss )?queues?`;
@@ -247,7 +249,7 @@ const LOG_WORDS = /\b(?:errors?|messages?|logs?|logged|dmesg|kernel|journal|sysl
 export function statedLogRepeats(prose: string): boolean {
   const text = prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
   for (const match of text.matchAll(REPEATING)) {
-    const sentenceStart = Math.max(0, text.lastIndexOf('.', match.index) + 1, match.index - 120);
+    const sentenceStart = Math.max(0, lastIndexWithin(text, '.', match.index, 120) + 1, match.index - 120);
     const sentence = text.slice(sentenceStart, Math.min(text.length, match.index + match[0].length + 80));
     const before = text.slice(Math.max(0, match.index - 60), match.index);
     if (!LOG_WORDS.test(sentence) || DENIED.test(before) || HEDGE.test(before)) continue;
@@ -258,8 +260,8 @@ export function statedLogRepeats(prose: string): boolean {
 
 /** The sentence around a position of a flattened text (at most 200 characters each side). */
 function sentenceAt(text: string, at: number): string {
-  const start = Math.max(0, text.lastIndexOf('.', at - 1) + 1, at - 200);
-  const stops = ['. ', '! ', '? ', '。'].map((stop) => text.indexOf(stop, at)).filter((index) => index >= 0);
+  const start = Math.max(0, lastIndexWithin(text, '.', at, 200) + 1, at - 200);
+  const stops = ['. ', '! ', '? ', '。'].map((stop) => indexWithin(text, stop, at, 200)).filter((index) => index >= 0);
   const end = Math.min(text.length, at + 200, ...stops);
   return text.slice(start, end);
 }

@@ -89,3 +89,19 @@ export function excerpt(text: string, max = 60): string {
   const short = text.length > max ? `${text.slice(0, max)}…` : text;
   return JSON.stringify(short).replace(/[\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/**
+ * Where `needle` last occurs in the `reach` characters before `at`, or -1: a bounded lastIndexOf,
+ * so that finding the sentence around each of many matches stays linear in the text.
+ */
+export function lastIndexWithin(text: string, needle: string, at: number, reach: number): number {
+  const from = Math.max(0, at - reach);
+  const found = text.slice(from, at).lastIndexOf(needle);
+  return found < 0 ? -1 : from + found;
+}
+
+/** Where `needle` first occurs in the `reach` characters from `at`, or -1: a bounded indexOf. */
+export function indexWithin(text: string, needle: string, at: number, reach: number): number {
+  const found = text.slice(at, at + reach).indexOf(needle);
+  return found < 0 ? -1 : at + found;
+}

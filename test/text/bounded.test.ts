@@ -54,6 +54,10 @@ describe('the text path is linear and bounded (issue 19)', () => {
     ['spaces after `LnkSta: Speed`', (pad: string) => `\t\tLnkSta: Speed 8GT/s${pad}x\n`],
     ['`@` after an ip link header', (pad: string) => `2: eth0@${'@'.repeat(pad.length)}\n`],
     ['digits in a uname line', (pad: string) => `Linux h 1.${'1'.repeat(pad.length)}\n`],
+    // The ticket readers look at the sentence around each match: bounded, not back to the start.
+    ['"spam " with no full stop (prose about repeated log lines)', (pad: string) => 'spam '.repeat(pad.length / 5)],
+    ['"the link negotiates to" with no speed', (pad: string) => 'the link negotiates to '.repeat(pad.length / 23)],
+    ['ethtool -G command lines', (pad: string) => 'ethtool -G ens1f0 rx 4096\n'.repeat(pad.length / 26)],
   ])(
     '200 KB: %s',
     async (_name, make) => {
