@@ -30,6 +30,8 @@ export interface TicketReports {
   singleQueueReported: boolean;
   /** The poster's own test: turning an offload (scatter-gather, TSO/GSO, checksums) on or off moved the throughput a lot. */
   offloadEffectReported: boolean;
+  /** The interface that test was on: the text's only interface; null when it shows several or none. */
+  offloadEffectInterface: string | null;
   /** The poster says the receive interrupts or softirq work land on one CPU ("all NIC interrupts on cpu0", "ksoftirqd/3 at 100 %"). */
   interruptsOnOneCpuReported: boolean;
   /** The poster says raising the rings cured it, with the interfaces its `ethtool -G` commands name (empty: the host's); null when not said. */

@@ -109,10 +109,10 @@ const OFFLOAD_WORDS =
   /\b(?:scatter[- ]?gather|sg(?= o(?:n|ff)\b)|TSO|GSO|GRO|LRO|UFO|USO|tx[- ]?checksum(?:ming)?|rx[- ]?checksum(?:ming)?|checksum(?:ming)? offloads?|(?:tcp |generic )?segmentation offloads?|receive offloads?)\b/gi;
 /** Turning it on or off, by hand or with ethtool -K ("w/o TSO" in a list of test runs). */
 const OFFLOAD_CHANGED =
-  /\b(?:enabl(?:e|ed|es|ing)|disabl(?:e|ed|es|ing)|turn(?:ed|ing|s)?(?: \w{1,12}){0,2} (?:on|off)|switch(?:ed|ing)?(?: \w{1,12}){0,2} (?:on|off)|ethtool -K)\b|\bw\/o?(?=\s)/i;
+  /\b(?:enabl(?:e|ed|es|ing)|disabl(?:e|ed|es|ing)|toggl(?:e|ed|es|ing)|turn(?:ed|ing|s)?(?: \w{1,12}){0,2} (?:on|off)|switch(?:ed|ing)?(?: \w{1,12}){0,2} (?:on|off)|ethtool -K|(?:tso|gso|gro|lro|sg|tx|rx)`? (?:on|off))\b|\bw\/o?(?=\s)/i;
 /** The throughput moved a lot: the poster's own before-and-after test. */
 const THROUGHPUT_MOVED =
-  /(?<!\b(?:not|n't|never|no|cannot) )\b(?:(?:huge|big|massive|large|great|significant|nice) (?:performance |speed |throughput )?(?:boost|improvement|increase|gain|difference)|much (?:faster|better|higher)|(?:speeds?|sped) (?:it |things )?up|doubl(?:ed|es|ing)|(?:fully |can be )?saturat(?:ed|es|e)|max(?:es)? out|line rate)\b/i;
+  /(?<!\b(?:not|n't|never|no|cannot) )\b(?:(?:huge|big|massive|large|great|significant|nice) (?:performance |speed |throughput )?(?:boost|improvement|increase|gain|difference)|much (?:faster|better|higher)|(?:speeds?|sped) (?:it |things )?up|doubl(?:ed|es|ing)|(?:fully |can be )?saturat(?:ed|es|e)|max(?:es)? out|line rate|collaps(?:e|es|ed|ing)|tank(?:s|ed)?|plummet(?:s|ed)?|kill(?:s|ed)? (?:the )?(?:throughput|performance|speed))\b/i;
 
 /** "did not help", "made no difference": the change was tried and moved nothing. */
 const NO_EFFECT =

@@ -138,6 +138,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           singleQueueReported,
           interruptsOnOneCpuReported,
           offloadEffectReported,
+          offloadEffectInterface: offloadEffectReported ? iface : null,
           // The words are about the link: on a text that shows one interface, that interface's.
           linkDownshift: linkDownshift ? { ...linkDownshift, interface: iface } : null,
           linkFlapping: linkFlapping ? { interface: iface } : null,

@@ -9,6 +9,7 @@ import { parseKernelEvents } from '../parsers/kernel-events.js';
 import { lshwAsEthtoolDriver, lshwAsEthtoolSettings, parseLshwNetwork, type LshwNetwork } from '../parsers/lshw.js';
 import { interfaceNamesInInterrupts } from '../parsers/proc-interrupts.js';
 import { interfacesOfEthtoolCommands } from '../parsers/ethtool-command-lines.js';
+import { interfacesNamedInProse } from '../parsers/prose-interfaces.js';
 import type { StatedCpus, StatedNic } from '../parsers/prose.js';
 import { readFreebsdText, type FreebsdText } from './freebsd-text.js';
 import { HostIOError, commandKey, type ExecResult, type HostIO, type HostInventory } from '../hostio/types.js';
@@ -176,10 +177,18 @@ export class TextHostIO implements HostIO {
     }
     // A text with no output naming a NIC may still name the ports its ethtool commands ran on
     // ("ethtool -G ens16f0 rx 4096"): they are the interfaces of the ticket, with nothing read of them.
-    if (names.size === 0 && !perNic) {
+    // The kernel log, where it names ports, names them better (and "renamed from eth0" is no port).
+    const namedOnlyInWords = names.size === 0 && !perNic && !kernel.nics.some((nic) => nic.name);
+    if (namedOnlyInWords) {
       const commanded = interfacesOfEthtoolCommands(options.wholeText ?? '');
       for (const name of commanded) names.add(name);
       if (commanded.length > 0) this.inferences.push(`${commanded.join(', ')}: named only by the ethtool commands in the text`);
+    }
+    // ... or name them in its words ("TSO on `thunderbolt0` breaks forwarding"): nothing is read of them either.
+    if (namedOnlyInWords && names.size === 0) {
+      const named = interfacesNamedInProse(options.wholeText ?? '');
+      for (const name of named) names.add(name);
+      if (named.length > 0) this.inferences.push(`${named.join(', ')}: named only in the text's words`);
     }
 
     const ipStatistics = parseIpStatistics(texts('ip-link').join(''));

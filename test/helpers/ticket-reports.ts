@@ -12,6 +12,7 @@ export function ticketReports(over: Partial<TicketReports> = {}): TicketReports 
     cpuFrequencyEvidence: false,
     singleQueueReported: false,
     offloadEffectReported: false,
+    offloadEffectInterface: null,
     interruptsOnOneCpuReported: false,
     linkDownshift: null,
     linkFlapping: null,
