@@ -1,5 +1,6 @@
 import { defineCollector } from '../contracts/collector.js';
 import { FactCollectionError } from '../contracts/facts.js';
+import type { SettingCure } from '../parsers/prose-remedies.js';
 import type { StatedDownshift } from '../parsers/prose-symptoms.js';
 
 /**
@@ -34,6 +35,8 @@ export interface TicketReports {
   offloadEffectInterface: string | null;
   /** The poster says the receive interrupts or softirq work land on one CPU ("all NIC interrupts on cpu0", "ksoftirqd/3 at 100 %"). */
   interruptsOnOneCpuReported: boolean;
+  /** The settings the poster says raising cured it: the input backlog, socket buffers, receive queues. */
+  settingCures: Record<SettingCure, boolean>;
   /** The poster says raising the rings cured it, with the interfaces its `ethtool -G` commands name (empty: the host's); null when not said. */
   ringCure: { interfaces: string[] } | null;
   /** The poster says the logged messages keep coming ("huge amount of AER error spam"): the pasted lines are an excerpt. */

@@ -164,3 +164,40 @@ export function statedRingCure(prose: string, wholeText = ''): { interfaces: str
   if (!cured) return null;
   return { interfaces: interfacesOfEthtoolCommands(`${prose}\n${wholeText}`, ['-G', '--set-ring']) };
 }
+
+/** Settings a poster raises, by the cause a cure of theirs points at. */
+export const SETTING_CURES = ['backlog', 'socketBuffers', 'queues'] as const;
+export type SettingCure = (typeof SETTING_CURES)[number];
+const SETTING_WORDS: Record<SettingCure, RegExp> = {
+  backlog: /\b(?:net\.core\.)?netdev_max_backlog\b|\b(?:input |softnet |netdev )backlog\b/gi,
+  socketBuffers:
+    /\b(?:net\.core\.)?(?:rmem_max|wmem_max|rmem_default|wmem_default)\b|\b(?:net\.ipv4\.)?tcp_[rw]mem\b|\b(?:socket|receive|send|TCP) buffers?(?: sizes?)?\b|\bSO_(?:RCV|SND)BUF\b/gi,
+  queues: /\b(?:(?:rx|tx|combined|receive|RSS) (?:queues|channels)|number of (?:queues|channels)|ethtool -L|--set-channels)\b/gi,
+};
+// "the answer has been to increase ...", "the fix was to raise ...": the cure named before the setting.
+const CURE_LEAD =
+  /\b(?:answer|fix|solution|cure|remedy)\b[^.]{0,30}?\b(?:was|is|has (?:actually |finally )?been|turned out to be)\b[^.]{0,12}?\bto\b/i;
+
+/**
+ * The settings the poster says raising cured it: "the answer here has been to increase
+ * netdev_max_backlog" (backlog), "bumping rmem_max and tcp_rmem fixed it" (socketBuffers),
+ * "after ethtool -L combined 8 the drops stopped" (queues). A setting tried to no effect ("raising
+ * netdev_budget did not help") or lowered is not a cure.
+ */
+export function statedSettingCures(prose: string): Record<SettingCure, boolean> {
+  const text = flat(prose);
+  const cured = { backlog: false, socketBuffers: false, queues: false };
+  for (const setting of SETTING_CURES) {
+    for (const match of text.matchAll(SETTING_WORDS[setting])) {
+      const start = Math.max(0, lastIndexWithin(text, '.', match.index, WINDOW / 2) + 1, match.index - WINDOW / 2);
+      const before = text.slice(start, match.index + match[0].length);
+      const around = text.slice(start, match.index + match[0].length + WINDOW / 2);
+      const raised = RAISED.test(before) && !LOWERED.test(before);
+      if (raised && !NO_EFFECT.test(around) && (RING_CURED.test(around) || CURE_LEAD.test(before))) {
+        cured[setting] = true;
+        break;
+      }
+    }
+  }
+  return cured;
+}

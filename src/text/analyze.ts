@@ -23,6 +23,7 @@ import {
   statedMtuEvidence,
   statedOffloadEffect,
   statedRingCure,
+  statedSettingCures,
 } from '../parsers/prose-remedies.js';
 import {
   statedInterruptConcentration,
@@ -77,6 +78,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   const linkFlapping = statedLinkFlapping(segmentation.prose);
   const ringCure = statedRingCure(segmentation.prose, text);
   const logRepeatsReported = statedLogRepeats(segmentation.prose);
+  const settingCures = statedSettingCures(segmentation.prose);
   const outcomes: ScanOutcome[] = [];
   const singleHost = groups.size === 1;
   for (const [host, segments] of groups) {
@@ -143,6 +145,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           linkDownshift: linkDownshift ? { ...linkDownshift, interface: iface } : null,
           linkFlapping: linkFlapping ? { interface: iface } : null,
           logRepeatsReported,
+          settingCures,
           ringCure: ringCure ? { interfaces: ringCure.interfaces.filter((name) => names.includes(name)) } : null,
         });
         const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu, pcieBitsPerSecond });

@@ -17,6 +17,7 @@ export function ticketReports(over: Partial<TicketReports> = {}): TicketReports 
     linkDownshift: null,
     linkFlapping: null,
     ringCure: null,
+    settingCures: { backlog: false, socketBuffers: false, queues: false },
     logRepeatsReported: false,
     benchBestMbps: null,
     benchTool: null,

@@ -5,6 +5,7 @@ import {
   statedMtuEvidence,
   statedOffloadEffect,
   statedRingCure,
+  statedSettingCures,
 } from '../../src/parsers/prose-remedies.js';
 
 describe('statedFlowControlCure', () => {
@@ -112,5 +113,24 @@ describe('statedRingCure', () => {
     'We changed the MTU to 9000 and it works now. Rings are default.',
   ])('reads no ring cure in %j', (prose) => {
     expect(statedRingCure(prose)).toBeNull();
+  });
+});
+
+describe('statedSettingCures', () => {
+  it.each([
+    ['The answer here has actually been to increase netdev_max_backlog.', 'backlog'],
+    ['Bumping rmem_max and tcp_rmem to 64 MB fixed it, 9.4 Gbit/s now.', 'socketBuffers'],
+    ['After raising the combined channels to 8 with ethtool -L the drops stopped.', 'queues'],
+  ])('reads the setting whose raise cured it in %j', (prose, setting) => {
+    expect(statedSettingCures(prose)).toEqual({ backlog: false, socketBuffers: false, queues: false, [setting]: true });
+  });
+
+  it.each([
+    'bpftune raised netdev_budget and netdev_budget_usecs, which did not help.',
+    'Increasing netdev_max_backlog did not help at all.',
+    'I lowered tcp_rmem and it works fine again.',
+    'netdev_max_backlog is 1000 on this host.',
+  ])('reads no cure in %j', (prose) => {
+    expect(statedSettingCures(prose)).toEqual({ backlog: false, socketBuffers: false, queues: false });
   });
 });

@@ -15,6 +15,14 @@ interface Case {
 }
 
 /** For every rule: a small report that fires it, and a near miss that must not. */
+
+/** A ticket whose poster says raising these settings cured it. */
+function cured(...settings: Array<'backlog' | 'socketBuffers' | 'queues'>) {
+  const settingCures = { backlog: false, socketBuffers: false, queues: false };
+  for (const setting of settings) settingCures[setting] = true;
+  return { findings: [], facts: { 'ticket.reports': { settingCures } } };
+}
+
 const table: Record<string, { fires: Case; quiet: Case }> = {
   // Kernel-log events and bonds (rules/events.yaml).
   ...eventCases,
@@ -80,6 +88,9 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
     fires: { findings: [], facts: { 'ticket.reports': { interruptsOnOneCpuReported: true } } },
     quiet: { findings: [x.queueImbalance], facts: { 'ticket.reports': { interruptsOnOneCpuReported: true } } },
   },
+  'backlog-cure-reported': { fires: cured('backlog'), quiet: cured('socketBuffers', 'queues') },
+  'socket-buffer-cure-reported': { fires: cured('socketBuffers'), quiet: cured('backlog') },
+  'queue-cure-reported': { fires: cured('queues'), quiet: cured('backlog') },
   'rings-cure-reported': {
     fires: { findings: [], facts: { 'ticket.reports': { ringCure: { interfaces: [] } } } },
     quiet: { findings: [x.rxRingBelow], facts: { 'ticket.reports': { ringCure: { interfaces: [] } } } },
