@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultPromise } from 'execa';
 import { parseIperf3Json } from '../../src/parsers/iperf3-json.js';
+import { median } from '../../src/util/stats.js';
 import { CLI, parseReport, runCli, toolPath } from '../../lab/cli.js';
 import { cpuQuotaAvailable, createCpuQuota, type CpuQuota } from '../../lab/cpu-quota.js';
 import { cleanupStale, createLab, labAvailable, type Lab } from '../../lab/lab.js';
@@ -81,12 +82,18 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
     // nicdoctor runs tools from --tool-path (never PATH); the plain iperf3 baseline uses PATH.
     serve = await startServe(lab, '5101-5108', env, quota.toolArgs);
 
-    // The baseline a newcomer would run: one iperf3 process with four streams.
-    const single = await lab.exec('a', ['iperf3', '-c', lab.b.address, '-p', '5101', '-P', '4', '-t', '5', '-O', '1', '-J'], {
-      env,
-      timeoutMs: 60_000,
-    });
-    const singleBps = parseIperf3Json(single.stdout).receiverBitsPerSecond!;
+    // The baseline a newcomer would run: one iperf3 process with four streams. Under the quota its
+    // rate varied 3.8–10.4 Gb/s from run to run here (2026-12-02, four runs; the bench's own result
+    // stayed within 24–29 Gb/s), so the ratio is taken against the median of three runs, not one.
+    const baselineRuns: number[] = [];
+    for (let run = 0; run < 3; run += 1) {
+      const single = await lab.exec('a', ['iperf3', '-c', lab.b.address, '-p', '5101', '-P', '4', '-t', '5', '-O', '1', '-J'], {
+        env,
+        timeoutMs: 60_000,
+      });
+      baselineRuns.push(parseIperf3Json(single.stdout).receiverBitsPerSecond!);
+    }
+    const singleBps = median(baselineRuns)!;
 
     const run = await runCli(
       [
@@ -111,7 +118,7 @@ describe.skipIf(skip)('nicdoctor bench in the lab', () => {
     expect(bench.complete).toBe(true);
     const ratio = bench.result!.bitsPerSecond / singleBps;
     console.info(
-      `CPU-throttled lab: single iperf3 -P 4 ${(singleBps / 1e9).toFixed(2)} Gb/s, nicdoctor bench ${(bench.result!.bitsPerSecond / 1e9).toFixed(2)} Gb/s with ${bench.result!.processes} processes: ${ratio.toFixed(2)}x`,
+      `CPU-throttled lab: single iperf3 -P 4 ${(singleBps / 1e9).toFixed(2)} Gb/s (median of ${baselineRuns.map((bps) => (bps / 1e9).toFixed(2)).join(', ')}), nicdoctor bench ${(bench.result!.bitsPerSecond / 1e9).toFixed(2)} Gb/s with ${bench.result!.processes} processes: ${ratio.toFixed(2)}x`,
     );
     expect(ratio).toBeGreaterThanOrEqual(2.5);
     expect(bench.steps[0]!.perProcess[0]!.cpuQuotaPercent).toBeCloseTo(20, 0);
