@@ -34,6 +34,13 @@ describe('ranking and confirmation', () => {
     expect(diagnoses.map((item) => item.ruleId)).not.toContain('pcie-bound-measured');
   });
 
+  it("retransmits are the path's only when the host's input backlog dropped nothing during the bench", () => {
+    const ids = (softnetDropped: number) =>
+      run({ findings: [x.retransmits], bench: bench({ softnetDropped }, [x.retransmits]) }).map((diagnosis) => diagnosis.ruleId);
+    expect(ids(0)).toContain('retransmits-path-loss');
+    expect(ids(120)).not.toContain('retransmits-path-loss');
+  });
+
   it('without a bench a diagnosis is static and says what it is likely to limit to', () => {
     const [pcie] = run({ findings: [x.pcieBelow] });
     expect(pcie).toMatchObject({ ruleId: 'pcie-bandwidth-below-port', mode: 'static', limit: '≈ 3.56 Gb/s' });
