@@ -10,6 +10,11 @@ import { indexWithin, lastIndexWithin } from './text.js';
 
 const MAX_CHARS = 200_000;
 
+/** The prose capped and on one line: wrapped sentences read as written. */
+function flatProse(prose: string): string {
+  return prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
+}
+
 const QUEUE = String.raw`(?:rx |receive |hardware |nic |rss )?queues?`;
 const ONE = String.raw`(?:one|a single|the same|only one|just one|a sole)`;
 const PATTERNS = [
@@ -39,7 +44,7 @@ export function statedSingleQueue(prose: string): boolean {
 
 /** Whether one of the patterns matches the prose where the poster does not deny it just before. */
 function statesAny(patterns: readonly RegExp[], prose: string): boolean {
-  const text = prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
+  const text = flatProse(prose);
   for (const pattern of patterns) {
     const match = pattern.exec(text);
     if (match && !NEGATED.test(text.slice(Math.max(0, match.index - 40), match.index))) return true;
@@ -142,7 +147,7 @@ function speedMbps(match: RegExpMatchArray): number | null {
 
 /** The downshift the prose (and device names in the text) states, or null. */
 export function statedLinkDownshift(prose: string, deviceText = ''): StatedDownshift | null {
-  const text = prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
+  const text = flatProse(prose);
   const negotiated: number[] = [];
   const capable: number[] = [];
   const scan = (pattern: string, into: number[], negatable = false, context?: (text: string, at: number) => boolean) => {
@@ -224,7 +229,7 @@ const OWN_CHANGE = /\b(?:ethtool|enabl\w+|disabl\w+|toggl\w+|reconfigur\w+|resta
  * the LLDP agent with ethtool flaps the link") are not read.
  */
 export function statedLinkFlapping(prose: string): boolean {
-  const text = prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
+  const text = flatProse(prose);
   for (const pattern of FLAP_PATTERNS) {
     const global = new RegExp(pattern.source, 'gi');
     for (const match of text.matchAll(global)) {
@@ -247,7 +252,7 @@ const LOG_WORDS = /\b(?:errors?|messages?|logs?|logged|dmesg|kernel|journal|sysl
  * ("no more spam since the update") or a guess is not read.
  */
 export function statedLogRepeats(prose: string): boolean {
-  const text = prose.slice(0, MAX_CHARS).replace(/\s+/g, ' ');
+  const text = flatProse(prose);
   for (const match of text.matchAll(REPEATING)) {
     const sentenceStart = Math.max(0, lastIndexWithin(text, '.', match.index, 120) + 1, match.index - 120);
     const sentence = text.slice(sentenceStart, Math.min(text.length, match.index + match[0].length + 80));
