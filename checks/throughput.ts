@@ -37,6 +37,13 @@ const options = z.object({
   collapseRatio: z.number().min(1).default(3),
   /** Bytes per TCP segment, for the retransmit rate (MSS at MTU 1500). */
   segmentBytes: z.number().positive().default(1448),
+  /**
+   * When the sender took back at least this share of its loss recoveries as spurious (DSACK or
+   * timestamps showed the segments had arrived), the retransmits answered reordering, not loss.
+   */
+  spuriousRecoveryShare: z.number().min(0).max(1).default(0.5),
+  /** Fewer recoveries than this say nothing about their nature. */
+  minRecoveries: z.number().int().positive().default(10),
 });
 
 type Options = z.infer<typeof options>;
@@ -92,7 +99,9 @@ export default defineCheck({
         cpuBound: z.boolean(),
         /** The far end's iperf3 CPU, as iperf3 reports it. */
         remoteCpuPercent: percent.nullable(),
+        /** Sum of the most linear step against its processes × one process, and that step's process count. */
         efficiencyPercent: percent,
+        scaledProcesses: z.number().int().min(2),
         singleGbps: rate,
         bestGbps: rate,
         bestProcesses: z.number().int().min(2),
@@ -107,7 +116,7 @@ export default defineCheck({
               : `it used ${d.cpuPercent.toFixed(1)} % of its core (limit ${Math.round(d.limitPercent)} %), so the process at its limit is the far end's (remote CPU ${d.remoteCpuPercent?.toFixed(1) ?? '?'} %) or each stream's window`,
       },
       message:
-        'One iperf3 process reached {singleGbps} Gb/s while {bestProcesses} processes reached {bestGbps} Gb/s ({efficiencyPercent} % of linear scaling): a single process is the limit, not the network; {cpuNote}',
+        'One iperf3 process reached {singleGbps} Gb/s while {bestProcesses} processes reached {bestGbps} Gb/s ({efficiencyPercent} % of linear scaling at {scaledProcesses} processes): a single process is the limit, not the network; {cpuNote}',
       fix: 'Measure with one iperf3 process per core on separate ports (nicdoctor bench does), or iperf3 ≥ 3.16 on both ends (one thread per stream); pin processes to NIC-local cores with taskset/numactl, never -A with threads',
     }),
     'below-link-ceiling': symptom({
@@ -150,6 +159,20 @@ export default defineCheck({
       message:
         '{retransmits} TCP retransmits in {durationSeconds} s ({perGb} per GB sent, {ratePercent} % of segments): packets are being lost',
       fix: 'Look at NIC drops (rings: ethtool -G), softnet drops, flow control, the switch port and cabling; many unpaced streams also cause loss (fq pacing)',
+    }),
+    'retransmits-reordered': symptom({
+      severity: 'info',
+      data: z.object({
+        retransmits: z.number().int().nonnegative(),
+        durationSeconds: z.number().positive(),
+        ratePercent: percent,
+        recoveries: z.number().int().positive(),
+        undone: z.number().int().nonnegative(),
+        undonePercent: percent,
+      }),
+      message:
+        '{retransmits} TCP retransmits in {durationSeconds} s ({ratePercent} % of segments), but the sender took back {undone} of its {recoveries} loss recoveries ({undonePercent} %) once DSACK or timestamps showed the segments had arrived: packets were reordered, not lost',
+      fix: "Reordering inside a host comes from one flow's packets handled on several CPUs (RPS/RFS on veth or tunnels, a NIC hashing one flow to several queues); on a path, from LAG or ECMP members. Compare nstat TcpExtTCPSACKReorder and TcpExtTCPDSACKRecv before and after a test; raise net.ipv4.tcp_reordering only where the path reorders by design",
     }),
     'bidir-asymmetry': symptom({
       severity: 'warning',
@@ -209,7 +232,11 @@ export default defineCheck({
     const pcie = pcieBoundFinding(measured, result, opts);
     if (pcie) report('pcie-bound', pcie);
     const loss = retransmitFinding(measured, result, opts);
-    if (loss) report('retransmits', loss);
+    if (loss) {
+      const reordered = reorderedFinding(measured, loss.data, opts);
+      if (reordered) report('retransmits-reordered', reordered);
+      else report('retransmits', loss);
+    }
     const asymmetry = asymmetryFinding(measured, result, opts);
     if (asymmetry) report('bidir-asymmetry', asymmetry);
     const intervals = intervalFinding(result, opts);
@@ -261,7 +288,16 @@ function singleCoreFinding(measured: BenchMeasurement, opts: Options) {
   const singleProcess = single.perProcess[0];
   const share = singleProcess ? cpuShare(singleProcess) : null;
   const cpuBound = share !== null && share.percent >= opts.cpuBoundFraction * share.limit;
-  const efficiency = best.bitsPerSecond / (Math.max(1, single.bitsPerSecond) * best.processes);
+  // Per-process limits show in the most linear step: at more processes than the host has cores
+  // for (both ends on one small machine), the sum bends for a reason of its own.
+  const efficiencyOf = (step: (typeof measured.steps)[number]) => step.bitsPerSecond / (Math.max(1, single.bitsPerSecond) * step.processes);
+  // The widest step that still scaled near linearly is the strongest evidence; failing that, the most linear one.
+  const raised = measured.steps.filter((step) => step.processes > 1 && step.bitsPerSecond >= opts.scalingFactor * single.bitsPerSecond);
+  const linear = raised.filter((step) => efficiencyOf(step) >= opts.linearScaling);
+  const scaled = linear.length
+    ? linear.reduce((a, b) => (b.processes > a.processes ? b : a))
+    : raised.reduce((a, b) => (efficiencyOf(b) > efficiencyOf(a) ? b : a), best);
+  const efficiency = efficiencyOf(scaled);
   if (!cpuBound && efficiency < opts.linearScaling) return null;
   return {
     evidence: [
@@ -277,8 +313,9 @@ function singleCoreFinding(measured: BenchMeasurement, opts: Options) {
         : []),
       { label: 'one process', observed: gbps(single.bitsPerSecond), unit: 'Gb/s' },
       { label: `${best.processes} processes`, observed: gbps(best.bitsPerSecond), unit: 'Gb/s' },
+      ...(scaled !== best ? [{ label: `${scaled.processes} processes`, observed: gbps(scaled.bitsPerSecond), unit: 'Gb/s' }] : []),
       {
-        label: 'scaling',
+        label: scaled === best ? 'scaling' : `scaling at ${scaled.processes} processes`,
         observed: Math.round(efficiency * 100),
         expected: `< ${Math.round(opts.linearScaling * 100)} when the network is the limit`,
         unit: '% of linear',
@@ -290,6 +327,7 @@ function singleCoreFinding(measured: BenchMeasurement, opts: Options) {
       cpuBound,
       remoteCpuPercent: singleProcess?.remoteCpuPercent ?? null,
       efficiencyPercent: Math.round(efficiency * 100),
+      scaledProcesses: scaled.processes,
       singleGbps: gbps(single.bitsPerSecond),
       bestGbps: gbps(best.bitsPerSecond),
       bestProcesses: best.processes,
@@ -362,6 +400,33 @@ function retransmitFinding(measured: BenchMeasurement, result: BenchResult, opts
       durationSeconds: result.durationSeconds,
       perGb: Math.round(result.retransmits / (sentBytes / 1e9)),
       ratePercent: Number(((100 * result.retransmits) / segments).toFixed(2)),
+    },
+  };
+}
+
+/**
+ * Retransmits whose recoveries the sender mostly undid: the segments had arrived, out of order.
+ * Only the local stack's counters are read, so this speaks for runs where this host sends.
+ */
+function reorderedFinding(measured: BenchMeasurement, loss: NonNullable<ReturnType<typeof retransmitFinding>>['data'], opts: Options) {
+  const recovery = measured.counters.tcpRecovery;
+  if (!recovery || measured.direction !== 'forward' || recovery.episodes < opts.minRecoveries) return null;
+  const undone = Math.min(recovery.undone, recovery.episodes);
+  const share = undone / recovery.episodes;
+  if (share < opts.spuriousRecoveryShare) return null;
+  return {
+    evidence: [
+      { label: 'retransmits', observed: loss.retransmits },
+      { label: 'TCP loss recoveries during the bench', observed: recovery.episodes },
+      { label: 'recoveries undone as spurious', observed: undone, expected: `< ${Math.round(opts.spuriousRecoveryShare * 100)} %` },
+    ],
+    data: {
+      retransmits: loss.retransmits,
+      durationSeconds: loss.durationSeconds,
+      ratePercent: loss.ratePercent,
+      recoveries: recovery.episodes,
+      undone,
+      undonePercent: Math.round(share * 100),
     },
   };
 }

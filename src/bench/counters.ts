@@ -9,6 +9,18 @@ export interface CounterSnapshot {
   nicCounters: Map<string, number> | null;
   /** Interrupts of the NIC's vectors per CPU column. */
   interruptsPerCpu: number[] | null;
+  /** TcpExt recovery counters since boot (this namespace's): episodes entered and undone. */
+  tcpRecovery: { episodes: number; undone: number } | null;
+}
+
+/** Ways the sender enters loss recovery, and ways it takes a recovery back as spurious (include/uapi/linux/snmp.h). */
+const RECOVERY_COUNTERS = ['TcpExt.TCPSackRecovery', 'TcpExt.TCPRenoRecovery', 'TcpExt.TCPTimeouts'];
+const UNDO_COUNTERS = ['TcpExt.TCPFullUndo', 'TcpExt.TCPPartialUndo', 'TcpExt.TCPDSACKUndo', 'TcpExt.TCPLossUndo'];
+
+function tcpRecoveryOf(counters: Record<string, number>): CounterSnapshot['tcpRecovery'] {
+  if (!RECOVERY_COUNTERS.some((name) => name in counters)) return null;
+  const sum = (names: readonly string[]) => names.reduce((total, name) => total + (counters[name] ?? 0), 0);
+  return { episodes: sum(RECOVERY_COUNTERS), undone: sum(UNDO_COUNTERS) };
 }
 
 /**
@@ -16,11 +28,12 @@ export interface CounterSnapshot {
  * (a fresh fact store each time, so nothing is memoised between the two readings).
  */
 export async function captureCounters(store: FactStore, iface: string | null): Promise<CounterSnapshot> {
-  const [softnet, stats, driver, irqs] = await Promise.all([
+  const [softnet, stats, driver, irqs, protocol] = await Promise.all([
     store.get('softnet'),
     iface ? store.get('ethtool.stats', iface) : null,
     iface ? store.get('net.device', iface) : null,
     iface ? store.get('nic.irqs', iface) : null,
+    store.get('net.protocol'),
   ]);
   const cpus = softnet.ok ? softnet.value.cpus : null;
   let nicCounters: Map<string, number> | null = null;
@@ -37,6 +50,7 @@ export async function captureCounters(store: FactStore, iface: string | null): P
     softnetTimeSqueeze: cpus ? cpus.reduce((total, cpu) => total + cpu.timeSqueeze, 0) : null,
     nicCounters,
     interruptsPerCpu,
+    tcpRecovery: protocol.ok ? tcpRecoveryOf(protocol.value.counters) : null,
   };
 }
 
@@ -57,5 +71,12 @@ export function counterDeltas(before: CounterSnapshot, after: CounterSnapshot): 
     softnetTimeSqueeze: delta(before.softnetTimeSqueeze, after.softnetTimeSqueeze),
     nicDrops,
     interruptsPerCpu,
+    tcpRecovery:
+      before.tcpRecovery && after.tcpRecovery
+        ? {
+            episodes: Math.max(0, after.tcpRecovery.episodes - before.tcpRecovery.episodes),
+            undone: Math.max(0, after.tcpRecovery.undone - before.tcpRecovery.undone),
+          }
+        : null,
   };
 }

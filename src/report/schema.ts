@@ -175,6 +175,12 @@ export const benchSchema = z.object({
     softnetTimeSqueeze: z.number().nullable(),
     nicDrops: z.record(z.string(), z.number()),
     interruptsPerCpu: z.array(z.number()),
+    /**
+     * The sender's TCP loss recoveries during the run (SACK/Reno recoveries and timeouts) and how
+     * many it undid once DSACK or timestamps showed the segments had arrived: reordered, not lost.
+     * Absent in bundles older than this field and in pasted runs; null when unreadable.
+     */
+    tcpRecovery: z.object({ episodes: z.number(), undone: z.number() }).nullable().optional(),
   }),
   findings: z.array(findingSchema),
   /** False when the bench stopped early (error, interrupted): what is here is partial. */

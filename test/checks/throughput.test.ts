@@ -162,6 +162,74 @@ describe('throughput check', () => {
     expect(symptoms(await tester.run({ 'bench.result': measurement([lossy], lossy) }))).toContain('retransmits');
   });
 
+  it('calls retransmits reordering when the sender undid most of its loss recoveries, and loss when it undid few', async () => {
+    const lossy = [outcome(synthetic([5, 5, 5], 60_000))];
+    // Counters of a lab run under a CPU quota (nstat in the sending namespace): 223 SACK recoveries, 187 undone.
+    const reordered = await tester.run({
+      'bench.result': measurement([lossy], lossy, {
+        counters: {
+          softnetDropped: 0,
+          softnetTimeSqueeze: 0,
+          nicDrops: {},
+          interruptsPerCpu: [],
+          tcpRecovery: { episodes: 223, undone: 187 },
+        },
+      }),
+    });
+    expect(symptoms(reordered)).toContain('retransmits-reordered');
+    expect(symptoms(reordered)).not.toContain('retransmits');
+    const finding = reordered.findings.find((f) => f.symptom === 'retransmits-reordered');
+    expect(finding?.severity).toBe('info');
+    expect(finding?.data).toMatchObject({ recoveries: 223, undone: 187, undonePercent: 84 });
+
+    const lost = await tester.run({
+      'bench.result': measurement([lossy], lossy, {
+        counters: {
+          softnetDropped: 0,
+          softnetTimeSqueeze: 0,
+          nicDrops: {},
+          interruptsPerCpu: [],
+          tcpRecovery: { episodes: 400, undone: 12 },
+        },
+      }),
+    });
+    expect(symptoms(lost)).toContain('retransmits');
+    expect(symptoms(lost)).not.toContain('retransmits-reordered');
+
+    // This host received (reverse): its own recoveries say nothing about the peer's sending.
+    const reverse = await tester.run({
+      'bench.result': measurement([lossy], lossy, {
+        direction: 'reverse',
+        counters: {
+          softnetDropped: 0,
+          softnetTimeSqueeze: 0,
+          nicDrops: {},
+          interruptsPerCpu: [],
+          tcpRecovery: { episodes: 223, undone: 187 },
+        },
+      }),
+    });
+    expect(symptoms(reverse)).toContain('retransmits');
+  });
+
+  it('judges per-process limits at the most linear step when more processes than cores bend the sum', async () => {
+    // A lab run under 0.2 core per iperf3 on a 2-core machine: 1, 2 and 4 processes scale almost
+    // linearly; at 8 (16 quota'd processes with the far end) the cores run out.
+    const step = (count: number, gbps: number, cpu: number) =>
+      Array.from({ length: count }, () =>
+        outcome(synthetic([gbps / count, gbps / count, gbps / count]), { measuredCpuPercent: cpu, cpuQuotaPercent: 20 }),
+      );
+    const eight = step(8, 7.2, 14);
+    const result = await tester.run({
+      'bench.result': measurement([step(1, 1.37, 15.5), step(2, 2.45, 17), step(4, 4.9, 19.5), eight], eight, {
+        ceilingBitsPerSecond: 23.5 * G,
+      }),
+    });
+    const finding = result.findings.find((f) => f.symptom === 'single-core-bound');
+    expect(finding?.data).toMatchObject({ cpuBound: false, scaledProcesses: 4, bestProcesses: 8, efficiencyPercent: 89 });
+    expect(finding?.message).toContain('at 4 processes');
+  });
+
   it('calls intervals that fall to zero after line rate a stall, not fluctuation', async () => {
     // Seconds at 9.9 Gb/s, then nothing: a hang stops the transfer, frequency scaling does not.
     const hung = [outcome(synthetic([9.3, 9.9, 9.9, 9.9, 4.4, 0, 0, 0]))];

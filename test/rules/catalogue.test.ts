@@ -135,6 +135,7 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
     fires: { findings: [x.retransmits, x.qdiscNotFq], bench: {} },
     quiet: { findings: [x.retransmits, x.qdiscNotFq, x.nicDrops], bench: {} },
   },
+  'retransmits-reordered': { fires: { findings: [x.retransmitsReordered], bench: {} }, quiet: { findings: [x.retransmits], bench: {} } },
   'retransmits-path-loss': { fires: { findings: [x.retransmits], bench: {} }, quiet: { findings: [x.retransmits, x.pauseOff], bench: {} } },
   'link-speed-nominal': { fires: { findings: [x.exceedsLinkSpeed], bench: {} }, quiet: { findings: [x.atCeiling], bench: {} } },
   'not-the-network': { fires: { findings: [x.atCeiling], bench: {} }, quiet: { findings: [x.below(8.9)], bench: {} } },

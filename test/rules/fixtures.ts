@@ -343,12 +343,21 @@ export const singleCore = host('throughput/single-core-bound', {
   cpuBound: true,
   remoteCpuPercent: null,
   efficiencyPercent: 57,
+  scaledProcesses: 4,
   singleGbps: 4.1,
   bestGbps: 9.3,
   bestProcesses: 4,
   ratio: 2.27,
 });
 export const retransmits = host('throughput/retransmits', { retransmits: 48211, durationSeconds: 10, perGb: 4120, ratePercent: 0.61 });
+export const retransmitsReordered = host('throughput/retransmits-reordered', {
+  retransmits: 5661,
+  durationSeconds: 10,
+  ratePercent: 0.4,
+  recoveries: 223,
+  undone: 187,
+  undonePercent: 84,
+});
 export const unstable = host('throughput/unstable', { cvPercent: 31.2 });
 export const stalled = host('throughput/stalled', { stalledIntervals: 3, intervals: 10, bestGbps: 9.9 });
 export const collapse = host('throughput/collapse-after-first-interval', { firstGbps: 9.1, restGbps: 0.4 });
