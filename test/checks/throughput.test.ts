@@ -164,17 +164,15 @@ describe('throughput check', () => {
 
   it('calls retransmits reordering when the sender undid most of its loss recoveries, and loss when it undid few', async () => {
     const lossy = [outcome(synthetic([5, 5, 5], 60_000))];
+    /** The lossy run with these sender recoveries during the bench. */
+    const recovered = (episodes: number, undone: number, direction: BenchMeasurement['direction'] = 'forward') =>
+      measurement([lossy], lossy, {
+        direction,
+        counters: { softnetDropped: 0, softnetTimeSqueeze: 0, nicDrops: {}, interruptsPerCpu: [], tcpRecovery: { episodes, undone } },
+      });
     // Counters of a lab run under a CPU quota (nstat in the sending namespace): 223 SACK recoveries, 187 undone.
     const reordered = await tester.run({
-      'bench.result': measurement([lossy], lossy, {
-        counters: {
-          softnetDropped: 0,
-          softnetTimeSqueeze: 0,
-          nicDrops: {},
-          interruptsPerCpu: [],
-          tcpRecovery: { episodes: 223, undone: 187 },
-        },
-      }),
+      'bench.result': recovered(223, 187),
     });
     expect(symptoms(reordered)).toContain('retransmits-reordered');
     expect(symptoms(reordered)).not.toContain('retransmits');
@@ -183,31 +181,14 @@ describe('throughput check', () => {
     expect(finding?.data).toMatchObject({ recoveries: 223, undone: 187, undonePercent: 84 });
 
     const lost = await tester.run({
-      'bench.result': measurement([lossy], lossy, {
-        counters: {
-          softnetDropped: 0,
-          softnetTimeSqueeze: 0,
-          nicDrops: {},
-          interruptsPerCpu: [],
-          tcpRecovery: { episodes: 400, undone: 12 },
-        },
-      }),
+      'bench.result': recovered(400, 12),
     });
     expect(symptoms(lost)).toContain('retransmits');
     expect(symptoms(lost)).not.toContain('retransmits-reordered');
 
     // This host received (reverse): its own recoveries say nothing about the peer's sending.
     const reverse = await tester.run({
-      'bench.result': measurement([lossy], lossy, {
-        direction: 'reverse',
-        counters: {
-          softnetDropped: 0,
-          softnetTimeSqueeze: 0,
-          nicDrops: {},
-          interruptsPerCpu: [],
-          tcpRecovery: { episodes: 223, undone: 187 },
-        },
-      }),
+      'bench.result': recovered(223, 187, 'reverse'),
     });
     expect(symptoms(reverse)).toContain('retransmits');
   });
