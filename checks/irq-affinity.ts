@@ -21,6 +21,10 @@ const options = z.object({
   vendorPinningMbps: z.number().positive().default(40_000),
   /** A CPU that handled less than this share of the busiest CPU's device interrupts is free to take a NIC's. */
   freeCpuShare: z.number().nonnegative().default(0.01),
+  /** Another device line competes with a queue for its CPU when it took at least this share of the queue's interrupts. */
+  competingShare: z.number().gt(0).default(0.5),
+  /** A CPU whose device interrupts are this many times the next busiest CPU's is the host's outlier. */
+  outlierRatio: z.number().gt(1).default(2),
 });
 
 /** What every finding of this check says about the NIC's queue interrupts. */
@@ -138,6 +142,32 @@ const check = defineCheck({
         ops: [{ kind: 'irq-affinity', irqs: '{irqs}', cpus: '{localCpus}' }],
       },
     }),
+    'busiest-queue-stacked': symptom({
+      severity: 'warning',
+      data: z.object({
+        ...queueFields,
+        cpu: z.number().int(),
+        /** The NIC's busiest receive queue and its interrupts since boot. */
+        queueIrq: z.number().int(),
+        queueTotal: z.number(),
+        /** The other busy device lines on that CPU ("IRQ 64 (eth3-fp-0)"), and their interrupts. */
+        otherLines: z.string(),
+        otherTotal: z.number(),
+        /** Device interrupts that CPU handled, and the next busiest CPU's. */
+        cpuTotal: z.number(),
+        nextBusiest: z.number(),
+        ratio: z.number(),
+        /** The CPU the NIC's queues should use that handled the fewest device interrupts. */
+        quietCpu: z.number().int(),
+      }),
+      phrases: queuePhrases,
+      message:
+        'The busiest receive queue of {subject} (IRQ {queueIrq}, {queueTotal} interrupts since boot) shares CPU {cpu} with {otherLines}, which took {otherTotal}: that CPU handled {cpuTotal} device interrupts, {ratio} times the next busiest CPU',
+      fix: {
+        text: 'Move one of them to a quieter CPU (CPU {quietCpu} handled the fewest): echo {quietCpu} > /proc/irq/{queueIrq}/smp_affinity_list, or offset the queue-to-CPU mapping of one port; counts are since boot, so compare two readings of /proc/interrupts after changing affinity',
+        ops: [{ kind: 'irq-affinity', irqs: '{queueIrq}', cpus: '{quietCpu}' }],
+      },
+    }),
     'irqbalance-overrides-pinning': symptom({
       severity: 'info',
       data: z.object({
@@ -187,8 +217,9 @@ const check = defineCheck({
     const oneCpu = reportOneCpu(ctx, view);
     reportOffNode(ctx, view);
     const concentrated = reportConcentration(ctx, view, oneCpu);
-    if (oneCpu === null && !concentrated) reportQueuesShareCpu(ctx, view);
+    const shared = oneCpu === null && !concentrated && reportQueuesShareCpu(ctx, view);
     if (!view.multiQueue) reportStackedWithDevices(ctx, view);
+    else if (oneCpu === null && !concentrated && !shared) reportBusiestQueueStacked(ctx, view);
     reportIrqbalance(ctx, view, oneCpu);
     return undefined;
   },
@@ -363,20 +394,20 @@ function busyReceiveQueues(view: QueueView, opts: Options): { irq: NicIrq; colum
  * 3b. Several busy receive queues on one CPU while a CPU the queues should use takes none of them
  * (a partial concentration: "two queues on CPU3, CPU2 idle"). Only where one queue per CPU fits.
  */
-function reportQueuesShareCpu(ctx: Ctx, view: QueueView): void {
+function reportQueuesShareCpu(ctx: Ctx, view: QueueView): boolean {
   const { options: opts } = ctx;
-  if (!view.multiQueue || !view.haveCounts) return;
+  if (!view.multiQueue || !view.haveCounts) return false;
   const busy = busyReceiveQueues(view, opts);
-  if (busy.length < 2 || busy.length > view.targetCpus.length) return;
+  if (busy.length < 2 || busy.length > view.targetCpus.length) return false;
   const perColumn = new Map<number, number>();
   for (const { column } of busy) if (column !== null) perColumn.set(column, (perColumn.get(column) ?? 0) + 1);
   const [column, stacked] = [...perColumn].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [-1, 0]);
-  if (stacked < 2) return;
+  if (stacked < 2) return false;
   const usedCpus = new Set(
     view.receive.flatMap((irq) => irq.counts.flatMap((count, index) => (count > 0 ? [view.onlineCpus[index]!] : []))),
   );
   const unused = view.targetCpus.filter((cpu) => view.onlineCpus.includes(cpu) && !usedCpus.has(cpu));
-  if (unused.length === 0) return;
+  if (unused.length === 0) return false;
   const cpu = view.onlineCpus[column]!;
   const total = view.receive.reduce((sum, irq) => sum + irq.counts.reduce((rowSum, count) => rowSum + count, 0), 0);
   ctx.report('queues-share-cpu', {
@@ -389,6 +420,7 @@ function reportQueuesShareCpu(ctx: Ctx, view: QueueView): void {
     })),
     data: { ...view.common, cpu, stacked, busy: busy.length, unusedCpus: formatCpuList(unused) },
   });
+  return true;
 }
 
 /**
@@ -437,6 +469,82 @@ function reportStackedWithDevices(ctx: Ctx, view: QueueView): void {
       })),
     ],
     data: { ...view.common, cpu, total, otherBusy: others.length, otherTotal, freeCpus: formatCpuList(free) },
+  });
+}
+
+/**
+ * 3d. A multi-queue NIC whose queues are spread one per CPU can still have its busiest receive
+ * queue land on the CPU that takes another device's busiest line (the hot queues of two router
+ * ports under the same 1:1 queue-to-CPU map): that CPU then handles several times what any other
+ * does, and its softirq caps both ports. Judged on the rows the capture shows.
+ */
+function reportBusiestQueueStacked(ctx: Ctx, view: QueueView): void {
+  const { optional, options: opts } = ctx;
+  const interrupts = optional['proc.interrupts'];
+  if (!interrupts.ok || !view.haveCounts) return;
+  const totalOf = (counts: readonly number[]) => counts.reduce((sum, count) => sum + count, 0);
+  const hottest = busyReceiveQueues(view, opts)
+    .filter((queue) => queue.column !== null)
+    .reduce<{ irq: NicIrq; column: number | null } | null>(
+      (best, queue) => (best === null || totalOf(queue.irq.counts) > totalOf(best.irq.counts) ? queue : best),
+      null,
+    );
+  if (hottest === null) return;
+  const { irq } = hottest;
+  const column = hottest.column!;
+  const queueTotal = totalOf(irq.counts);
+  if (queueTotal < opts.minInterrupts) return;
+  const own = new Set(view.queues.map((queue) => queue.irq));
+  const devices = deviceRows(interrupts.value).filter((row) => !own.has(row.irq!));
+  const others = devices.filter(
+    (row) => row.total >= queueTotal * opts.competingShare && dominantColumn(row.counts, opts.concentrationShare) === column,
+  );
+  if (others.length === 0) return;
+  const perCpu = view.onlineCpus.map((_, index) => [...devices, ...view.queues].reduce((sum, row) => sum + (row.counts[index] ?? 0), 0));
+  const nextBusiest = Math.max(0, ...perCpu.filter((_, index) => index !== column));
+  if (perCpu[column]! < opts.outlierRatio * Math.max(1, nextBusiest)) return;
+  const allDevices = devices.reduce((sum, row) => sum + row.total, totalOf(view.queues.flatMap((queue) => queue.counts)));
+  const candidates = view.targetCpus.filter((cpu) => view.onlineCpus.includes(cpu));
+  const quiet = (candidates.length > 0 ? candidates : view.onlineCpus).reduce((best, cpu) =>
+    perCpu[view.onlineCpus.indexOf(cpu)]! < perCpu[view.onlineCpus.indexOf(best)]! ? cpu : best,
+  );
+  const label = (row: { irq: number | null; actions: readonly string[] }) =>
+    `IRQ ${row.irq}${row.actions[0] ? ` (${row.actions.join(', ')})` : ''}`;
+  ctx.report('busiest-queue-stacked', {
+    // A port that took a sliver of the host's device interrupts is idle: where it sits is a note.
+    ...(queueTotal / allDevices < opts.idleShareOfHost || irq.shared ? { severity: 'info' as const } : {}),
+    evidence: [
+      {
+        label: `IRQ ${irq.irq}${irq.name ? ` (${irq.name})` : ''} interrupts on CPU ${view.onlineCpus[column]}`,
+        observed: irq.counts[column] ?? 0,
+        unit: 'interrupts',
+        source: { kind: 'file', path: '/proc/interrupts' },
+      },
+      ...others.slice(0, 4).map((row) => ({
+        label: `${label(row)} on the same CPU`,
+        observed: row.total,
+        unit: 'interrupts',
+        source: { kind: 'file' as const, path: '/proc/interrupts' },
+      })),
+      {
+        label: 'device interrupts, next busiest CPU',
+        observed: nextBusiest,
+        unit: 'interrupts',
+        source: { kind: 'file', path: '/proc/interrupts' },
+      },
+    ],
+    data: {
+      ...view.common,
+      cpu: view.onlineCpus[column]!,
+      queueIrq: irq.irq,
+      queueTotal,
+      otherLines: others.slice(0, 4).map(label).join(', '),
+      otherTotal: others.reduce((sum, row) => sum + row.total, 0),
+      cpuTotal: perCpu[column]!,
+      nextBusiest,
+      ratio: Number((perCpu[column]! / Math.max(1, nextBusiest)).toFixed(1)),
+      quietCpu: quiet,
+    },
   });
 }
 

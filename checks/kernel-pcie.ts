@@ -60,8 +60,14 @@ export default defineCheck({
         capableGbps: z.number().nullable(),
         capableLink: z.string().nullable(),
         limitingAddress: z.string(),
-        /** Whether the ceiling carries the port: no (a fault), yes (a note), unknown (no port speed: a note asking for it). */
-        carriesPort: z.enum(['no', 'yes', 'unknown']),
+        /** What the driver says the card's ports need together (ixgbe), null when it does not say. */
+        requiredGbps: z.number().nullable(),
+        /**
+         * Whether the ceiling carries the port: no (a fault), shared (one port, but not what the driver
+         * says all its ports need together: a fault under load on every port), yes (a note), unknown
+         * (no port speed: a note asking for it).
+         */
+        carriesPort: z.enum(['no', 'shared', 'yes', 'unknown']),
       }),
       phrases: {
         device: (d) => `${d.driver} ${d.address}${d.interfaceName ? ` (${d.interfaceName})` : ''}`,
@@ -74,9 +80,11 @@ export default defineCheck({
         verdict: (d) =>
           d.carriesPort === 'no'
             ? `below the ${d.portGbps} Gb/s ${d.portFromInterface ? 'of the port' : `of the slowest ${d.driver} port`}: the slot, not the network, sets the ceiling`
-            : d.carriesPort === 'yes'
-              ? `enough for the ${d.portGbps} Gb/s port, though below what the card can do`
-              : `below what the card can do${d.capableGbps !== null ? ` (${d.capableGbps} Gb/s)` : ''}; whether it caps the port depends on the port speed, which the capture does not show`,
+            : d.carriesPort === 'shared'
+              ? `enough for one port, but the driver says the card's ports need ${d.requiredGbps} Gb/s together: with traffic on every port, the slot, not the network, sets the ceiling`
+              : d.carriesPort === 'yes'
+                ? `enough for the ${d.portGbps} Gb/s port, though below what the card can do`
+                : `below what the card can do${d.capableGbps !== null ? ` (${d.capableGbps} Gb/s)` : ''}; whether it caps the port depends on the port speed, which the capture does not show`,
         ask: (d) =>
           d.carriesPort === 'unknown'
             ? `Give the port speed to judge it: ethtool ${d.interfaceName ?? '<interface>'} (Speed:) or cat /sys/class/net/${d.interfaceName ?? '<interface>'}/speed. `
@@ -102,22 +110,27 @@ export default defineCheck({
       const ceilingGbps = Number((entry.availableGbps * opts.efficiency).toFixed(2));
       const judgedGbps = portGbps ?? classGbps;
       const belowPort = judgedGbps !== null && ceilingGbps < judgedGbps;
+      // The driver's own verdict ("This is not sufficient for optimal performance"): what it needs
+      // for every port of the card at line rate, against what the slot gives.
+      const belowCard = entry.requiredGbps !== null && entry.availableGbps < entry.requiredGbps;
       // "limited by": the link trained below what the device can do. Whether that caps the port
       // depends on the port's speed: below it (or below the driver's slowest port) is a fault;
       // carried, a note; with no port speed from any source, a warning that asks for the speed
       // (rule pcie-link-downgraded, low confidence), never "cannot carry the port".
-      if (!belowPort && !entry.limitedBy) continue;
-      const carriesPort = belowPort ? 'no' : portGbps !== null ? 'yes' : 'unknown';
-      const severity = belowPort ? 'critical' : carriesPort === 'unknown' ? 'warning' : 'info';
+      if (!belowPort && !belowCard && !entry.limitedBy) continue;
+      const carriesPort = belowPort ? 'no' : belowCard ? 'shared' : portGbps !== null ? 'yes' : 'unknown';
+      const severity = belowPort ? 'critical' : carriesPort === 'shared' || carriesPort === 'unknown' ? 'warning' : 'info';
       const evidence: Evidence[] = [
         {
           label: `${entry.address} available PCIe bandwidth`,
           observed: entry.availableGbps,
           ...(entry.capableGbps !== null
             ? { expected: entry.capableGbps }
-            : judgedGbps !== null
-              ? { expected: `≥ ${(judgedGbps / opts.efficiency).toFixed(1)}` }
-              : {}),
+            : belowCard
+              ? { expected: `≥ ${entry.requiredGbps}` }
+              : judgedGbps !== null
+                ? { expected: `≥ ${(judgedGbps / opts.efficiency).toFixed(1)}` }
+                : {}),
           unit: 'Gb/s',
           ...(from ? { source: from } : {}),
         },
@@ -141,6 +154,7 @@ export default defineCheck({
           capableGbps: entry.capableGbps,
           capableLink: entry.capableLink,
           limitingAddress: entry.limitedBy?.address ?? entry.address,
+          requiredGbps: entry.requiredGbps,
           carriesPort,
         },
       });

@@ -35,6 +35,12 @@ const options = z.object({
    */
   stallFraction: z.number().min(0).max(1).default(0.01),
   collapseRatio: z.number().min(1).default(3),
+  /**
+   * Broken segmentation offload shows as a working first second, then a collapse. A first interval
+   * below this never got going (a few initial windows and their retransmissions, about a megabyte
+   * or less): that run stalled from the start, which is judged as a stall.
+   */
+  collapseMinFirstMbps: z.number().nonnegative().default(8),
   /** Bytes per TCP segment, for the retransmit rate (MSS at MTU 1500). */
   segmentBytes: z.number().positive().default(1448),
   /**
@@ -188,9 +194,24 @@ export default defineCheck({
     }),
     stalled: symptom({
       severity: 'warning',
-      data: z.object({ stalledIntervals: z.number().int().positive(), intervals: z.number().int().positive(), bestGbps: rate }),
+      data: z.object({
+        stalledIntervals: z.number().int().positive(),
+        intervals: z.number().int().positive(),
+        bestGbps: rate,
+        bestMbps: z.number().nonnegative(),
+        /**
+         * Even the best interval moved less than a working start (collapseMinFirstMbps): the
+         * connection opened and its first windows went out, then nothing arrived. Small packets
+         * pass and full-size segments do not: the signature of frames larger than the path carries.
+         */
+        neverStarted: z.boolean(),
+      }),
+      phrases: {
+        reached: (d) =>
+          d.neverStarted ? `the best one moved only ${d.bestMbps} Mb/s: the transfer never got going` : `others reached ${d.bestGbps} Gb/s`,
+      },
       message:
-        'Throughput stopped: {stalledIntervals} of {intervals} intervals carried (almost) nothing after others reached {bestGbps} Gb/s. A stall is an event (a transmit hang and reset, a link drop, a retransmission timeout), not the variation frequency scaling or IRQ placement cause',
+        'Throughput stopped: {stalledIntervals} of {intervals} intervals carried (almost) nothing, {reached}. A stall is an event (a transmit hang and reset, a link drop, a retransmission timeout, frames the path does not carry), not the variation frequency scaling or IRQ placement cause',
       fix: 'Read the kernel log of both ends for the time of the stall (transmit timeouts, resets, link down/up: dmesg -T | grep -iE "hang|timeout|reset|link is") and the interface counters before and after a test',
     }),
     'collapse-after-first-interval': symptom({
@@ -465,7 +486,13 @@ function stallFinding(rates: readonly number[], opts: Options) {
         { label: 'intervals with (almost) no traffic', observed: stalled, expected: 0 },
         { label: 'best interval', observed: gbps(best), unit: 'Gb/s' },
       ],
-      data: { stalledIntervals: stalled, intervals: rates.length, bestGbps: gbps(best) },
+      data: {
+        stalledIntervals: stalled,
+        intervals: rates.length,
+        bestGbps: gbps(best),
+        bestMbps: Number((best / 1e6).toPrecision(3)),
+        neverStarted: best < opts.collapseMinFirstMbps * 1e6,
+      },
     },
   };
 }
@@ -475,7 +502,8 @@ function intervalFinding(result: BenchResult, opts: Options) {
   const rates = result.intervals.map((interval) => interval.bitsPerSecond);
   const [first, ...rest] = rates;
   const restMedian = median(rest);
-  if (first !== undefined && restMedian !== null && rest.length >= 2 && first > opts.collapseRatio * restMedian) {
+  const working = first !== undefined && first >= opts.collapseMinFirstMbps * 1e6;
+  if (working && restMedian !== null && rest.length >= 2 && first > opts.collapseRatio * restMedian) {
     return {
       symptom: 'collapse-after-first-interval' as const,
       finding: {

@@ -1,7 +1,9 @@
 import { defineCollector } from '../contracts/collector.js';
 import { FactCollectionError } from '../contracts/facts.js';
-import type { SettingCure } from '../parsers/prose-remedies.js';
+import type { SettingCure, TriedSetting } from '../parsers/prose-remedies.js';
 import type { StatedDownshift } from '../parsers/prose-symptoms.js';
+import type { FramesCut } from '../parsers/tcpdump-truncation.js';
+import type { ToolAtOneCore } from '../parsers/process-cpu.js';
 
 /**
  * What a pasted ticket reports in its own words and runs: the best iperf3 rate (its pasted runs
@@ -25,6 +27,14 @@ export interface TicketReports {
   flowControlCured: boolean;
   /** The poster's words point at the frame size: an MTU or MSS change cured it, or jumbo frames do not pass. */
   mtuEvidence: boolean;
+  /** The settings the poster says they changed as a test that moved nothing ("tried disabling TSO ..., but no luck"). */
+  triedWithoutEffect: Record<TriedSetting, boolean>;
+  /** A test or capture tool a pasted pidstat or top table shows at one core's worth of CPU (null: none shown). */
+  toolAtOneCore: ToolAtOneCore | null;
+  /** The jumbo MTU (above 1500) the poster says the hosts run, null when the words state none. */
+  statedMtu: number | null;
+  /** A pasted tcpdump run shows packets that arrived cut short on the path (null: none shown). */
+  framesCut: FramesCut | null;
   /** The poster's words point at CPU power management: faster with the CPUs kept busy, or a governor change cured it. */
   cpuFrequencyEvidence: boolean;
   /** The poster says every received packet lands on one receive queue. */

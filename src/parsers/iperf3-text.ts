@@ -89,6 +89,20 @@ function rate(value: string, prefix: string): number {
   return Math.round(numberInRange(value, 'iperf3 rate', COUNT) * UNIT[prefix]!);
 }
 
+/** iperf3 counts Bytes in powers of 1024 (KBytes = 1024 bytes), bits in powers of 1000. */
+const BYTE_UNIT: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 };
+
+/**
+ * A row's rate as printed; or, where a coarse format (-f g) printed "0.00 Gbits/sec" for an
+ * interval that moved bytes (87.4 KBytes in a second), the rate of those bytes.
+ */
+function rowRate(match: RegExpMatchArray): number {
+  const printed = rate(match[7]!, match[8]!);
+  const seconds = Number(match[4]) - Number(match[3]);
+  const bytes = numberInRange(match[5]!, 'iperf3 transfer', COUNT) * BYTE_UNIT[match[6]!]!;
+  return printed === 0 && bytes > 0 && seconds > 0 ? Math.round((bytes * 8) / seconds) : printed;
+}
+
 interface Row {
   id: string;
   tag: string | null;
@@ -130,7 +144,7 @@ export function parseIperf3Text(text: string, command: string | null = null): Ip
       tag: match[2] ?? null,
       start: numberInRange(match[3]!, 'iperf3 interval start', SECONDS),
       end: numberInRange(match[4]!, 'iperf3 interval end', SECONDS),
-      bitsPerSecond: rate(match[7]!, match[8]!),
+      bitsPerSecond: rowRate(match),
       // UDP rows carry a datagram count where TCP rows carry retransmits.
       retransmits: match[13] !== undefined && match[9] === undefined ? numberInRange(match[13], 'iperf3 retransmits', COUNT) : null,
       omitted: match[15] !== undefined,
@@ -209,12 +223,19 @@ export function parseIperf3Text(text: string, command: string | null = null): Ip
     reverseBitsPerSecond: otherFinal?.bitsPerSecond ?? null,
     retransmits:
       sender?.retransmits ??
-      (perStream.some((s) => s.retransmits !== null) ? perStream.reduce((total, s) => total + (s.retransmits ?? 0), 0) : null),
+      (perStream.some((s) => s.retransmits !== null) ? perStream.reduce((total, s) => total + (s.retransmits ?? 0), 0) : null) ??
+      intervalRetransmits(intervals),
     durationSeconds: (sender ?? receiver)?.end ?? intervals.at(-1)?.end ?? null,
     jitterMs: udp ? (udpFinal?.jitterMs ?? null) : null,
     lostPercent: udp ? (udpFinal?.lostPercent ?? null) : null,
     hasSummary: Boolean(sender ?? receiver),
   };
+}
+
+/** A run stopped before its summary (Ctrl-C) still counted its retransmits per interval. */
+function intervalRetransmits(intervals: readonly { retransmits: number | null }[]): number | null {
+  if (!intervals.some((interval) => interval.retransmits !== null)) return null;
+  return intervals.reduce((total, interval) => total + (interval.retransmits ?? 0), 0);
 }
 
 /** iperf3 -T prefixes every line with "title:  ". */

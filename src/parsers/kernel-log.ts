@@ -23,6 +23,12 @@ export interface KernelPcieReport {
   capableLink: string | null;
   /** The current link as printed ("8.0 GT/s PCIe x8", "Speed:5.0GT/s, Width: x1"). */
   link: string | null;
+  /**
+   * What the driver says all the card's ports need, in the units of availableGbps (ixgbe: "For
+   * optimal performance, at least 20GT/s of bandwidth is required" on a dual 10G card); null when
+   * it does not say.
+   */
+  requiredGbps: number | null;
   /** The log line, trimmed of its timestamp. */
   line: string;
 }
@@ -157,7 +163,8 @@ export function linkEvent(body: string): LinkEvent | undefined {
 const GENERIC =
   /^([\d.]{1,12}) Gb\/s available PCIe bandwidth(?:, limited by ([\d.]{1,8} GT\/s (?:PCIe )?x\d{1,2}) link at ([0-9a-f:.]{7,16}) \(capable of ([\d.]{1,12}) Gb\/s with ([\d.]{1,8} GT\/s (?:PCIe )?x\d{1,2}) link\)| \(([^)]{0,80})\))/i;
 const IXGBE = /^PCI Express bandwidth of (\d{1,4})GT\/s available/i;
-const IXGBE_LINK = /^\((Speed:[\d.]{1,6}GT\/s, Width: x\d{1,2})/i;
+const IXGBE_LINK = /^\((Speed:([\d.]{1,6})GT\/s, Width: x(\d{1,2}))/i;
+const IXGBE_REQUIRED = /^For optimal performance,? at least (\d{1,4})GT\/s of bandwidth is required/i;
 // igb: "(PCIe:2.5Gb/s:Width x1)"; i40e: "PCI-Express: Speed 8.0GT/s Width x8".
 const LANES = /^(?:\(PCIe:([\d.]{1,6})G[bT]\/s:Width x(\d{1,2})\)|PCI-Express: Speed ([\d.]{1,6})GT\/s Width x(\d{1,2})\b)/i;
 
@@ -231,7 +238,8 @@ class NicTable {
  */
 export function parseKernelLog(text: string): KernelLog {
   const reports = new Map<string, KernelPcieReport>();
-  const ixgbeLinks = new Map<string, string>();
+  const ixgbeLinks = new Map<string, { link: string; driver: string; line: string; rate: number; width: number; iface: string | null }>();
+  const required = new Map<string, number>();
   const nics = new NicTable();
   for (const raw of lines(text)) {
     const line = message(raw);
@@ -282,6 +290,7 @@ export function parseKernelLog(text: string): KernelLog {
         capableGbps: capable ? Number(capable) : null,
         capableLink: capableLink ?? null,
         link: link ?? limitLink ?? null,
+        requiredGbps: null,
         line,
       });
       continue;
@@ -298,13 +307,20 @@ export function parseKernelLog(text: string): KernelLog {
         capableGbps: null,
         capableLink: null,
         link: null,
+        requiredGbps: null,
         line,
       });
       continue;
     }
     const ixgbeLink = IXGBE_LINK.exec(body);
     if (ixgbeLink) {
-      ixgbeLinks.set(address, ixgbeLink[1]!);
+      const [, link, rate, width] = ixgbeLink;
+      ixgbeLinks.set(address, { link: link!, driver, line, rate: Number(rate), width: Number(width), iface: prefixed.iface });
+      continue;
+    }
+    const needed = IXGBE_REQUIRED.exec(body);
+    if (needed) {
+      required.set(address, Number(needed[1]));
       continue;
     }
     const lanes = LANES.exec(body);
@@ -320,13 +336,32 @@ export function parseKernelLog(text: string): KernelLog {
         capableGbps: null,
         capableLink: null,
         link: `${rate} GT/s x${width}`,
+        requiredGbps: null,
         line,
       });
     }
   }
-  for (const [address, link] of ixgbeLinks) {
+  for (const [address, seen] of ixgbeLinks) {
     const report = reports.get(address);
-    if (report && !report.link) report.link = link;
+    if (report && !report.link) report.link = seen.link;
+    // A pasted excerpt may start after the "bandwidth ... available" line: the link line says the same.
+    if (!report && seen.rate > 0 && seen.width > 0)
+      reports.set(address, {
+        driver: seen.driver,
+        address,
+        interface: seen.iface,
+        availableGbps: usable(seen.rate, seen.width),
+        limitedBy: null,
+        capableGbps: null,
+        capableLink: null,
+        link: seen.link,
+        requiredGbps: null,
+        line: seen.line,
+      });
+  }
+  for (const [address, gbps] of required) {
+    const report = reports.get(address);
+    if (report) report.requiredGbps = gbps;
   }
   return { pcie: [...reports.values()], nics: nics.all() };
 }

@@ -65,8 +65,8 @@ export function parseProcInterrupts(text: string): ProcInterrupts {
     );
   const rows: InterruptRow[] = [];
   let pending: { id: string; rest: string } | undefined;
-  const flush = (last = false) => {
-    if (pending) rows.push(parseRow(pending.id, pending.rest, cpus.length, last));
+  const flush = () => {
+    if (pending) rows.push(parseRow(pending.id, pending.rest, cpus.length));
     pending = undefined;
   };
   for (const line of all.slice(index)) {
@@ -83,7 +83,7 @@ export function parseProcInterrupts(text: string): ProcInterrupts {
     }
     throw new ParseError(`/proc/interrupts: unreadable line "${line.trim().slice(0, 80)}"`);
   }
-  flush(true);
+  flush();
   return { cpus, rows };
 }
 
@@ -97,7 +97,7 @@ function continuesRow(row: { id: string; rest: string }, line: string, cpuCount:
   return /^\d+$/.test(row.id) && descriptor !== '' && descriptor.split(/\s+/).length <= 2 && /^\s*[\w.@:-]+\s*$/.test(line);
 }
 
-function parseRow(id: string, rest: string, cpuCount: number, last: boolean): InterruptRow {
+function parseRow(id: string, rest: string, cpuCount: number): InterruptRow {
   const irq = /^\d+$/.test(id) ? Number(id) : null;
   // Counts are the leading numeric words; take at most one per CPU.
   const counts: number[] = [];
@@ -125,8 +125,10 @@ function parseRow(id: string, rest: string, cpuCount: number, last: boolean): In
       description: remaining || null,
     };
   }
-  if (last && counts.length > 0 && counts.length < cpuCount && remaining === '') {
-    // The text stops mid-row: the counts read are real, the rest of the row is not known.
+  if (counts.length > 0 && counts.length < cpuCount && remaining === '') {
+    // The text stops mid-row (at its end, or where a ticket joins two excerpts of the file): the
+    // counts read are real, the rest of the row is not known. The kernel never prints a numbered
+    // row without its chip, so such a row is a cut and not a format to refuse.
     return { id, irq, counts, total, chip: null, hwirq: null, trigger: null, actions: [], description: null, truncated: true };
   }
   if (counts.length !== cpuCount) {

@@ -72,6 +72,28 @@ export function statedMtuEvidence(prose: string): boolean {
   return false;
 }
 
+// "interface MTU set to 8000, 8192, or 9000", "an MTU size of 9000 Bytes", "mtu=9000", "9000 MTU".
+const MTU_VALUE =
+  /\bMTU\b(?: (?:size|value|setting))?(?:\s?(?:of|to|=|:|is|was|at|set to|configured to|changed to))?\s?(\d{4})\b|\b(\d{4})[- ]?(?:bytes? )?MTU\b/gi;
+// "supports MTU up to 9216", "max MTU 9000": what a device allows, not what this host runs.
+const MTU_LIMIT = /\b(?:max(?:imum)?|up to|supports?|allows?|capable|limit)\b[^.\n]{0,20}$/i;
+
+/**
+ * The jumbo MTU the poster says the hosts run (1501-9216), the largest stated; null when the
+ * words state none. A device's maximum ("supports MTU up to 9216") is not a setting.
+ */
+export function statedJumboMtu(prose: string): number | null {
+  const text = flat(prose);
+  let largest: number | null = null;
+  for (const match of text.matchAll(MTU_VALUE)) {
+    const mtu = Number(match[1] ?? match[2]);
+    if (mtu <= 1500 || mtu > 9216) continue;
+    if (MTU_LIMIT.test(text.slice(Math.max(0, match.index - 30), match.index))) continue;
+    largest = Math.max(largest ?? 0, mtu);
+  }
+  return largest;
+}
+
 /** CPU power management by name: the P-state drivers, governors, energy hints, idle states. */
 const POWER_MANAGEMENT =
   /\b(?:HWP|intel_pstate|amd[-_]pstate|acpi[-_]cpufreq|cpufreq|cpupower|governor|P-?states?|C-?states?|EPP|EPB|power[ -]?sav(?:ing|e)s?|frequency scaling|powersave|ondemand|schedutil|turbo)\b/gi;
@@ -105,7 +127,7 @@ function flat(prose: string): string {
 }
 
 /** Offloads by the names ethtool -k and posters use for them. */
-const OFFLOAD_WORDS =
+export const OFFLOAD_WORDS =
   /\b(?:scatter[- ]?gather|sg(?= o(?:n|ff)\b)|TSO|GSO|GRO|LRO|UFO|USO|tx[- ]?checksum(?:ming)?|rx[- ]?checksum(?:ming)?|checksum(?:ming)? offloads?|(?:tcp |generic )?segmentation offloads?|receive offloads?)\b/gi;
 /** Turning it on or off, by hand or with ethtool -K ("w/o TSO" in a list of test runs). */
 const OFFLOAD_CHANGED =
@@ -200,4 +222,43 @@ export function statedSettingCures(prose: string): Record<SettingCure, boolean> 
     }
   }
   return cured;
+}
+
+/** The settings a poster may say they tried without effect. */
+export const TRIED_SETTINGS = ['offloads', 'rings', 'flowControl', 'mtu'] as const;
+export type TriedSetting = (typeof TRIED_SETTINGS)[number];
+const TRIED_WORDS: Record<TriedSetting, RegExp> = {
+  offloads: OFFLOAD_WORDS,
+  rings: RING_WORDS,
+  flowControl: /\b(?:flow[ -]control|pause frames?|802\.3x)\b/gi,
+  mtu: /\b(?:jumbo(?: frames?| MTU)?|MTU)\b/gi,
+};
+/** "tried disabling TSO ...", "I also turned off GRO", "played with the ring sizes": a test of the setting. */
+const TRIED =
+  /\b(?:tried|tries|trying|tested|attempted|played with|experimented with|also (?:disabled|enabled|turned|set|changed|raised|increased))\b/i;
+/** "... but no luck", "nothing changed", "without any effect", and the no-effect phrases of NO_EFFECT. */
+const NO_LUCK =
+  /\b(?:no luck|nothing changed|(?:no|without (?:any )?)(?:success|effect|change|improvement)|to no avail|same (?:results?|speed|throughput|numbers?)|no better|still (?:the same|stuck|capped|limited))\b/i;
+
+/**
+ * The settings the poster says they changed as a test that moved nothing ("Also tried disabling
+ * TSO and LRO, enabling Jumbo MTU, but no luck"): such a setting is the poster's experiment, not
+ * the cause, and its state in the pasted output is the experiment's, not the configuration to fix.
+ */
+export function statedTriedWithoutEffect(prose: string): Record<TriedSetting, boolean> {
+  const text = flat(prose);
+  const tried = { offloads: false, rings: false, flowControl: false, mtu: false };
+  for (const setting of TRIED_SETTINGS) {
+    for (const match of text.matchAll(TRIED_WORDS[setting])) {
+      // The sentence of the mention: from its last full stop to the next one (or a window on).
+      const start = Math.max(0, lastIndexWithin(text, '.', match.index, WINDOW / 2) + 1, match.index - WINDOW / 2);
+      const stop = text.indexOf('.', match.index + match[0].length);
+      const sentence = text.slice(start, stop < 0 ? match.index + WINDOW / 2 : Math.min(stop, match.index + WINDOW / 2));
+      if (TRIED.test(sentence) && (NO_LUCK.test(sentence) || NO_EFFECT.test(sentence))) {
+        tried[setting] = true;
+        break;
+      }
+    }
+  }
+  return tried;
 }

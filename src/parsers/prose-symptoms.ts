@@ -145,8 +145,18 @@ function speedMbps(match: RegExpMatchArray): number | null {
   return LINK_RATES_MBPS.has(mbps) ? mbps : null;
 }
 
-/** The downshift the prose (and device names in the text) states, or null. */
-export function statedLinkDownshift(prose: string, deviceText = ''): StatedDownshift | null {
+/** Speeds the text's outputs show, added to what its words state (the Speed: ethtool printed, a NIC model's only speed). */
+export interface ObservedSpeeds {
+  negotiatedMbps?: number | null;
+  capableMbps?: number | null;
+}
+
+/**
+ * The downshift the prose (and device names in the text) states, or null. `observed` adds what the
+ * outputs show: "Speed: 100Mb/s" pasted under "the I350 is a gigabit card" is the same downshift
+ * as the words "it links at 100M" would be.
+ */
+export function statedLinkDownshift(prose: string, deviceText = '', observed: ObservedSpeeds = {}): StatedDownshift | null {
   const text = flatProse(prose);
   const negotiated: number[] = [];
   const capable: number[] = [];
@@ -190,6 +200,8 @@ export function statedLinkDownshift(prose: string, deviceText = ''): StatedDowns
   for (const match of text.matchAll(GIGABIT_WORD)) if (aboutTheLink(sentenceAt(text, match.index))) capable.push(1000);
   for (const match of `${text} ${deviceText.slice(0, MAX_CHARS)}`.matchAll(DEVICE_GIGABIT))
     capable.push((match[1] ? Number(match[1]) : 1) * 1000);
+  if (observed.negotiatedMbps) negotiated.push(observed.negotiatedMbps);
+  if (observed.capableMbps) capable.push(observed.capableMbps);
   if (negotiated.length === 0 || capable.length === 0) return null;
   const negotiatedMbps = Math.min(...negotiated);
   const capableMbps = Math.max(...capable.filter((speed) => LINK_RATES_MBPS.has(speed)));

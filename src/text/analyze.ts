@@ -14,6 +14,9 @@ import { statedCpuCount, statedLinkSpeedMbps, statedNicModel } from '../parsers/
 import { segment, type IgnoredText, type Segment } from './segment.js';
 import { UsageError } from '../util/errors.js';
 import { kernelLogOfText } from './kernel-text.js';
+import { readFramesCut } from '../parsers/tcpdump-truncation.js';
+import { offloadRunsDiffer } from './labelled-runs.js';
+import { readToolAtOneCore } from '../parsers/process-cpu.js';
 import { FREEBSD_COMMANDS } from './ask-for-freebsd.js';
 import { freebsdReport, productOf } from './freebsd-report.js';
 import { statedIperf3Version, statedToolRates } from '../parsers/prose-tools.js';
@@ -21,6 +24,8 @@ import {
   statedCpuFrequencyEvidence,
   statedFlowControlCure,
   statedMtuEvidence,
+  statedJumboMtu,
+  statedTriedWithoutEffect,
   statedOffloadEffect,
   statedRingCure,
   statedSettingCures,
@@ -69,6 +74,10 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   const toolRates = statedToolRates(segmentation.prose);
   const flowControlCured = statedFlowControlCure(segmentation.prose);
   const mtuEvidence = statedMtuEvidence(segmentation.prose);
+  const framesCut = readFramesCut(text);
+  const statedMtu = statedJumboMtu(segmentation.prose);
+  const toolAtOneCore = readToolAtOneCore(text);
+  const triedWithoutEffect = statedTriedWithoutEffect(segmentation.prose);
   const cpuFrequencyEvidence = statedCpuFrequencyEvidence(segmentation.prose);
   const singleQueueReported = statedSingleQueue(segmentation.prose);
   const interruptsOnOneCpuReported = statedInterruptConcentration(segmentation.prose);
@@ -76,6 +85,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   // Device names ("82566MM Gigabit Network Connection") say what the port can do wherever they are pasted.
   const linkDownshift = statedLinkDownshift(segmentation.prose, deviceNameLines(text));
   const linkFlapping = statedLinkFlapping(segmentation.prose);
+  const statedNic = statedNicModel(segmentation.prose);
   const ringCure = statedRingCure(segmentation.prose, text);
   const logRepeatsReported = statedLogRepeats(segmentation.prose);
   const settingCures = statedSettingCures(segmentation.prose);
@@ -86,7 +96,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
     const io = new TextHostIO(segments, {
       hostname: host,
       statedSpeedMbps: stated,
-      statedNic: statedNicModel(segmentation.prose),
+      statedNic,
       statedCpus: statedCpuCount(segmentation.prose),
       statedIperf3Version: statedIperf3Version(segmentation.prose),
       ...(singleHost ? { kernelLog: kernelLogOfText(text), wholeText: text } : {}),
@@ -101,6 +111,18 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
       else groups.push(...group.map((run) => [run]));
     }
     const runs = groups.flat();
+    // Runs pasted under labels that name an offload ("TSO off:", "开启 TSO 后："): the poster's own test.
+    const offloadEffect =
+      offloadEffectReported ||
+      offloadRunsDiffer(
+        text,
+        segments
+          .filter((part) => part.kind === 'iperf3-text')
+          .map((part) => ({
+            firstLine: part.firstLine,
+            bitsPerSecond: readRuns(part, new Map()).reduce((sum, run) => sum + (runRate(run) ?? 0), 0),
+          })),
+      );
     const flat = flatStreams(groups);
     if (flat) notes.push(flat);
     const outcome = await scan({
@@ -122,6 +144,15 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
             pcieBitsPerSecond = (usableGbps(pcie.value.link.speedGts, pcie.value.link.width) ?? 0) * 1e9 || null;
         }
         const speed = device?.ok ? device.value.speedMbps : null;
+        // The speed an output shows (ethtool's Speed:, a link-up line) against what the words or the
+        // named model say the port can do: a downshift the words alone did not state.
+        // An interface of unknown kind (a grep'd `ethtool <if> | grep Speed`) shows its speed as nominal.
+        const shownSpeed = device?.ok ? (speed ?? (device.value.kind === 'unknown' ? device.value.nominalSpeedMbps : null)) : null;
+        const shownDownshift =
+          linkDownshift ??
+          (iface && shownSpeed && device?.ok && device.value.speedSource !== 'prose'
+            ? statedLinkDownshift(segmentation.prose, deviceNameLines(text), { negotiatedMbps: shownSpeed })
+            : null);
         const mtu = device?.ok ? device.value.mtu : null;
         // A group of -T processes ran at once: together they are one test's rate.
         const runBest = Math.max(0, ...groups.map((group) => group.reduce((sum, run) => sum + (runRate(run) ?? 0), 0) / 1e6));
@@ -136,20 +167,31 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           statedLinkMbps: stated || null,
           flowControlCured,
           mtuEvidence,
+          framesCut,
+          statedMtu,
+          toolAtOneCore,
+          triedWithoutEffect,
           cpuFrequencyEvidence,
           singleQueueReported,
           interruptsOnOneCpuReported,
-          offloadEffectReported,
-          offloadEffectInterface: offloadEffectReported ? iface : null,
+          offloadEffectReported: offloadEffect,
+          offloadEffectInterface: offloadEffect ? iface : null,
           // The words are about the link: on a text that shows one interface, that interface's.
-          linkDownshift: linkDownshift ? { ...linkDownshift, interface: iface } : null,
+          linkDownshift: shownDownshift ? { ...shownDownshift, interface: iface } : null,
           linkFlapping: linkFlapping ? { interface: iface } : null,
           logRepeatsReported,
           settingCures,
           ringCure: ringCure ? { interfaces: ringCure.interfaces.filter((name) => names.includes(name)) } : null,
         });
-        const bench = benchFromRuns(groups, { interface: iface, linkSpeedMbps: speed ?? (stated || null), mtu, pcieBitsPerSecond });
-        if (bench && mtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');
+        const benchMtu = mtu ?? statedMtu;
+        const bench = benchFromRuns(groups, {
+          interface: iface,
+          linkSpeedMbps: speed ?? (stated || null),
+          mtu: benchMtu,
+          pcieBitsPerSecond,
+        });
+        if (bench && benchMtu === null) notes.push('MTU not in the text: the goodput ceiling assumes 1500');
+        else if (bench && mtu === null) notes.push(`MTU ${benchMtu} as the text states it (no \`ip link\` output)`);
         if (bench) {
           store.provide('bench.result', bench);
           if (!speed && stated)

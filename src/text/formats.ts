@@ -77,10 +77,11 @@ const ethtool = (flags: string) => new RegExp(String.raw`^(?:sudo\s+)?(?:\S*/)?e
 
 /**
  * Lines of an iperf3 run, tested after the leading whitespace (so that no `\s*` sits before
- * an alternative that starts with whitespace or `.*`).
+ * an alternative that starts with whitespace or `.*`). A unit alone on its line ("MBytes") is
+ * the end of a row a mailer cut: the parser reads rows across line breaks.
  */
 const IPERF3_BODY =
-  /^(?:[\w.-]+:(?: *$| {2}(?:\[|Connecting to host|Reverse mode|(?:- )+-?$|iperf Done\.$))|\[ *(?:\d+|SUM|ID) *\]|Connecting to host|Lost\/Total Datagrams$|[\d/]+ *\([\d.e+-]+%\) *(?:sender|receiver)?$|Reverse mode|Server listening|Accepted connection|-{3,}|(?:- )+-?$|iperf Done\.$|iperf 3|Linux |Time: |Cookie: |TCP MSS: |Starting Test: |Test Complete|CPU Utilization: |sec\b|[\d.]+ *(?:sec|[KMGT]?Bytes|[KMGT]?bits\/sec)\b|\d+(?: +(?:sender|receiver))?$|sender$|receiver$|local\/sender|snd_tcp_congestion |rcv_tcp_congestion |\.\.\.(?: *\.\.\.)*$)/;
+  /^(?:[\w.-]+:(?: *$| {2}(?:\[|Connecting to host|Reverse mode|(?:- )+-?$|iperf Done\.$))|\[ *(?:\d+|SUM|ID) *\]|Connecting to host|Lost\/Total Datagrams$|[\d/]+ *\([\d.e+-]+%\) *(?:sender|receiver)?$|Reverse mode|Server listening|Accepted connection|-{3,}|(?:- )+-?$|iperf Done\.$|iperf 3|Linux |Time: |Cookie: |TCP MSS: |Starting Test: |Test Complete|CPU Utilization: |sec\b|[\d.]+ *(?:sec|[KMGT]?Bytes|[KMGT]?bits\/sec)\b|\d+(?: +(?:sender|receiver))?$|sender$|receiver$|local\/sender|snd_tcp_congestion |rcv_tcp_congestion |\.\.\.(?: *\.\.\.)*$|[KMGT]?(?:Bytes|bits\/sec)(?: +(?:sender|receiver))? *$)/;
 /** A column header line of an iperf3 run, wherever the word sits. */
 const IPERF3_COLUMNS = /Bitrate|Bandwidth|Transfer/;
 
@@ -145,7 +146,8 @@ export const FORMATS: readonly Format[] = [
   ...FREEBSD_FORMATS,
   {
     kind: 'ethtool-settings',
-    anchor: new RegExp(`^Settings for ${IFACE}:\\s*$`),
+    // Or, pasted without its header line, its first block: the ports and link modes.
+    anchor: new RegExp(`^Settings for ${IFACE}:\\s*$|^\\s*Supported (?:ports: \\[|link modes:\\s)`),
     body: ETHTOOL_BODY,
     command: new RegExp(String.raw`^(?:sudo\s+)?(?:\S*/)?ethtool\s+${IFACE}\s*(?:\||$)`),
   },

@@ -459,7 +459,7 @@ export function segment(text: string): Segmentation {
     }
   }
   return {
-    segments: mergeIperf3(segments),
+    segments: mergeIperf3(segments, normalized.lines),
     ignored: groupIgnored(ignored),
     hosts,
     prose: prose
@@ -470,12 +470,35 @@ export function segment(text: string): Segmentation {
   };
 }
 
+/** A kernel log line ("[ 2792.074526] adi-dwmac ...: NETDEV WATCHDOG") printed into a running test's output. */
+const KERNEL_LOG_LINE = /^\s*\[\s*\d{1,10}\.\d{3,9}\]\s/;
+/** The most lines of kernel messages (with their wrapped pieces) a run may be interrupted by. */
+const MAX_INTERRUPTION = 12;
+
+/**
+ * Whether the lines between two pieces of a run are only kernel messages that the console printed
+ * into it (a transmit timeout in the middle of the test), blank lines and the pieces a mailer
+ * wrapped those messages into.
+ */
+function onlyKernelLinesBetween(lines: ReadonlyMap<number, string>, last: number, first: number): boolean {
+  if (first - last - 1 > MAX_INTERRUPTION) return false;
+  let previous = '';
+  for (let number = last + 1; number < first; number++) {
+    const text = lines.get(number) ?? '';
+    const continuation = previous.length >= WRAP_MIN && previous.length <= WRAP_MAX && !KERNEL_LOG_LINE.test(text);
+    if (text.trim() !== '' && !KERNEL_LOG_LINE.test(text) && !continuation) return false;
+    previous = text.trimEnd();
+  }
+  return true;
+}
+
 /**
  * iperf3 prints its "Connecting to host" and a dashed rule before the rows; when those came from
  * content shape they may have become their own small segment. Adjacent iperf3 pieces of one
  * host with no other output between them are one run.
  */
-function mergeIperf3(segments: Segment[]): Segment[] {
+function mergeIperf3(segments: Segment[], lines: readonly SourceLine[]): Segment[] {
+  const byNumber = new Map(lines.map((line) => [line.number, line.text]));
   const merged: Segment[] = [];
   for (const current of segments) {
     const previous = merged.at(-1);
@@ -487,7 +510,7 @@ function mergeIperf3(segments: Segment[]): Segment[] {
       !/(?:^|\s)(?:-v|--version)(?:\s|$)/.test(previous.command ?? '') &&
       previous.host === current.host &&
       !/\b(?:sender|receiver)\s*$/.test(previous.text.trimEnd()) &&
-      current.firstLine - previous.lastLine <= 3
+      (current.firstLine - previous.lastLine <= 3 || onlyKernelLinesBetween(byNumber, previous.lastLine, current.firstLine))
     ) {
       previous.text += current.text;
       previous.lastLine = current.lastLine;

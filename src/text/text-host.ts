@@ -41,6 +41,22 @@ const ETHTOOL_FLAGS: Partial<Record<Segment['kind'], string[]>> = {
   'ethtool-module': ['-m'],
 };
 
+/**
+ * The header line that `ethtool <if>` and `ethtool -x <if>` print first, for an output pasted
+ * without it (the customer copied from the first link mode, or a command line named the port):
+ * their parsers read the interface from it, and the text host knows the name another way.
+ */
+const HEADERS: Partial<Record<Segment['kind'], { line: RegExp; make: (name: string) => string }>> = {
+  'ethtool-settings': { line: /^\s*Settings for \S+:\s*$/m, make: (name) => `Settings for ${name}:` },
+  'ethtool-rxfh': { line: /^\s*RX flow hash indirection table for /m, make: (name) => `RX flow hash indirection table for ${name}:` },
+};
+
+/** A per-NIC output as its command prints it for `name`, with the header line it was pasted without. */
+function asPrinted(segment: Segment, name: string): string {
+  const header = HEADERS[segment.kind];
+  return header && !header.line.test(segment.text) ? `${header.make(name)}\n${segment.text}` : segment.text;
+}
+
 /** Stands in for an interface the text shows outputs of without ever naming it. */
 export const UNNAMED_INTERFACE = 'unnamed-nic';
 /** The PCI address given to a headerless lspci fragment (`LnkSta: ...` grepped out of `lspci -vv`). */
@@ -99,7 +115,7 @@ export class TextHostIO implements HostIO {
         names.add(segment.iface);
         // The first output of a command wins, as the customer ran it first: later ones are repeats.
         const key = commandKey(['ethtool', ...flags, segment.iface]);
-        if (!this.commands.has(key)) this.commands.set(key, segment.text);
+        if (!this.commands.has(key)) this.commands.set(key, asPrinted(segment, segment.iface));
       }
     }
     this.sysctl = parseSysctlA(texts('sysctl').join(''));
@@ -167,7 +183,7 @@ export class TextHostIO implements HostIO {
       names.add(only);
       for (const segment of segments) {
         const flags = ETHTOOL_FLAGS[segment.kind];
-        if (flags) this.commands.set(commandKey(['ethtool', ...flags, only]), segment.text);
+        if (flags) this.commands.set(commandKey(['ethtool', ...flags, only]), asPrinted(segment, only));
       }
       this.inferences.push(
         only === UNNAMED_INTERFACE

@@ -341,4 +341,47 @@ describe('irq-affinity: placement judged from interrupt counts alone', () => {
     );
     expect(result.findings).toEqual([]);
   });
+
+  // Two router ports, four queues each, one queue per CPU; each port's busiest queue is on CPU2.
+  const hotQueuesMeet = (otherHot: number) =>
+    [
+      '           CPU0       CPU1       CPU2       CPU3',
+      ' 40:    2000000          0          0          0   PCI-MSI 1-edge      lan0-TxRx-0',
+      ' 41:          0    1800000          0          0   PCI-MSI 2-edge      lan0-TxRx-1',
+      ' 42:          0          0   10000000          0   PCI-MSI 3-edge      lan0-TxRx-2',
+      ' 43:          0          0          0    1900000   PCI-MSI 4-edge      lan0-TxRx-3',
+      ' 50:    2100000          0          0          0   PCI-MSI 5-edge      wan0-fp-0',
+      ' 51:          0    2000000          0          0   PCI-MSI 6-edge      wan0-fp-1',
+      ` 52:          0          0 ${String(otherHot).padStart(10)}          0   PCI-MSI 7-edge      wan0-fp-2`,
+      ' 53:          0          0          0    2200000   PCI-MSI 8-edge      wan0-fp-3',
+    ].join('\n');
+
+  it("warns when a spread NIC's busiest queue shares its CPU with another port's busiest line", async () => {
+    const result = await tester.run(
+      { ...fromText(hotQueuesMeet(9000000), 'lan0'), 'net.device': netDevice('lan0'), irqbalance: failed('not-captured') },
+      { interfaces: [{ name: 'lan0' }] },
+    );
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        symptom: 'busiest-queue-stacked',
+        severity: 'warning',
+        data: expect.objectContaining({
+          cpu: 2,
+          queueIrq: 42,
+          queueTotal: 10000000,
+          otherLines: 'IRQ 52 (wan0-fp-2)',
+          quietCpu: 1,
+          ratio: 4.6,
+        }),
+      }),
+    ]);
+  });
+
+  it('stays quiet when the line beside the busiest queue is small, so that CPU is not the outlier', async () => {
+    const result = await tester.run(
+      { ...fromText(hotQueuesMeet(2000000), 'lan0'), 'net.device': netDevice('lan0'), irqbalance: failed('not-captured') },
+      { interfaces: [{ name: 'lan0' }] },
+    );
+    expect(result.findings).toEqual([]);
+  });
 });

@@ -154,6 +154,15 @@ describe('throughput check', () => {
 
     const collapse = [outcome(synthetic([9, 1, 1.1, 0.9]))];
     expect(symptoms(await tester.run({ 'bench.result': measurement([collapse], collapse) }))).toContain('collapse-after-first-interval');
+    // A first second of 2.4 Mb/s (a few initial windows and their retransmissions) never worked:
+    // the run stalled from the start, which is no sign of broken offload.
+    const neverStarted = [outcome(synthetic([0.00243, 0, 0, 0, 0]))];
+    expect(symptoms(await tester.run({ 'bench.result': measurement([neverStarted], neverStarted) }))).toEqual(
+      expect.arrayContaining(['stalled']),
+    );
+    expect(symptoms(await tester.run({ 'bench.result': measurement([neverStarted], neverStarted) }))).not.toContain(
+      'collapse-after-first-interval',
+    );
 
     const wobbly = [outcome(synthetic([9, 4, 9, 4, 9]))];
     expect(symptoms(await tester.run({ 'bench.result': measurement([wobbly], wobbly) }))).toContain('unstable');

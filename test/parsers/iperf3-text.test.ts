@@ -37,6 +37,31 @@ describe('parseIperf3Text on real runs (fixtures/text/SOURCES.md)', () => {
     expect(run.receiverBitsPerSecond).toBe(967e6);
   });
 
+  it('reads the rate from the bytes where a coarse format printed 0.00 Gbits/sec', () => {
+    const run = parseIperf3Text(
+      [
+        '[ ID] Interval           Transfer     Bandwidth       Retr  Cwnd',
+        '[ 15]   0.00-1.00   sec  87.4 KBytes  0.00 Gbits/sec    2   23.8 KBytes',
+        '[ 15]   1.00-2.00   sec  0.00 Bytes  0.00 Gbits/sec    1   23.8 KBytes',
+      ].join('\n'),
+    );
+    expect(run.intervals.map((interval) => interval.bitsPerSecond)).toEqual([Math.round(87.4 * 1024 * 8), 0]);
+  });
+
+  it('sums the Retr column of a run stopped before its summary (Ctrl-C)', () => {
+    const run = parseIperf3Text(
+      [
+        'Connecting to host 20.0.2.4, port 5201',
+        '[  4] local 18.0.1.4 port 41528 connected to 20.0.2.4 port 5201',
+        '[ ID] Interval           Transfer     Bandwidth       Retr  Cwnd',
+        '[  4]   0.00-1.00   sec   297 KBytes  2.43 Mbits/sec    3   8.74 KBytes',
+        '[  4]   1.00-2.00   sec  0.00 Bytes  0.00 bits/sec    1   8.74 KBytes',
+        '^C[  4]   2.00-2.93   sec  0.00 Bytes  0.00 bits/sec    1   8.74 KBytes',
+      ].join('\n'),
+    );
+    expect(run).toMatchObject({ hasSummary: false, retransmits: 5 });
+  });
+
   it('reads --bidir: the client direction (TX-C) and the reverse one (RX-C)', () => {
     const run = parseIperf3Text(text('iperf3-3.12-bidir-loopback.txt'));
     expect(run).toMatchObject({

@@ -166,11 +166,6 @@ describe('parseProcInterrupts: concrete values', () => {
     ['empty', ''],
     ['garbage', 'hello world\nthis is not /proc/interrupts\n'],
     ['no header', '  0:   49   0   IO-APIC 2-edge timer\n'],
-    // Cut inside the text (another row follows), not where the paste ends.
-    [
-      'truncated row',
-      `${realCapture('interrupts/mlx5-2port-4cpu-netutils.txt').split('\n').slice(0, 20).join('\n')}\n 42:    1234\n 43:  1  2  3  4  PCI-MSI 1-edge  x`,
-    ],
     ['unreadable line', '           CPU0\n  0:   49   IO-APIC 2-edge timer\n<html>\n'],
     // Found by the text fuzzer: a header column no kernel can print (the report's CPU numbers are safe integers).
     ['impossible CPU number', '       CPU0       CPU9007199254740993\n  0:   49   0   IO-APIC 2-edge timer\n'],
@@ -292,6 +287,14 @@ describe('pasted fragments: cut rows, multi-word chips, interface names', () => 
   it('keeps a last row the paste cut short, with the counts it has', () => {
     const parsed = parseProcInterrupts(cut);
     expect(parsed.rows.at(-1)).toMatchObject({ irq: 71, counts: [47000000, 0, 0], truncated: true, actions: [] });
+  });
+
+  it('keeps a row cut inside the text (a ticket that joins two excerpts of the file), and reads the rows after it', () => {
+    // The first 20 lines of a real capture, a row cut after one count, then a whole row.
+    const head = realCapture('interrupts/mlx5-2port-4cpu-netutils.txt').split('\n').slice(0, 20).join('\n');
+    const parsed = parseProcInterrupts(`${head}\n 42:    1234\n 43:  1  2  3  4  PCI-MSI 1-edge  x`);
+    expect(parsed.rows.find((entry) => entry.irq === 42)).toMatchObject({ counts: [1234], truncated: true, actions: [] });
+    expect(parsed.rows.at(-1)).toMatchObject({ irq: 43, counts: [1, 2, 3, 4], actions: ['x'] });
   });
 
   it('gives the cut row to the NIC whose queue vector precedes it by one IRQ number, and only then', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  statedJumboMtu,
+  statedTriedWithoutEffect,
   statedCpuFrequencyEvidence,
   statedFlowControlCure,
   statedMtuEvidence,
@@ -132,5 +134,56 @@ describe('statedSettingCures', () => {
     'netdev_max_backlog is 1000 on this host.',
   ])('reads no cure in %j', (prose) => {
     expect(statedSettingCures(prose)).toEqual({ backlog: false, socketBuffers: false, queues: false });
+  });
+});
+
+describe('statedJumboMtu', () => {
+  it.each([
+    // Real tickets (fixtures/eval: perfSONAR, NetFPGA).
+    ['I get bwctl results of all zeros on the transfer with iperf or iperf3 with interface MTU set to 8000, 8192, or 9000.', 8000],
+    ['I configured an MTU size of 9000 Bytes for the Linux nodes', 9000],
+    ['both hosts run a 9000 MTU', 9000],
+    ['mtu=9216 on the storage VLAN', 9216],
+  ])('%s → %s', (text, mtu) => {
+    expect(statedJumboMtu(text)).toBe(mtu);
+  });
+
+  it.each([
+    ['the default MTU of 1500'],
+    ['the switch supports MTU up to 9216'],
+    ['a maximum MTU 9000 on this NIC'],
+    ['no MTU is mentioned, only 9000 Mbit/s'],
+  ])('null for %s', (text) => {
+    expect(statedJumboMtu(text)).toBeNull();
+  });
+});
+
+describe('statedTriedWithoutEffect', () => {
+  const none = { offloads: false, rings: false, flowControl: false, mtu: false };
+
+  it('reads a real post: offloads and jumbo MTU tried, no luck (fixtures/eval, freebsd-hackers)', () => {
+    expect(
+      statedTriedWithoutEffect('I used iperf3 to do the benchmark. Also tried disabling TSO and LRO, enabling Jumbo MTU, but no luck.'),
+    ).toEqual({
+      ...none,
+      offloads: true,
+      mtu: true,
+    });
+  });
+
+  it.each([
+    ['I tried raising the rx ring to 4096, same results.', 'rings'],
+    ['We tested with flow control on at both ends: nothing changed.', 'flowControl'],
+  ] as const)('%s → %s', (text, setting) => {
+    expect(statedTriedWithoutEffect(text)).toEqual({ ...none, [setting]: true });
+  });
+
+  it.each([
+    // A cure, not a test that moved nothing.
+    ['I tried disabling TSO and now it works at line rate.'],
+    // A failure that is not about the setting tried.
+    ['TSO is off. I tried another cable but no luck.'],
+  ])('nothing for %s', (text) => {
+    expect(statedTriedWithoutEffect(text)).toEqual(none);
   });
 });

@@ -23,6 +23,9 @@ function cured(...settings: Array<'backlog' | 'socketBuffers' | 'queues'>) {
   return { findings: [], facts: { 'ticket.reports': { settingCures } } };
 }
 
+/** tcpdump's "truncated-ip - 7502 bytes missing! (..., length 9000)" on the receiver. */
+const cut = { packets: 1, packetBytes: 9000, deliveredBytes: 1498, captureBytes: 262144 };
+
 const table: Record<string, { fires: Case; quiet: Case }> = {
   // Kernel-log events and bonds (rules/events.yaml).
   ...eventCases,
@@ -64,7 +67,20 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   },
   'mtu-path-reported': {
     fires: { findings: [], facts: { 'ticket.reports': { mtuEvidence: true } } },
-    quiet: { findings: [], facts: { 'ticket.reports': { mtuEvidence: false } } },
+    // The cut frames tcpdump shows say it with numbers (rule frames-cut-in-path).
+    quiet: { findings: [], facts: { 'ticket.reports': { mtuEvidence: true, framesCut: cut } } },
+  },
+  'frames-cut-in-path': {
+    fires: { findings: [], facts: { 'ticket.reports': { framesCut: cut } } },
+    quiet: { findings: [], facts: { 'ticket.reports': { framesCut: null, mtuEvidence: true } } },
+  },
+  'tool-at-one-core': {
+    fires: { findings: [], facts: { 'ticket.reports': { toolAtOneCore: { tool: 'xdpdump', cpuPercent: 101 } } } },
+    quiet: { findings: [x.singleThreaded], facts: { 'ticket.reports': { toolAtOneCore: { tool: 'iperf3', cpuPercent: 100 } } } },
+  },
+  'jumbo-transfer-never-starts': {
+    fires: { findings: [x.stalledFromStart], bench: {}, facts: { 'ticket.reports': { statedMtu: 9000 } } },
+    quiet: { findings: [x.stalledFromStart], bench: {}, facts: { 'ticket.reports': { statedMtu: 9000, framesCut: cut } } },
   },
   'rx-queue-single-reported': {
     fires: { findings: [], facts: { 'ticket.reports': { singleQueueReported: true } } },

@@ -359,7 +359,21 @@ export const retransmitsReordered = host('throughput/retransmits-reordered', {
   undonePercent: 84,
 });
 export const unstable = host('throughput/unstable', { cvPercent: 31.2 });
-export const stalled = host('throughput/stalled', { stalledIntervals: 3, intervals: 10, bestGbps: 9.9 });
+export const stalled = host('throughput/stalled', {
+  stalledIntervals: 3,
+  intervals: 10,
+  bestGbps: 9.9,
+  bestMbps: 9900,
+  neverStarted: false,
+});
+/** A jumbo-MTU run that sent its first windows and then nothing (a real perfSONAR ticket's numbers). */
+export const stalledFromStart = host('throughput/stalled', {
+  stalledIntervals: 8,
+  intervals: 9,
+  bestGbps: 0,
+  bestMbps: 0.716,
+  neverStarted: true,
+});
 export const collapse = host('throughput/collapse-after-first-interval', { firstGbps: 9.1, restGbps: 0.4 });
 export const versionSkew = host('throughput/version-skew', { client: '3.16', server: '3.9' });
 export const serverBusy = host('throughput/server-busy', { count: 2 });
@@ -411,8 +425,9 @@ export const exceedsLinkSpeed = host('throughput/exceeds-link-speed', {
 });
 
 /** A driver's "limited by" PCIe line: 63 Gb/s (≈ 56 of traffic) on an x8 link, judged against the port. */
-export const kernelPcieLimited = (carriesPort: 'no' | 'yes' | 'unknown' = 'no', portGbps: number | null = 100) =>
+export const kernelPcieLimited = (carriesPort: 'no' | 'shared' | 'yes' | 'unknown' = 'no', portGbps: number | null = 100) =>
   f('kernel-pcie/pcie-bandwidth-limited', {
+    requiredGbps: carriesPort === 'shared' ? 80 : null,
     driver: 'mlx5_core',
     address: '0000:41:00.0',
     interfaceName: IF,

@@ -5,9 +5,11 @@ import * as x from './fixtures.js';
 /** Rule outcomes an experienced NIC engineer would give (issue 17, judgement items). */
 describe('judgement: rules fire only on a real fault', () => {
   it('raises pcie-bandwidth-below-port from a "limited by" line only when its ceiling is below the port', () => {
-    const ids = (carries: 'no' | 'yes' | 'unknown', port: number | null) =>
+    const ids = (carries: 'no' | 'shared' | 'yes' | 'unknown', port: number | null) =>
       run({ findings: [x.kernelPcieLimited(carries, port)] }).map((diagnosis) => diagnosis.ruleId);
     expect(ids('no', 100)).toContain('pcie-bandwidth-below-port');
+    // One port fits, but not what the driver says all the card's ports need together (ixgbe's own line).
+    expect(ids('shared', 25)).toContain('pcie-bandwidth-below-port');
     // 56 Gb/s of traffic carries a 25G port: the check's own numbers say so.
     expect(ids('yes', 25)).not.toContain('pcie-bandwidth-below-port');
     // No port speed from any source: a low-confidence "trained below its capability" that asks for it.

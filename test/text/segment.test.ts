@@ -262,6 +262,17 @@ describe("grep'd fragments without their header", () => {
     expect(parseProcInterrupts(part!.text).rows).toHaveLength(rows.length);
   });
 
+  it('`ethtool <if>` copied from its first link mode on, without `Settings for`, is still its settings', async () => {
+    // A real ticket: 2500baseT supported and offered by the partner, not advertised (fixtures/eval, SOURCE.md there).
+    const ticket = read(path.join('eval', 'gh-r8125dkms-openwrt-2500-not-advertised-partner-2500', 'ticket.txt'));
+    expect(shape(segment(ticket).segments)).toEqual(['ethtool-settings:']);
+    // Read as the ticket's one NIC, with the header its parser needs: judged as the whole output is.
+    expect(await findings(ticket)).toContain('advertises-below-supported@unnamed-nic');
+    const withHeader = ticket.replace('```\nSupported ports', '```\nSettings for eth1:\nSupported ports');
+    expect(withHeader).not.toBe(ticket);
+    expect(await findings(withHeader)).toContain('advertises-below-supported@eth1');
+  });
+
   it('`ethtool -S | grep` lines without `NIC statistics:` are counters', () => {
     const lines = IGB_STATS.split('\n').filter((line) => /rx_.*(?:errors|missed)/.test(line));
     expect(lines.length).toBeGreaterThan(2);
