@@ -31,8 +31,6 @@ export interface TicketReports {
   triedWithoutEffect: Record<TriedSetting, boolean>;
   /** A test or capture tool a pasted pidstat or top table shows at one core's worth of CPU (null: none shown). */
   toolAtOneCore: ToolAtOneCore | null;
-  /** The jumbo MTU (above 1500) the poster says the hosts run, null when the words state none. */
-  statedMtu: number | null;
   /** A pasted tcpdump run shows packets that arrived cut short on the path (null: none shown). */
   framesCut: FramesCut | null;
   /** The poster's words point at CPU power management: faster with the CPUs kept busy, or a governor change cured it. */

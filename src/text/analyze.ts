@@ -15,7 +15,7 @@ import { segment, type IgnoredText, type Segment } from './segment.js';
 import { UsageError } from '../util/errors.js';
 import { kernelLogOfText } from './kernel-text.js';
 import { readFramesCut } from '../parsers/tcpdump-truncation.js';
-import { offloadRunsDiffer } from './labelled-runs.js';
+import { offloadRunsDiffer, type LabelledRun } from './labelled-runs.js';
 import { readToolAtOneCore } from '../parsers/process-cpu.js';
 import { FREEBSD_COMMANDS } from './ask-for-freebsd.js';
 import { freebsdReport, productOf } from './freebsd-report.js';
@@ -105,24 +105,17 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
     const segmentNotes = new Map<Segment, string>();
     // One group per segment: the runs of one segment with -T titles ran at the same time.
     const groups: Iperf3TextRun[][] = [];
+    const labelled: LabelledRun[] = [];
     for (const part of segments) {
       const group = readRuns(part, segmentNotes);
+      if (part.kind === 'iperf3-text')
+        labelled.push({ firstLine: part.firstLine, bitsPerSecond: group.reduce((sum, run) => sum + (runRate(run) ?? 0), 0) });
       if (group.length > 1) groups.push(group);
       else groups.push(...group.map((run) => [run]));
     }
     const runs = groups.flat();
     // Runs pasted under labels that name an offload ("TSO off:", "开启 TSO 后："): the poster's own test.
-    const offloadEffect =
-      offloadEffectReported ||
-      offloadRunsDiffer(
-        text,
-        segments
-          .filter((part) => part.kind === 'iperf3-text')
-          .map((part) => ({
-            firstLine: part.firstLine,
-            bitsPerSecond: readRuns(part, new Map()).reduce((sum, run) => sum + (runRate(run) ?? 0), 0),
-          })),
-      );
+    const offloadEffect = offloadEffectReported || offloadRunsDiffer(text, labelled);
     const flat = flatStreams(groups);
     if (flat) notes.push(flat);
     const outcome = await scan({
@@ -168,7 +161,6 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           flowControlCured,
           mtuEvidence,
           framesCut,
-          statedMtu,
           toolAtOneCore,
           triedWithoutEffect,
           cpuFrequencyEvidence,

@@ -14,6 +14,8 @@ const LOOK_BACK = 4;
 const BETWEEN = /^(?:```|~~~)|[$#>%] ?(?:sudo +)?[\w./-]{0,64}iperf|^PS [A-Z]:\\|^[A-Z]:\\[^>]{0,200}>/;
 /** The runs of two labels differ by at least this factor: the offload moved the throughput. */
 const MOVED = 1.15;
+/** OFFLOAD_WORDS without its global flag: one test per label, no lastIndex carried between them. */
+const NAMES_OFFLOAD = new RegExp(OFFLOAD_WORDS.source, 'i');
 
 export interface LabelledRun {
   /** 1-based line of the run's first line (its prompt line, when it has one). */
@@ -37,7 +39,7 @@ export function offloadRunsDiffer(text: string, runs: readonly LabelledRun[]): b
   const rates = new Map<string, number>();
   for (const run of runs) {
     const label = runLabel(lines, run.firstLine);
-    if (label === null || !new RegExp(OFFLOAD_WORDS.source, 'i').test(label) || run.bitsPerSecond <= 0) continue;
+    if (label === null || !NAMES_OFFLOAD.test(label) || run.bitsPerSecond <= 0) continue;
     rates.set(label, Math.max(rates.get(label) ?? 0, run.bitsPerSecond));
   }
   if (rates.size < 2) return false;

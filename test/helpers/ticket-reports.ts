@@ -10,7 +10,6 @@ export function ticketReports(over: Partial<TicketReports> = {}): TicketReports 
     flowControlCured: false,
     mtuEvidence: false,
     framesCut: null,
-    statedMtu: null,
     toolAtOneCore: null,
     triedWithoutEffect: { offloads: false, rings: false, flowControl: false, mtu: false },
     cpuFrequencyEvidence: false,

@@ -79,8 +79,8 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
     quiet: { findings: [x.singleThreaded], facts: { 'ticket.reports': { toolAtOneCore: { tool: 'iperf3', cpuPercent: 100 } } } },
   },
   'jumbo-transfer-never-starts': {
-    fires: { findings: [x.stalledFromStart], bench: {}, facts: { 'ticket.reports': { statedMtu: 9000 } } },
-    quiet: { findings: [x.stalledFromStart], bench: {}, facts: { 'ticket.reports': { statedMtu: 9000, framesCut: cut } } },
+    fires: { findings: [x.stalledFromStart], bench: { mtu: 9000 } },
+    quiet: { findings: [x.stalledFromStart], bench: { mtu: 9000 }, facts: { 'ticket.reports': { framesCut: cut } } },
   },
   'rx-queue-single-reported': {
     fires: { findings: [], facts: { 'ticket.reports': { singleQueueReported: true } } },

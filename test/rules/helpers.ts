@@ -101,6 +101,7 @@ export interface BenchInput {
   softnetTimeSqueeze?: number | null;
   linkMbps?: number;
   pcieGbps?: number | null;
+  mtu?: number;
 }
 
 export function bench(input: BenchInput = {}, findings: Finding[] = []): Bench {
@@ -113,7 +114,7 @@ export function bench(input: BenchInput = {}, findings: Finding[] = []): Bench {
     iperf3: { client: input.client === undefined ? '3.16' : input.client, server: input.server === undefined ? '3.16' : input.server },
     interface: IF,
     linkSpeedMbps: input.linkMbps ?? 10_000,
-    mtu: 1500,
+    mtu: input.mtu ?? 1500,
     ceilingBitsPerSecond: 9.41e9,
     pcieBitsPerSecond: input.pcieGbps === undefined || input.pcieGbps === null ? null : input.pcieGbps * 1e9,
     ports: [5101],
