@@ -188,7 +188,8 @@ export default defineCheck({
     }),
     unstable: symptom({
       severity: 'warning',
-      data: z.object({ cvPercent: percent }),
+      // lossPercent: the run's TCP retransmits per segment sent (null for UDP).
+      data: z.object({ cvPercent: percent, lossPercent: z.number().nonnegative().nullable() }),
       message: 'Throughput fluctuates between intervals (coefficient of variation {cvPercent} %)',
       fix: 'Set the CPU governor to performance, pin processes to physical cores (SMT), keep IRQs and processes on the NIC-local NUMA node',
     }),
@@ -260,7 +261,7 @@ export default defineCheck({
     }
     const asymmetry = asymmetryFinding(measured, result, opts);
     if (asymmetry) report('bidir-asymmetry', asymmetry);
-    const intervals = intervalFinding(result, opts);
+    const intervals = intervalFinding(result, opts, retransmitPercent(measured, result, opts));
     if (intervals) report(intervals.symptom, intervals.finding);
     return undefined;
   },
@@ -409,6 +410,13 @@ function pcieBoundFinding(measured: BenchMeasurement, result: BenchResult, opts:
   };
 }
 
+/** Retransmits per segment sent, in %, of a TCP run; null for UDP or a run with nothing sent. */
+function retransmitPercent(measured: BenchMeasurement, result: BenchResult, opts: Options): number | null {
+  const segments = (result.senderBitsPerSecond * result.durationSeconds) / 8 / opts.segmentBytes;
+  if (measured.protocol !== 'tcp' || segments <= 0) return null;
+  return Number(((100 * result.retransmits) / segments).toFixed(3));
+}
+
 function retransmitFinding(measured: BenchMeasurement, result: BenchResult, opts: Options) {
   const sentBytes = (result.senderBitsPerSecond * result.durationSeconds) / 8;
   const segments = sentBytes / opts.segmentBytes;
@@ -498,7 +506,8 @@ function stallFinding(rates: readonly number[], opts: Options) {
 }
 
 /** A collapse after the first interval, a stall, or else intervals that fluctuate. */
-function intervalFinding(result: BenchResult, opts: Options) {
+/** `lossPercent`: the run's retransmits per segment (%), which the unstable finding carries: TCP's response to loss makes intervals swing. */
+function intervalFinding(result: BenchResult, opts: Options, lossPercent: number | null) {
   const rates = result.intervals.map((interval) => interval.bitsPerSecond);
   const [first, ...rest] = rates;
   const restMedian = median(rest);
@@ -525,7 +534,7 @@ function intervalFinding(result: BenchResult, opts: Options) {
       evidence: [
         { label: 'coefficient of variation', observed: Number((cv * 100).toFixed(1)), expected: `≤ ${opts.unstableCv * 100}`, unit: '%' },
       ],
-      data: { cvPercent: Number((cv * 100).toFixed(1)) },
+      data: { cvPercent: Number((cv * 100).toFixed(1)), lossPercent },
     },
   };
 }

@@ -28,7 +28,6 @@ export const procNetDevCollector = defineCollector({
   reads: {
     files: ['/proc/net/dev'],
     ask: 'cat /proc/net/dev',
-    never: { text: 'no pasted format reads /proc/net/dev; ip -s -s link gives the same counters' },
   },
   async collect(ctx) {
     return parseProcNetDev(await ctx.readFile(PROC_NET_DEV));

@@ -4,6 +4,7 @@ import type { SettingCure, TriedSetting } from '../parsers/prose-remedies.js';
 import type { StatedDownshift } from '../parsers/prose-symptoms.js';
 import type { FramesCut } from '../parsers/tcpdump-truncation.js';
 import type { ToolAtOneCore } from '../parsers/process-cpu.js';
+import type { PinnedTest } from '../parsers/cpu-pinning.js';
 
 /**
  * What a pasted ticket reports in its own words and runs: the best iperf3 rate (its pasted runs
@@ -31,6 +32,11 @@ export interface TicketReports {
   triedWithoutEffect: Record<TriedSetting, boolean>;
   /** A test or capture tool a pasted pidstat or top table shows at one core's worth of CPU (null: none shown). */
   toolAtOneCore: ToolAtOneCore | null;
+  /**
+   * The text's test command confined to one CPU (`taskset -c 0 ...`) on a link of 10G or more
+   * (`linkMbps`, stated or shown), when no rate in the text reaches 60 % of that link; null otherwise.
+   */
+  testPinnedToOneCpu: (PinnedTest & { linkMbps: number }) | null;
   /** A pasted tcpdump run shows packets that arrived cut short on the path (null: none shown). */
   framesCut: FramesCut | null;
   /** The poster's words point at CPU power management: faster with the CPUs kept busy, or a governor change cured it. */
@@ -43,6 +49,8 @@ export interface TicketReports {
   offloadEffectInterface: string | null;
   /** The poster says the receive interrupts or softirq work land on one CPU ("all NIC interrupts on cpu0", "ksoftirqd/3 at 100 %"). */
   interruptsOnOneCpuReported: boolean;
+  /** The interface those words are about: the text's only interface; null when it shows several or none. */
+  interruptsOnOneCpuInterface: string | null;
   /** The settings the poster says raising cured it: the input backlog, socket buffers, receive queues. */
   settingCures: Record<SettingCure, boolean>;
   /** The poster says raising the rings cured it, with the interfaces its `ethtool -G` commands name (empty: the host's); null when not said. */

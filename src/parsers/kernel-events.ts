@@ -348,17 +348,22 @@ export function parseKernelEvents(text: string): KernelEvents {
     }
     const prefixed = prefixOf(line);
     const address = prefixed?.bus && PCI_ADDRESS.test(prefixed.bus) ? prefixed.bus.toLowerCase() : null;
+    // What the line's device prefix says, where the classified message left it open.
+    const withDevice = (event: Classified) => ({
+      ...event,
+      driver: event.driver !== undefined ? event.driver : (prefixed?.driver ?? null),
+      address: event.address !== undefined ? event.address : address,
+      iface: event.iface !== undefined ? event.iface : (prefixed?.iface ?? null),
+    });
+    // A log flattened into one line (a web page joined them): the message before the watchdog's
+    // is an event of its own ("eth1: Detected Hardware Unit Hang ... NETDEV WATCHDOG: eth1 ..."),
+    // as it is when the same log keeps its line breaks.
+    const watchdogAt = found?.detail === 'watchdog' ? line.indexOf(WATCHDOG) : -1;
+    const before = watchdogAt > 0 ? line.slice(0, watchdogAt).trimEnd() : '';
+    const earlier = before ? classify(before) : undefined;
+    if (earlier && earlier.detail !== 'watchdog') table.add(withDevice(earlier), stamp, before);
     if (found) {
-      table.add(
-        {
-          ...found,
-          driver: found.driver !== undefined ? found.driver : (prefixed?.driver ?? null),
-          address: found.address !== undefined ? found.address : address,
-          iface: found.iface !== undefined ? found.iface : (prefixed?.iface ?? null),
-        },
-        stamp,
-        line,
-      );
+      table.add(withDevice(found), stamp, line);
       continue;
     }
     if (!prefixed) continue;
@@ -425,11 +430,22 @@ function markLinksLeftDown(events: KernelEvent[], linkWasUp: ReadonlyMap<string,
  */
 function withoutEchoes(events: KernelEvent[]): KernelEvent[] {
   const named = (event: KernelEvent) => event.address !== null || event.interface !== null;
+  const deviceOf = (event: KernelEvent) => event.interface ?? event.address;
   return events.filter((event) => {
     if (named(event)) return true;
-    const owners = events.filter((other) => other.kind === event.kind && named(other));
-    return owners.length !== 1;
+    const family = familyOf(event.kind);
+    const owners = new Set(events.filter((other) => familyOf(other.kind) === family && named(other)).map(deviceOf));
+    return owners.size !== 1;
   });
+}
+
+/**
+ * A transmit hang, its watchdog timeout and the reset that follows are one fault told three ways
+ * (a joined log line is counted by its first message): a bare mention of any of them echoes the
+ * device that logged another.
+ */
+function familyOf(kind: KernelEventKind): string {
+  return kind === 'tx-hang' || kind === 'tx-timeout' || kind === 'adapter-reset' ? 'transmit' : kind;
 }
 
 /** The name each PCI function had last in the log (after "renamed from eth0"). */

@@ -62,6 +62,12 @@ export interface KernelLog {
  */
 const MAX_LINE = 4096;
 export const PCI_ADDRESS = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i;
+/**
+ * An interface name the kernel or udev gives (eth0, enp3s0f1, ens1f0np0, eno1, ib0, wlan0, bond0,
+ * p2p1, em1) followed by ": ": unlike "MAC: " or "E-Switch: ", it names a device.
+ */
+const KERNEL_NAMED = /^((?:eth|en[opsx]|ib|wl|ww|em|bond|team|p\d{1,2}p)[\w.-]{0,13}): /;
+export const KERNEL_INTERFACE_NAME = /^(?:eth|en[opsx]|ib|wl|ww|em|bond|team|p\d{1,2}p)[\w.-]{0,13}$/;
 /** An interface name as the kernel allows it (dev_valid_name): 1-15 bytes, no '/', ':' or space. */
 const IFACE = /^[^\s/:()]{1,15}$/;
 
@@ -70,7 +76,11 @@ export function message(line: string): string {
   let text = line.length > MAX_LINE ? '' : line;
   // Everything up to the first "kernel: " is the syslog header (bounded: a header is short).
   const kernel = text.indexOf('kernel: ');
-  if (kernel >= 0 && kernel < 120) text = text.slice(kernel + 'kernel: '.length);
+  if (kernel >= 0 && kernel < 120) {
+    text = text.slice(kernel + 'kernel: '.length);
+    // syslog-ng templates that bracket the tag: "[kern.err] [kernel: .]: ixgbe ..." leaves ".]: ".
+    text = text.replace(/^[^\w\s[]{0,3}\]:?\s+/, '');
+  }
   return (
     text
       .replace(/^[>\s]{0,40}/, '')
@@ -97,13 +107,16 @@ export interface Prefixed {
 
 export function prefixOf(text: string): Prefixed | undefined {
   const head = /^([\w.-]{1,40}) ((?:[\w.-]{1,16}:){0,4}[\w.-]{1,40})(?: ([^\s:]{1,40}))?: /.exec(text);
-  if (head) {
+  // A bus id has a digit (0000:03:00.0, virtio0, ff540000.ethernet): "Driver has TODO: ..." is prose.
+  if (head && /\d/.test(head[2]!)) {
     const [whole, driver, bus, named] = head;
     let body = text.slice(whole.length);
     let iface = named ?? null;
     // igb and old ixgbe name the interface after the address: "igb 0000:05:00.0: eth2: (PCIe:...)".
     // Only before what such drivers print there: any other "Word: " is a message ("E-Switch: ...", "MAC: 2").
-    const inner = iface ? null : /^([^\s:()]{1,15}): (?=\(PCIe:|NIC |Link |renamed from )/.exec(body);
+    // A name in the kernel's own naming schemes (eth3, enp1s0f1, ib0, bond0 ...) is one whatever follows
+    // ("eth3: Detected Tx Unit Hang", "eth3: Reset adapter").
+    const inner = iface ? null : (/^([^\s:()]{1,15}): (?=\(PCIe:|NIC |Link |renamed from )/.exec(body) ?? KERNEL_NAMED.exec(body));
     if (inner) {
       iface = inner[1]!;
       body = body.slice(inner[0].length);
@@ -114,6 +127,10 @@ export function prefixOf(text: string): Prefixed | undefined {
   // "e1000e: eth0 NIC Link is Up ..." (old drivers), "enp2s0f0np0v0: NIC Link is Up ...".
   const driverOnly = /^([\w-]{1,32}): ([^\s:]{1,15}) (?=NIC )/.exec(text);
   if (driverOnly) return { driver: driverOnly[1]!, bus: null, iface: driverOnly[2]!, body: text.slice(driverOnly[0].length) };
+  // "bna: enp1s0f2 link up": any message, when the word after the driver is a kernel-style interface name.
+  const driverNamed = /^([\w-]{1,32}): (\S{1,15}) /.exec(text);
+  if (driverNamed && KERNEL_INTERFACE_NAME.test(driverNamed[2]!))
+    return { driver: driverNamed[1]!, bus: null, iface: driverNamed[2]!, body: text.slice(driverNamed[0].length) };
   const bare = /^([^\s:]{1,15}): (?=NIC )/.exec(text);
   if (bare) return { driver: null, bus: null, iface: bare[1]!, body: text.slice(bare[0].length) };
   return undefined;

@@ -60,6 +60,11 @@ const IRQ_PATTERNS = [
     String.raw`\b(?:all|every)\s(?:of\s)?(?:the\s)?(?:[\w'/-]+\s){0,3}(?:interrupts?|irqs?|softirqs?|hardirqs?)\b[^.\n]{0,40}?\b(?:on|to|onto|by|in)\s${ONE_CPU}`,
     'i',
   ),
+  // "all RX processing on single interrupt CPU", "all the receive work on one core".
+  new RegExp(
+    String.raw`\b(?:all|every)\s(?:of\s)?(?:the\s)?(?:rx|receive|packet|network|softirq|napi|interrupt)\s(?:processing|work|handling|load)\b[^.\n]{0,40}?\b(?:on|to|onto|by|in)\s(?:a\s|the\s)?(?:single|one|same)\s(?:[\w-]+\s)?${CPU}\b`,
+    'i',
+  ),
   // "ksoftirqd/23 is 100% si", "ksoftirqd/0 at 99 %".
   /\bksoftirqd\/\d{1,4}\b[^.\n]{0,30}?\b(?:100|9\d)(?:\.\d)?\s?%/i,
   // "one core at 100% si", "a single CPU pegged at 100% in softirq".
@@ -110,7 +115,11 @@ const SPEED_LISTED = speedPattern(false);
 // Words after a link verb before its speed: "negotiates to a 10mbps", "comes up at only 100M".
 const LINK_FILLER = String.raw`(?:\s(?:at|to|with|as|on|a|an|only|always|just|back|down|up|in|the|of|speed|is|was|now|still|stuck|set|currently|its|full))*\s?`;
 // Verbs only a link does: "negotiates to 10Mbps", "links at 1G", "came up at 100Mb/s", "falls back to 1G".
-const LINK_VERB = String.raw`(?:negotiat\w*|links?(?: up)?|linked(?: up)?|linking|connects?|connected|connecting|c[oa]mes? up|syncs?|synced|falls? back|fell back|downgrad\w*|downshift\w*|detected as|协商(?:为|到|成)?|降为|降到)`;
+const LINK_VERB = String.raw`(?:negotiat\w*|links?(?: up)?|linked(?: up)?|linking|connects?|connected|connecting|c[oa]mes? up|syncs?|synced|falls? back|fell back|downgrad\w*|downshift\w*|detected as|协商(?:为|到|成)?|降为|降到|识别(?:为|成)|认成)`;
+// Verbs that give a device the speed it was found at ("detected as a 1000M card"); not "links"
+// or "connects", whose noun after may be the partner ("connects to a 1G switch").
+const AFTER_LINK_VERB =
+  /(?:(?:detected|recogni[sz]ed|identified|shows? up|showing up) as|negotiat\w* (?:to|at|as)|falls? back to|fell back to|识别(?:为|成)|认成)(?:\s(?:a|an|only|just|the))*\s?$/i;
 // Verbs a throughput takes too ("iperf shows 1 Gbps"): a link's only when a link word comes shortly before.
 const SHOW_VERB = String.raw`(?:shows?(?: up)?(?: as)?|showing|displays?|reports?|runs?|running|ran|stuck|capped|limited|locked|is|was|(?:only )?(?:gets?|getting|got|have|has)|显示|变成|只有)`;
 // Those verbs name a link's speed only in a sentence about the link, not about the throughput.
@@ -194,7 +203,9 @@ export function statedLinkDownshift(prose: string, deviceText = '', observed: Ob
           /link speed|duplex/i.test(all.slice(at, at + 40))),
     );
   // "1000Mbps and 100Mbps networks": the first of a list before the noun (the highest counts).
-  scan(String.raw`${SPEED}(?:\s?(?:and|or|\/|,)\s?${SPEED_LISTED})*${CAPABLE_NOUN}`, capable);
+  // ... but not the speed a link verb gave ("detected as a 1000M card", "识别为1000M网卡"): that is what it negotiated.
+  const notNegotiated = (all: string, at: number) => !AFTER_LINK_VERB.test(all.slice(Math.max(0, at - 40), at));
+  scan(String.raw`${SPEED}(?:\s?(?:and|or|\/|,)\s?${SPEED_LISTED})*${CAPABLE_NOUN}`, capable, false, notNegotiated);
   scan(String.raw`(?:and|or|\/|,)\s?${SPEED}${CAPABLE_NOUN}`, capable);
   scan(String.raw`(?<!\w)${CAPABLE_BEFORE}${SPEED}`, capable);
   for (const match of text.matchAll(GIGABIT_WORD)) if (aboutTheLink(sentenceAt(text, match.index))) capable.push(1000);

@@ -17,6 +17,7 @@ import { kernelLogOfText } from './kernel-text.js';
 import { readFramesCut } from '../parsers/tcpdump-truncation.js';
 import { offloadRunsDiffer, type LabelledRun } from './labelled-runs.js';
 import { readToolAtOneCore } from '../parsers/process-cpu.js';
+import { pinnedTestShortOfLink, readPinnedTest } from '../parsers/cpu-pinning.js';
 import { FREEBSD_COMMANDS } from './ask-for-freebsd.js';
 import { freebsdReport, productOf } from './freebsd-report.js';
 import { statedIperf3Version, statedToolRates } from '../parsers/prose-tools.js';
@@ -77,6 +78,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   const framesCut = readFramesCut(text);
   const statedMtu = statedJumboMtu(segmentation.prose);
   const toolAtOneCore = readToolAtOneCore(text);
+  const pinnedTest = readPinnedTest(text);
   const triedWithoutEffect = statedTriedWithoutEffect(segmentation.prose);
   const cpuFrequencyEvidence = statedCpuFrequencyEvidence(segmentation.prose);
   const singleQueueReported = statedSingleQueue(segmentation.prose);
@@ -162,10 +164,17 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           mtuEvidence,
           framesCut,
           toolAtOneCore,
+          // A mailer may have moved the command's interface argument to the next line: then the text's only interface.
+          testPinnedToOneCpu: pinnedTestShortOfLink(
+            pinnedTest && { ...pinnedTest, interface: pinnedTest.interface ?? iface },
+            stated || shownSpeed,
+            [iperf3BestMbps, toolRates.iperf2BestMbps, toolRates.benchBestMbps],
+          ),
           triedWithoutEffect,
           cpuFrequencyEvidence,
           singleQueueReported,
           interruptsOnOneCpuReported,
+          interruptsOnOneCpuInterface: interruptsOnOneCpuReported ? iface : null,
           offloadEffectReported: offloadEffect,
           offloadEffectInterface: offloadEffect ? iface : null,
           // The words are about the link: on a text that shows one interface, that interface's.

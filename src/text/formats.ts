@@ -21,6 +21,7 @@ export type SegmentKind =
   | 'lspci'
   | 'proc-interrupts'
   | 'softnet'
+  | 'proc-net-dev'
   | 'proc-bonding'
   | 'sysctl'
   | 'ip-link'
@@ -230,6 +231,14 @@ export const FORMATS: readonly Format[] = [
     anchor: /^Ethernet Channel Bonding Driver: \S/,
     body: /^\s{0,8}[A-Za-z][\w ().+/-]{0,60}:(?:\s|$)|^bond \S{1,15} has no active aggregator$|^802\.3ad info$/,
     command: /\/proc\/net\/bonding\/([^\s/]{1,15})/,
+  },
+  {
+    kind: 'proc-net-dev',
+    // The two header lines, then "<if>: <16 counters>" rows (a mailer cuts a row of ~150 columns).
+    anchor: /^Inter-\|\s+Receive\b/,
+    body: /^\s*face\s*\||^\s*[^\s:|]{1,15}:\s*\d+(?:\s+\d+)*\s*$|^\s*\d+(?:\s+\d+)+\s*$/,
+    incomplete: (row) => /:/.test(row) && (row.split(':')[1]?.trim().split(/\s+/).length ?? 0) < 16,
+    command: /\/proc\/net\/dev\b/,
   },
   {
     kind: 'softnet',

@@ -4,14 +4,19 @@ import { normalize } from './normalize.js';
 /**
  * Where a kernel log line starts: `[ 12.345678]` (or `12.345678]`, its bracket lost), a syslog
  * stamp (with rsyslog's fractional seconds, "Apr  9 21:05:38.106121"), a journal stamp, `<6>`, or
- * syslog's "kernel: " tag where the date was cut off.
+ * syslog's "host kernel: " tag where the date was cut off (or taken off with the other lines' stamps, normalize.ts),
+ * or a PCI device's prefix with no stamp at all (`dmesg -t`, `journalctl -o cat`: "e1000e 0000:01:00.0: eth1: ...").
  */
 const KERNEL_LINE_START =
-  /^(?:\[?\s{0,12}\d{1,12}\.\d{1,9}\]|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d{1,9})? |\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|<\d>|kernel: )/;
+  /^(?:\[?\s{0,12}\d{1,12}\.\d{1,9}\]|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d{1,9})? |\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|<\d>|(?:[\w.-]{1,64} )?kernel: |[\w-]{1,32} [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]:? )/;
 /** A command line typed after the log ("# lspci -vv", "user@host:~$ ethtool eth0"): not a wrapped piece. */
 const SHELL_PROMPT = /^(?:[#$%]\s?[a-z]|[\w.-]{1,32}@[\w.-]{1,64}[:\s][^\s#$]{0,80}[#$]\s)/;
 /** A mailer wraps at 72-80 columns: a kernel line at least this long may go on on the next line. */
 const WRAPPED_AT_LEAST = 60;
+/** The narrowest wrap width mailers use. */
+const NARROWEST_WRAP = 72;
+/** A shorter piece is a line of its own, whatever word follows. */
+const SHORTEST_CUT = 40;
 
 /**
  * The kernel log lines of a pasted text, read wherever they stand: quoting, CRLF and Unicode
@@ -35,19 +40,34 @@ export function freebsdDriverLinesOfText(text: string): string {
 /** The normalised lines, with each line a mailer cut from a line `isStart` accepts joined back to it. */
 function rejoinWrapped(text: string, isStart: (line: string) => boolean, mayGoOn: (line: string) => boolean = () => true): string {
   const out: string[] = [];
-  let open = false;
-  for (const { text: line } of normalize(text).lines) {
+  // Widths as the mailer saw them: with the quoting and the stamps normalize() takes off.
+  const raw = text.replace(/\r\n?/g, '\n').split('\n');
+  // The width of the last piece when it may go on on the next line; -1 when it may not.
+  let openLength = -1;
+  for (const { text: line, number } of normalize(text).lines) {
+    const width = Math.max(line.length, raw[number - 1]?.length ?? 0);
     if (isStart(line)) {
       out.push(line);
-      open = line.length >= WRAPPED_AT_LEAST && mayGoOn(line);
-    } else if (open && line.trim() !== '' && !/^\s/.test(line) && !SHELL_PROMPT.test(line)) {
+      openLength = mayGoOn(line) ? width : -1;
+    } else if (wasCut(openLength, line) && !/^\s/.test(line) && !SHELL_PROMPT.test(line)) {
       // A piece as long as the wrap width was itself cut: the line may go on once more.
       out[out.length - 1] += ` ${line.trim()}`;
-      open = line.length >= WRAPPED_AT_LEAST && mayGoOn(line);
+      openLength = mayGoOn(line) ? width : -1;
     } else {
       out.push(line);
-      open = false;
+      openLength = -1;
     }
   }
   return out.join('\n');
+}
+
+/**
+ * Whether a piece of `length` characters was cut before `next`: it is as long as a wrapped line
+ * is, or the next line's first word would not have fit within 72 columns after it (a mailer
+ * moves a long word, "(meson8b-dwmac):", down whole and leaves a short line).
+ */
+function wasCut(length: number, next: string): boolean {
+  if (length < 0 || next.trim() === '') return false;
+  const firstWord = next.trim().split(/\s/, 1)[0]!;
+  return length >= WRAPPED_AT_LEAST || (length >= SHORTEST_CUT && length + 1 + firstWord.length > NARROWEST_WRAP);
 }

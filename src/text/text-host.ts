@@ -1,3 +1,4 @@
+import { parseProcNetDev, type ProcNetDevEntry } from '../parsers/proc-net.js';
 import path from 'node:path';
 import { isPciAddress } from '../hostio/sysfs-read.js';
 import type { Segment } from './segment.js';
@@ -134,6 +135,12 @@ export class TextHostIO implements HostIO {
     this.lspci = [...texts('lspci'), ...(this.freebsd?.lspci ?? [])];
     if (texts('proc-interrupts').length) this.files.set('/proc/interrupts', texts('proc-interrupts')[0]!);
     if (texts('softnet').length) this.files.set('/proc/net/softnet_stat', texts('softnet')[0]!);
+    // /proc/net/dev names every interface with its counters: those that moved packets are the ticket's.
+    if (texts('proc-net-dev').length) {
+      const dev = texts('proc-net-dev').at(-1)!;
+      this.files.set('/proc/net/dev', dev);
+      for (const entry of procNetDevEntries(dev)) if (entry.name !== 'lo' && entry.rx.packets + entry.tx.packets > 0) names.add(entry.name);
+    }
     // /proc/net/bonding/<bond>: the name from the command line that printed it, else from the file's own text.
     for (const segment of segments.filter((candidate) => candidate.kind === 'proc-bonding')) {
       const name = segment.iface ?? /^bond (\S{1,15}) has no active aggregator$/m.exec(segment.text)?.[1] ?? `bond${this.bonds.size}`;
@@ -701,4 +708,13 @@ function interfacesSetDown(segments: readonly Segment[]): Set<string> {
     if (match && (!/\bifconfig\b/.test(command) || /\sdown\s*$/.test(command))) names.add(match[1]!);
   }
   return names;
+}
+
+/** The rows of a pasted /proc/net/dev; none when it holds no whole row. */
+function procNetDevEntries(text: string): ProcNetDevEntry[] {
+  try {
+    return parseProcNetDev(text);
+  } catch {
+    return [];
+  }
 }

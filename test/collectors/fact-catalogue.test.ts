@@ -63,6 +63,7 @@ const PASTED_REAL_OUTPUTS: Record<string, string> = {
   'tc.qdisc': 'tc/vm-eth0-default.txt',
   'net.conntrack': 'sysctl/centos77-sysctl-a-jc.txt',
   'net.mbufs': 'freebsd/netstat-m-mbufs-denied.txt',
+  'proc.net.dev': 'procnet/dev-procfs-1.txt',
 };
 
 /** What the paste starts with: a line that names the host's OS and, on Linux, its interface. */

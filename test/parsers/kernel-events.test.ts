@@ -157,4 +157,32 @@ describe('parseKernelEvents: quoted echoes', () => {
       expect.objectContaining({ kind: 'module-rejected', address: '0000:5e:00.1', count: 1 }),
     ]);
   });
+
+  it('a bare mention of a transmit hang echoes the device whose watchdog timeout the log names (one fault told two ways)', () => {
+    const text = [
+      'e1000e 0000:01:00.0: eth1: Detected Hardware Unit Hang: TDH <36> ... NETDEV WATCHDOG: eth1 (e1000e): transmit queue 0 timed out ... e1000e 0000:01:00.0: eth1: Reset adapter',
+      'After "Detected Hardware Unit Hang" traffic stops until the driver resets the NIC.',
+    ].join('\n');
+    const events = parseKernelEvents(text).events;
+    expect(events.every((event) => event.interface === 'eth1' || event.address === '0000:01:00.0')).toBe(true);
+    expect(events.map((event) => event.kind)).toContain('tx-timeout');
+  });
+
+  it("names the interface of ixgbe's Tx Unit Hang under a syslog-ng tag", () => {
+    const text = [
+      '[kern.err] [kernel: .]: ixgbe 0000:08:00.1: eth3: Detected Tx Unit Hang',
+      '[kern.info] [kernel: .]: ixgbe 0000:08:00.1: eth3: tx hang 301 detected on queue 2, resetting adapter',
+    ].join('\n');
+    for (const event of parseKernelEvents(text).events) expect(event).toMatchObject({ address: '0000:08:00.1', interface: 'eth3' });
+  });
+
+  it('counts "bna: enp1s0f2 link down" after its link up as a flap', () => {
+    const text = [
+      '[ 136.2] bna: enp1s0f2 link up',
+      '[ 160.2] bna: enp1s0f2 link down',
+      '[ 167.6] bna: enp1s0f2 link up',
+      '[ 169.7] bna: enp1s0f2 link down',
+    ].join('\n');
+    expect(parseKernelEvents(text).events).toEqual([expect.objectContaining({ kind: 'link-flap', interface: 'enp1s0f2', count: 2 })]);
+  });
 });

@@ -101,9 +101,25 @@ describe('parseKernelLog over every real kernel log', () => {
         '[ 1258.081005] IPv6: ADDRCONF(NETDEV_UP): ens1f1: link is not ready',
         '[ 1258.472758] device ens1f1 entered promiscuous mode',
         '[    1.2] mlx5_core 0004:01:00.0: E-Switch: Total vports 10, per vport: max uc(1024) max mc(16384)',
+        // Prose shaped like "driver bus iface: ": a bus id has a digit.
+        'Driver has TODO: "Schedule NAPI on different CPU core" — not implemented',
       ].join('\n'),
     );
     expect(log.nics).toEqual([]);
+  });
+
+  it('names the interface after the address whatever the message, under a syslog-ng "[kernel: .]:" tag; "bna: enp1s0f2 link up"', () => {
+    const log = parseKernelLog(
+      [
+        '[kern.err] [kernel: .]: ixgbe 0000:08:00.1: eth3: Detected Tx Unit Hang',
+        '[ 136.232732] bna: enp1s0f2 link up',
+        '[ 160.270896] bna: enp1s0f2 link down',
+      ].join('\n'),
+    );
+    expect(log.nics).toEqual([
+      expect.objectContaining({ address: '0000:08:00.1', driver: 'ixgbe', name: 'eth3' }),
+      expect.objectContaining({ address: null, name: 'enp1s0f2', linkUp: false }),
+    ]);
   });
 
   it('tg3, igb, e1000e (old, no address), bnx2 and phylib formats give the speed', () => {

@@ -44,6 +44,9 @@ describe('statedLinkDownshift', () => {
     ['Speed shows 100Mb/s, should be 1000Mb/s.', 100, 1000],
     ['Link speed is 10Mb/s on a 1Gb network.', 10, 1000],
     ['The link comes up at 1G but never 10G.', 1000, 10_000],
+    // The speed a link verb gives the card is what it negotiated, though a noun for the card follows it.
+    ['2.5G网卡不能正常识别，只能识别为1000M网卡，使用iperf3进行测试，结果为940M。', 1000, 2500],
+    ['The 2.5G card is detected as a 1000M card.', 1000, 2500],
   ])('reads a link below its capability in %j', (prose, negotiatedMbps, capableMbps) => {
     expect(statedLinkDownshift(prose)).toEqual({ negotiatedMbps, capableMbps });
   });
@@ -92,6 +95,7 @@ describe('statedInterruptConcentration', () => {
     'The current bottleneck is JUST one core with the process ksoftirqd/23 is 100% si.',
     'top shows one core at 100% si while the others idle.',
     'Every queue IRQ of eth2 lands on the same core.',
+    'RPS disabled by default (rps_cpus: 000) — all RX processing on single interrupt CPU',
   ])('reads the receive work on one CPU in %j', (prose) => {
     expect(statedInterruptConcentration(prose)).toBe(true);
   });

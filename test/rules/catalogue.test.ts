@@ -25,6 +25,7 @@ function cured(...settings: Array<'backlog' | 'socketBuffers' | 'queues'>) {
 
 /** tcpdump's "truncated-ip - 7502 bytes missing! (..., length 9000)" on the receiver. */
 const cut = { packets: 1, packetBytes: 9000, deliveredBytes: 1498, captureBytes: 262144 };
+const pinned = { tool: 'benchmark', cpu: 0, interface: null, linkMbps: 40000 };
 
 const table: Record<string, { fires: Case; quiet: Case }> = {
   // Kernel-log events and bonds (rules/events.yaml).
@@ -77,6 +78,14 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   'tool-at-one-core': {
     fires: { findings: [], facts: { 'ticket.reports': { toolAtOneCore: { tool: 'xdpdump', cpuPercent: 101 } } } },
     quiet: { findings: [x.singleThreaded], facts: { 'ticket.reports': { toolAtOneCore: { tool: 'iperf3', cpuPercent: 100 } } } },
+  },
+  'test-pinned-to-one-cpu': {
+    fires: { findings: [], facts: { 'ticket.reports': { testPinnedToOneCpu: pinned } } },
+    quiet: { findings: [x.singleThreaded], facts: { 'ticket.reports': { testPinnedToOneCpu: pinned } } },
+  },
+  'rx-drops-most-arrivals': {
+    fires: { findings: [x.nicDropsShare(9980, 10593)] },
+    quiet: { findings: [x.nicDropsShare(9980, 20_000_000)] },
   },
   'jumbo-transfer-never-starts': {
     fires: { findings: [x.stalledFromStart], bench: { mtu: 9000 } },

@@ -105,6 +105,18 @@ export const nicDrops = f('nic-drops/nic-drops', {
   origin: 'ethtool.stats',
   driver: 'ixgbe',
 });
+/** A receive-FIFO counter that is `value` of the `arrived` packets (delivered + dropped). */
+export const nicDropsShare = (value = 9980, arrived = 10_593) =>
+  f('nic-drops/nic-drops', {
+    counter: 'rx_fifo_errors',
+    value,
+    queues: 0,
+    rxPackets: arrived,
+    negligible: false,
+    remedy: 'rings',
+    origin: 'proc.net.dev',
+    driver: null,
+  });
 export const physicalErrors = f('nic-drops/physical-errors', {
   counter: 'rx_crc_errors',
   value: 77,
@@ -358,7 +370,8 @@ export const retransmitsReordered = host('throughput/retransmits-reordered', {
   undone: 187,
   undonePercent: 84,
 });
-export const unstable = host('throughput/unstable', { cvPercent: 31.2 });
+export const unstable = host('throughput/unstable', { cvPercent: 31.2, lossPercent: 0.01 });
+export const unstableLossy = host('throughput/unstable', { cvPercent: 21.2, lossPercent: 0.12 });
 export const stalled = host('throughput/stalled', {
   stalledIntervals: 3,
   intervals: 10,

@@ -26,6 +26,18 @@ describe('kernel log lines in a pasted text', () => {
     }
   });
 
+  it('rejoins a short piece whose next word would not have fit in 72 columns, under stamps normalize took off', () => {
+    const wrapped = [
+      'Dec 27 16:31:49 homeassistant kernel: ------------[ cut here ]------------',
+      'Dec 27 16:31:49 homeassistant kernel: NETDEV WATCHDOG: eth0',
+      '(meson8b-dwmac): transmit queue 0 timed out',
+      'Dec 27 16:31:49 homeassistant kernel: WARNING: CPU: 4 PID: 0 at',
+    ].join('\n');
+    expect(kernelLogOfText(wrapped)).toContain('NETDEV WATCHDOG: eth0 (meson8b-dwmac): transmit queue 0 timed out');
+    // A short line followed by a short word was not cut.
+    expect(kernelLogOfText('[ 1.0] e1000e: eth0 NIC Link is Down\nThen it came back.')).toContain('Down\nThen');
+  });
+
   it('does not join the next kernel line, an indented line or an empty one to a long kernel line', () => {
     const text = ['[    1.000000] ' + 'x'.repeat(70), '[    2.000000] next line', '  indented', '', 'prose'].join('\n');
     expect(kernelLogOfText(text).split('\n')).toEqual([

@@ -321,3 +321,23 @@ describe('a first line a mailer cut, and prose that starts with a command name',
     ).toHaveLength(1);
   });
 });
+
+describe('/proc/net/dev pasted (a real XDP ticket)', () => {
+  const ticket = read('eval/xdp-igb-i211-native-xdp-pass-fifo-drops-at-5pps/ticket.txt');
+
+  it.each([
+    ['as pasted', ticket],
+    ['wrapped at 72', wrap(ticket, 72)],
+    ['quoted', ticket.replace(/^/gm, '> ')],
+  ])('is one output with its rows, %s, and its counters are judged', async (_, text) => {
+    const dev = segment(text).segments.find((part) => part.kind === 'proc-net-dev');
+    expect(dev?.command).toBe('cat /proc/net/dev');
+    const [outcome] = await analyzeText(text, { checks, log: silentLogger() });
+    const drops = outcome!.report.checks.find((check) => check.id === 'nic-drops')!.findings;
+    expect(drops).toContainEqual(
+      expect.objectContaining({ subject: 'enp4s0', data: expect.objectContaining({ counter: 'rx_fifo_errors', value: 9980 }) }),
+    );
+    // enp2s0 and enp3s0 moved no packet: not interfaces of the ticket.
+    expect(outcome!.report.interfaces.map((entry) => entry.name).sort()).toEqual(['enp1s0', 'enp4s0']);
+  });
+});
