@@ -39,7 +39,12 @@ export class FactCollectionError extends Error implements FactError {
     message: string,
     readonly hint?: string,
   ) {
+    // Thousands of these (an unsupported or uncaptured fact per interface) are expected; their
+    // stack traces cost time and say nothing the kind and message do not.
+    const limit = Error.stackTraceLimit;
+    if (kind !== 'failed') Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'FactCollectionError';
   }
 }

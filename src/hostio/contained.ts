@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
-import { readdir, readlink } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync, type Stats } from 'node:fs';
+import { readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { HostIOError } from './types.js';
 
@@ -68,12 +68,7 @@ export class ContainedReader {
    * whose result is kept so that reading the file does not lstat it again.
    */
   private realpathOf(joined: string): { real: string; info?: Stats } | undefined {
-    const dir = path.dirname(joined);
-    let realDir = this.realDirs.get(dir);
-    if (!this.realDirs.has(dir)) {
-      realDir = safeRealpath(dir);
-      this.realDirs.set(dir, realDir);
-    }
+    const realDir = this.realDirOf(path.dirname(joined));
     if (realDir === undefined) return undefined;
     const candidate = path.join(realDir, path.basename(joined));
     let info: Stats | undefined;
@@ -87,6 +82,29 @@ export class ContainedReader {
     if (!info.isSymbolicLink()) return { real: candidate, info };
     const target = safeRealpath(candidate);
     return target === undefined ? undefined : { real: target };
+  }
+
+  /**
+   * The real path of a directory, from its parent's (cached): one lstat per directory below the
+   * root, where realpath would lstat every component of every directory again. A directory that
+   * is a link (sysfs-style) is resolved whole; where it leads is checked by the caller.
+   */
+  private realDirOf(dir: string): string | undefined {
+    if (dir === this.root) return this.root;
+    if (this.realDirs.has(dir)) return this.realDirs.get(dir);
+    const parent = path.dirname(dir);
+    let real: string | undefined;
+    if (parent === dir || !dir.startsWith(this.root + path.sep)) real = safeRealpath(dir);
+    else {
+      const realParent = this.realDirOf(parent);
+      const candidate = realParent === undefined ? undefined : path.join(realParent, path.basename(dir));
+      const info = candidate === undefined ? undefined : safeLstat(candidate);
+      if (candidate === undefined || info === undefined) real = undefined;
+      else if (info.isSymbolicLink()) real = safeRealpath(candidate);
+      else real = info.isDirectory() ? candidate : undefined;
+    }
+    this.realDirs.set(dir, real);
+    return real;
   }
 
   /**
@@ -145,12 +163,17 @@ export class ContainedReader {
   async readDir(relative: string, label = relative): Promise<string[]> {
     const real = await this.resolve(relative, label);
     if (real === undefined) throw new HostIOError('not-found', `${label}: no such file or directory`);
-    const entries = await readdir(real).catch((error: NodeJS.ErrnoException) => {
+    let entries: string[];
+    try {
+      // Synchronous, like the file reads (see above): a listing of a local directory does not wait.
+      entries = readdirSync(real);
+    } catch (caught) {
+      const error = caught as NodeJS.ErrnoException;
       throw new HostIOError(
         error.code === 'ENOTDIR' ? 'not-found' : 'io',
         `${label}: ${error.code === 'ENOTDIR' ? 'not a directory' : error.message}`,
       );
-    });
+    }
     if (entries.length > MAX_DIR_ENTRIES) throw new HostIOError('io', `${label}: more than ${MAX_DIR_ENTRIES} entries; not read`);
     return entries;
   }
@@ -199,13 +222,24 @@ export function readRegularFileSync(file: string, maxBytes: number, label = file
     let length = 0;
     while (length < buffer.length) {
       const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
       length += bytesRead;
+      // A regular file's size is known: once it is read there is no need for the read that
+      // returns 0 (half the syscalls of a snapshot of small files). Growth past the cap is still
+      // caught, as the buffer holds one byte more than the cap allows.
+      if (bytesRead === 0 || length === info.size) break;
     }
     if (length > maxBytes) throw new HostIOError('io', `${label}: more than the ${maxBytes}-byte limit for this kind of file; not read`);
     return buffer.subarray(0, length).toString('utf8');
   } finally {
     closeSync(fd);
+  }
+}
+
+function safeLstat(file: string): Stats | undefined {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }
 

@@ -37,12 +37,20 @@ export type HostIOErrorKind =
   | 'not-captured' // a snapshot that does not hold this file or command
   | 'io'; // anything else the OS reported
 
+/** The kinds an offline input or a live host gives as a matter of course: no stack trace is kept for them. */
+const EXPECTED_KINDS: ReadonlySet<HostIOErrorKind> = new Set(['not-found', 'not-captured', 'tool-missing', 'permission-denied']);
+
 export class HostIOError extends Error {
   constructor(
     readonly kind: HostIOErrorKind,
     message: string,
   ) {
+    // A 10,000-interface input raises tens of thousands of "not captured" and "not found": their
+    // stack traces cost seconds and say nothing (the message names the file or command).
+    const limit = Error.stackTraceLimit;
+    if (EXPECTED_KINDS.has(kind)) Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'HostIOError';
   }
 }
