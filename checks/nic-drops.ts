@@ -21,6 +21,13 @@ type Options = z.infer<typeof options>;
 const options = z.object({
   /** Counts at or below this are ignored (raise to silence a handful of drops since boot). */
   minDrops: z.number().int().nonnegative().default(0),
+  /**
+   * A ring counter (missed, FIFO, no buffer) at this share of the packets that arrived or more, and
+   * at least stuckMinDrops, is a receive path that stopped refilling (rx-path-stuck): bursts that
+   * overflow a ring lose a share of the traffic, not most of it.
+   */
+  stuckDropShare: z.number().min(0).max(1).default(0.5),
+  stuckMinDrops: z.number().int().nonnegative().default(1000),
   minPhysicalErrors: z.number().int().nonnegative().default(0),
   minErrors: z.number().int().nonnegative().default(0),
   /**
@@ -166,6 +173,16 @@ export default defineCheck({
       phrases: counterPhrases,
       message: '{subject}: {counter} = {value} since the driver loaded{detail}: {meaning}',
       fix: `{action} ${SINCE_LOAD}`,
+    }),
+    // A ring overflows on bursts and loses a share of the traffic; a counter of buffers not
+    // there in time that holds most of what arrived means the receive path stopped refilling.
+    'rx-path-stuck': symptom({
+      severity: 'warning',
+      data: counterData,
+      phrases: counterPhrases,
+      message:
+        '{subject}: {counter} = {value} since the driver loaded{detail}: the NIC discards most of what reaches it, which no ring size explains',
+      fix: `Read the kernel log for the driver, test without an XDP program (or in generic mode), update the driver and firmware ${SINCE_LOAD}`,
     }),
     'physical-errors': symptom({
       severity: 'warning',
@@ -313,7 +330,13 @@ export default defineCheck({
         });
         continue;
       }
-      report(symptom, {
+      const stuck =
+        symptom === 'nic-drops' &&
+        counter.remedy === 'rings' &&
+        rate !== null &&
+        rate >= opts.stuckDropShare &&
+        counter.value >= opts.stuckMinDrops;
+      report(stuck ? 'rx-path-stuck' : symptom, {
         // Counters that also count harmless frames (sysfs rx_dropped), and rates below one in a
         // million packets, are shown, not failed on.
         ...(counter.mayBeBenign || negligible ? { severity: 'info' as const } : {}),

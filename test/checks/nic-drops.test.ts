@@ -240,6 +240,22 @@ describe('nic-drops check', () => {
     ]);
   });
 
+  it('names a ring counter that holds most of what arrived a stuck receive path, and the same count over many packets ring drops', async () => {
+    // The real XDP ticket's port: 9,980 FIFO drops against 613 delivered packets; kernel rx_dropped
+    // at the same share stays a note (it counts frames of unknown protocols too).
+    const stuck = await tester.run(
+      facts(null, failed('tool-missing', 'ethtool: command not found'), { rx_packets: 613, rx_fifo_errors: 9980, rx_dropped: 9980 }),
+    );
+    expect(stuck.findings.map((finding) => [finding.symptom, finding.severity, finding.data.counter]).sort()).toEqual([
+      ['nic-drops', 'info', 'rx_dropped'],
+      ['rx-path-stuck', 'warning', 'rx_fifo_errors'],
+    ]);
+    const busy = await tester.run(
+      facts(null, failed('tool-missing', 'ethtool: command not found'), { rx_packets: 20_000_000, rx_fifo_errors: 9980 }),
+    );
+    expect(busy.findings.map((finding) => finding.symptom)).toEqual(['nic-drops']);
+  });
+
   it('shows sysfs rx_dropped as info only: it also counts frames of unknown protocols', async () => {
     const result = await tester.run(
       facts(null, failed('tool-missing', 'ethtool: command not found'), { ...CLEAN_SYSFS, rx_dropped: 29220 }),

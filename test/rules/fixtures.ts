@@ -105,18 +105,17 @@ export const nicDrops = f('nic-drops/nic-drops', {
   origin: 'ethtool.stats',
   driver: 'ixgbe',
 });
-/** A receive-FIFO counter that is `value` of the `arrived` packets (delivered + dropped). */
-export const nicDropsShare = (value = 9980, arrived = 10_593) =>
-  f('nic-drops/nic-drops', {
-    counter: 'rx_fifo_errors',
-    value,
-    queues: 0,
-    rxPackets: arrived,
-    negligible: false,
-    remedy: 'rings',
-    origin: 'proc.net.dev',
-    driver: null,
-  });
+/** A receive-FIFO counter that holds most of the packets that arrived (delivered + dropped). */
+export const rxPathStuck = f('nic-drops/rx-path-stuck', {
+  counter: 'rx_fifo_errors',
+  value: 9980,
+  queues: 0,
+  rxPackets: 10_593,
+  negligible: false,
+  remedy: 'rings',
+  origin: 'proc.net.dev',
+  driver: null,
+});
 export const physicalErrors = f('nic-drops/physical-errors', {
   counter: 'rx_crc_errors',
   value: 77,
