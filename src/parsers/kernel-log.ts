@@ -127,8 +127,9 @@ export function prefixOf(text: string): Prefixed | undefined {
   // "e1000e: eth0 NIC Link is Up ..." (old drivers), "enp2s0f0np0v0: NIC Link is Up ...".
   const driverOnly = /^([\w-]{1,32}): ([^\s:]{1,15}) (?=NIC )/.exec(text);
   if (driverOnly) return { driver: driverOnly[1]!, bus: null, iface: driverOnly[2]!, body: text.slice(driverOnly[0].length) };
-  // "bna: enp1s0f2 link up": any message, when the word after the driver is a kernel-style interface name.
-  const driverNamed = /^([\w-]{1,32}): (\S{1,15}) /.exec(text);
+  // "bna: enp1s0f2 link up": a driver's word before a kernel-style interface name and a link or
+  // transmit message ("Note: eth0 is the 10G port" is prose, and names no NIC).
+  const driverNamed = /^([\w-]{1,32}): (\S{1,15}) (?=(?:NIC )?link\b|Detected |Reset |tx |transmit )/i.exec(text);
   if (driverNamed && KERNEL_INTERFACE_NAME.test(driverNamed[2]!))
     return { driver: driverNamed[1]!, bus: null, iface: driverNamed[2]!, body: text.slice(driverNamed[0].length) };
   const bare = /^([^\s:]{1,15}): (?=NIC )/.exec(text);

@@ -101,8 +101,9 @@ describe('parseKernelLog over every real kernel log', () => {
         '[ 1258.081005] IPv6: ADDRCONF(NETDEV_UP): ens1f1: link is not ready',
         '[ 1258.472758] device ens1f1 entered promiscuous mode',
         '[    1.2] mlx5_core 0004:01:00.0: E-Switch: Total vports 10, per vport: max uc(1024) max mc(16384)',
-        // Prose shaped like "driver bus iface: ": a bus id has a digit.
+        // Prose shaped like "driver bus iface: ": a bus id has a digit; a word and a name before prose.
         'Driver has TODO: "Schedule NAPI on different CPU core" — not implemented',
+        'Note: eth0 is the 10G port, eth1 the onboard one',
       ].join('\n'),
     );
     expect(log.nics).toEqual([]);
