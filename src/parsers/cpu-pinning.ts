@@ -21,7 +21,7 @@ export interface PinnedTest {
   tool: string;
   /** The one CPU it was confined to. */
   cpu: number;
-  /** The interface its arguments name (`--tcp-device enp4s0`, `-B`'s device), null when none. */
+  /** The interface its arguments name (`--tcp-device enp4s0`, `--bind-dev=eth1`), null when none. */
   interface: string | null;
 }
 
