@@ -410,17 +410,23 @@ function pcieBoundFinding(measured: BenchMeasurement, result: BenchResult, opts:
   };
 }
 
+/** The bytes and segments a TCP run sent; null for UDP or a run with nothing sent. */
+function sentOf(measured: BenchMeasurement, result: BenchResult, opts: Options): { bytes: number; segments: number } | null {
+  const bytes = (result.senderBitsPerSecond * result.durationSeconds) / 8;
+  const segments = bytes / opts.segmentBytes;
+  return measured.protocol === 'tcp' && segments > 0 ? { bytes, segments } : null;
+}
+
 /** Retransmits per segment sent, in %, of a TCP run; null for UDP or a run with nothing sent. */
 function retransmitPercent(measured: BenchMeasurement, result: BenchResult, opts: Options): number | null {
-  const segments = (result.senderBitsPerSecond * result.durationSeconds) / 8 / opts.segmentBytes;
-  if (measured.protocol !== 'tcp' || segments <= 0) return null;
-  return Number(((100 * result.retransmits) / segments).toFixed(3));
+  const sent = sentOf(measured, result, opts);
+  return sent ? Number(((100 * result.retransmits) / sent.segments).toFixed(3)) : null;
 }
 
 function retransmitFinding(measured: BenchMeasurement, result: BenchResult, opts: Options) {
-  const sentBytes = (result.senderBitsPerSecond * result.durationSeconds) / 8;
-  const segments = sentBytes / opts.segmentBytes;
-  if (measured.protocol !== 'tcp' || segments <= 0 || result.retransmits / segments <= opts.retransmitRate) return null;
+  const sent = sentOf(measured, result, opts);
+  if (!sent || result.retransmits / sent.segments <= opts.retransmitRate) return null;
+  const { bytes: sentBytes, segments } = sent;
   return {
     ...(result.retransmits / segments >= opts.criticalRetransmitRate ? { severity: 'critical' as const } : {}),
     evidence: [{ label: 'retransmits', observed: result.retransmits, expected: `< ${Math.round(opts.retransmitRate * segments)}` }],
@@ -505,8 +511,11 @@ function stallFinding(rates: readonly number[], opts: Options) {
   };
 }
 
-/** A collapse after the first interval, a stall, or else intervals that fluctuate. */
-/** `lossPercent`: the run's retransmits per segment (%), which the unstable finding carries: TCP's response to loss makes intervals swing. */
+/**
+ * A collapse after the first interval, a stall, or else intervals that fluctuate. `lossPercent`:
+ * the run's retransmits per segment (%), which the unstable finding carries (TCP's response to
+ * loss makes intervals swing).
+ */
 function intervalFinding(result: BenchResult, opts: Options, lossPercent: number | null) {
   const rates = result.intervals.map((interval) => interval.bitsPerSecond);
   const [first, ...rest] = rates;

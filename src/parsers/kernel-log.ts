@@ -66,8 +66,9 @@ export const PCI_ADDRESS = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/i;
  * An interface name the kernel or udev gives (eth0, enp3s0f1, ens1f0np0, eno1, ib0, wlan0, bond0,
  * p2p1, em1) followed by ": ": unlike "MAC: " or "E-Switch: ", it names a device.
  */
-const KERNEL_NAMED = /^((?:eth|en[opsx]|ib|wl|ww|em|bond|team|p\d{1,2}p)[\w.-]{0,13}): /;
-export const KERNEL_INTERFACE_NAME = /^(?:eth|en[opsx]|ib|wl|ww|em|bond|team|p\d{1,2}p)[\w.-]{0,13}$/;
+const KERNEL_NAME_SCHEME = String.raw`(?:eth|en[opsx]|ib|wl|ww|em|bond|team|p\d{1,2}p)[\w.-]{0,13}`;
+const KERNEL_NAMED = new RegExp(String.raw`^(${KERNEL_NAME_SCHEME}): `);
+export const KERNEL_INTERFACE_NAME = new RegExp(String.raw`^${KERNEL_NAME_SCHEME}$`);
 /** An interface name as the kernel allows it (dev_valid_name): 1-15 bytes, no '/', ':' or space. */
 const IFACE = /^[^\s/:()]{1,15}$/;
 
