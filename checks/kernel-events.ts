@@ -116,7 +116,9 @@ export default defineCheck({
             ? '; it was still down when the log ended'
             : d.detail === 'together'
               ? '; other ports went down in the same moment (a reset or shutdown on the host)'
-              : '',
+              : d.detail === 'short-lived'
+                ? '; it dropped within a minute of coming up, so the link never held (negotiation or signal, not a cable pulled)'
+                : '',
       },
       message: '{device}: the link went down after being up {history}{end}',
       fix: 'Look at the cable, transceiver and switch port of {device} (ethtool -m for the module, the switch log for the port), and compare two readings of the carrier changes: cat /sys/class/net/<interface>/carrier_changes.',
@@ -242,8 +244,9 @@ export default defineCheck({
       const base = { subject, evidence };
       switch (event.kind) {
         case 'link-flap':
-          // A lone drop is a note whether or not it came back (a cable pulled, a port moved); repeats make it a warning.
-          report('link-flapping', { ...base, severity: judged(weighed, opts, 'info'), data });
+          // A lone drop is a note whether or not it came back (a cable pulled, a port moved); repeats make it a warning,
+          // and so does a link that fell within a minute of coming up (it never held).
+          report('link-flapping', { ...base, severity: judged(weighed, opts, event.detail === 'short-lived' ? 'warning' : 'info'), data });
           break;
         case 'tx-timeout':
         case 'tx-hang':

@@ -191,6 +191,19 @@ export default defineCheck({
       // The speed ethtool prints for a down link is stale (rtl83xx reports 1000Mb/s): do not judge it.
       return undefined;
     }
+    // "Speed: Unknown!" under the partner's advertisement: the PHY heard the partner, yet no link came
+    // up (a copper SFP+ that negotiated on the cable but not with the host, an autonegotiation that
+    // never finished). Without the partner's modes an unknown speed says nothing (virtio prints it).
+    if (settings.speedUnknown && partnerModes.length > 0 && settings.linkDetected !== true && device.carrier !== true) {
+      report('no-carrier', {
+        evidence: [
+          withEthtool({ label: 'Speed', observed: 'Unknown!', expected: 'a speed' }),
+          withEthtool({ label: 'Link partner advertised link modes', observed: partnerModes.join(' ') }),
+        ],
+        data: { operstate: device.operstate, bestLinkMode: best?.mode ?? null, bestMbps: best?.speedMbps ?? null, adminUp: device.adminUp },
+      });
+      return undefined;
+    }
 
     const negotiated = settings.speedMbps ?? device.speedMbps;
     const duplex = settings.duplex ?? (device.duplex === 'half' || device.duplex === 'full' ? device.duplex : null);

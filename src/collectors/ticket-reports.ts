@@ -5,6 +5,7 @@ import type { StatedDownshift } from '../parsers/prose-symptoms.js';
 import type { FramesCut } from '../parsers/tcpdump-truncation.js';
 import type { ToolAtOneCore } from '../parsers/process-cpu.js';
 import type { PinnedTest } from '../parsers/cpu-pinning.js';
+import type { SlotLimit } from '../parsers/pcie-slot.js';
 
 /**
  * What a pasted ticket reports in its own words and runs: the best iperf3 rate (its pasted runs
@@ -37,6 +38,11 @@ export interface TicketReports {
    * (`linkMbps`, stated or shown), when no rate in the text reaches 60 % of that link; null otherwise.
    */
   testPinnedToOneCpu: (PinnedTest & { linkMbps: number }) | null;
+  /**
+   * The PCIe slot the ticket says the NIC sits in (`dmidecode -t slot`, "a PCIe 2.0 x4 slot") carries
+   * less than the port's speed; `interface` is the text's only one (null: several or none).
+   */
+  slotBelowPort: (SlotLimit & { interface: string | null }) | null;
   /** A pasted tcpdump run shows packets that arrived cut short on the path (null: none shown). */
   framesCut: FramesCut | null;
   /** The poster's words point at CPU power management: faster with the CPUs kept busy, or a governor change cured it. */

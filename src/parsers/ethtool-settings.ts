@@ -18,6 +18,8 @@ export interface EthtoolSettings {
   linkPartnerAdvertisedAutoNegotiation: boolean | null;
   /** Negotiated speed; null for "Unknown!" or when the driver prints none (ENA). */
   speedMbps: number | null;
+  /** True when ethtool printed "Speed: Unknown!" (no speed resolved: for a PHY, no link), absent otherwise. */
+  speedUnknown?: true;
   duplex: 'full' | 'half' | null;
   autoNegotiation: boolean | null;
   port: string | null;
@@ -96,6 +98,7 @@ export function parseEthtoolSettings(text: string): EthtoolSettings {
     linkPartnerAdvertisedPauseFrameUse: textValue('Link partner advertised pause frame use'),
     linkPartnerAdvertisedAutoNegotiation: yesNo(values.get('Link partner advertised auto-negotiation')),
     speedMbps: parseSpeed(values.get('Speed')),
+    ...(/^Unknown/i.test(values.get('Speed') ?? '') ? { speedUnknown: true as const } : {}),
     duplex: parseDuplex(values.get('Duplex')),
     autoNegotiation: yesNo(values.get('Auto-negotiation')),
     port: textValue('Port'),

@@ -57,7 +57,7 @@ export interface KernelEvent {
   address: string | null;
   /** The interface's last name in the log (after renames), when known. */
   interface: string | null;
-  /** A short tag for the variant ("watchdog", "health-compromised", "fatal"; a flap's "still-down"), or null. */
+  /** A short tag for the variant ("watchdog", "health-compromised", "fatal"; a flap's "still-down" or "short-lived"), or null. */
   detail: string | null;
   count: number;
   /** The first and last time as printed ("Nov 17 13:16:56", "2025-08-29 20:09:52", "11314.654843 s"). */
@@ -87,6 +87,11 @@ const MAX_GROUPS = 500;
  * this, with no "Link is Up" before it in the log, is a link that was up and went down.
  */
 const PROBE_SECONDS = 600;
+/**
+ * A link that drops within this many seconds of coming up never held: negotiation or the signal
+ * failed, not a cable pulled by hand (which leaves a port up for minutes or days first).
+ */
+const SHORT_LIVED_SECONDS = 60;
 /** How many lines after "page allocation failure" its call trace is looked for. */
 const TRACE_LINES = 40;
 
@@ -310,10 +315,19 @@ function seconds(stamp: Stamp, clock: KernelLogClock): number | null {
   return clock === 'wall' ? stamp.wall : clock === 'uptime' ? stamp.uptime : null;
 }
 
+/** Seconds from one stamp to a later one, in a clock both carry (uptime first: a wall date may lack the year). */
+function elapsed(from: Stamp | undefined, to: Stamp): number | null {
+  if (!from) return null;
+  if (from.uptime !== null && to.uptime !== null) return to.uptime - from.uptime;
+  if (from.wall !== null && to.wall !== null) return to.wall - from.wall;
+  return null;
+}
+
 /** Reads the fault events of a kernel log; lines that say none of them are skipped. */
 export function parseKernelEvents(text: string): KernelEvents {
   const table = new EventTable();
   const linkWasUp = new Map<string, boolean>();
+  const linkUpSince = new Map<string, Stamp>();
   let sawWall = false;
   let sawUptime = false;
   let endWall: number | null = null;
@@ -374,8 +388,12 @@ export function parseKernelEvents(text: string): KernelEvents {
     // A port that goes down after it was up flapped (the first "down" at probe is not a flap). A
     // log excerpt may start after the port came up: a first "down" long after boot is a lost link too.
     const lostLink = linkWasUp.get(device) ?? (stamp.uptime !== null && stamp.uptime > PROBE_SECONDS);
-    if (!link.up && lostLink)
-      table.add({ kind: 'link-flap', detail: null, driver: prefixed.driver, address, iface: prefixed.iface }, stamp, line);
+    if (!link.up && lostLink) {
+      const upFor = elapsed(linkWasUp.get(device) ? linkUpSince.get(device) : undefined, stamp);
+      const detail = upFor !== null && upFor <= SHORT_LIVED_SECONDS ? 'short-lived' : null;
+      table.add({ kind: 'link-flap', detail, driver: prefixed.driver, address, iface: prefixed.iface }, stamp, line);
+    }
+    if (link.up && !linkWasUp.get(device)) linkUpSince.set(device, stamp);
     linkWasUp.set(device, link.up);
   }
   const clock: KernelLogClock = sawWall ? 'wall' : sawUptime ? 'uptime' : 'none';
@@ -419,6 +437,7 @@ function markLinksLeftDown(events: KernelEvent[], linkWasUp: ReadonlyMap<string,
         event.lastSeconds !== null &&
         Math.abs(other.lastSeconds - event.lastSeconds) <= TOGETHER_SECONDS,
     );
+    // A link left down says more than how briefly it was up before (a bypass card that switched over).
     event.detail = together ? 'together' : 'still-down';
   }
 }

@@ -135,6 +135,12 @@ export function prefixOf(text: string): Prefixed | undefined {
     return { driver: driverNamed[1]!, bus: null, iface: driverNamed[2]!, body: text.slice(driverNamed[0].length) };
   const bare = /^([^\s:]{1,15}): (?=NIC )/.exec(text);
   if (bare) return { driver: null, bus: null, iface: bare[1]!, body: text.slice(bare[0].length) };
+  // Switch-SoC and vendor drivers open a link message with the port's name and their own details:
+  // "eth3 (Int switch port: 7) (phyId: 15) Link Up at 100 mbps", "eth1: Link is Down". Only a name in
+  // the kernel's naming schemes counts ("Port 1 Link Up" names no interface).
+  const portFirst = /^(\S{1,15}?):? (?:\([^()]{0,40}\) ){0,4}(?=(?:NIC )?Link (?:is )?(?:up|down)\b)/i.exec(text);
+  if (portFirst && KERNEL_INTERFACE_NAME.test(portFirst[1]!))
+    return { driver: null, bus: null, iface: portFirst[1]!, body: text.slice(portFirst[0].length) };
   return undefined;
 }
 

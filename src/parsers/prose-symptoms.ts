@@ -115,13 +115,13 @@ const SPEED_LISTED = speedPattern(false);
 // Words after a link verb before its speed: "negotiates to a 10mbps", "comes up at only 100M".
 const LINK_FILLER = String.raw`(?:\s(?:at|to|with|as|on|a|an|only|always|just|back|down|up|in|the|of|speed|is|was|now|still|stuck|set|currently|its|full))*\s?`;
 // Verbs only a link does: "negotiates to 10Mbps", "links at 1G", "came up at 100Mb/s", "falls back to 1G".
-const LINK_VERB = String.raw`(?:negotiat\w*|links?(?: up)?|linked(?: up)?|linking|connects?|connected|connecting|c[oa]mes? up|syncs?|synced|falls? back|fell back|downgrad\w*|downshift\w*|detected as|协商(?:为|到|成)?|降为|降到|识别(?:为|成)|认成)`;
+const LINK_VERB = String.raw`(?:negotiat\w*|links?(?: up)?|linked(?: up)?|linking|connects?|connected|connecting|c[oa]mes? up|syncs?|synced|falls? back|fell back|downgrad\w*|downshift\w*|detected as|协商(?:为|到|成)?|降为|降到|识别(?:为|成)|认成|默认(?:在|为|成)|停(?:留)?在|工作在)`;
 // Verbs that give a device the speed it was found at ("detected as a 1000M card"); not "links"
 // or "connects", whose noun after may be the partner ("connects to a 1G switch").
 const AFTER_LINK_VERB =
   /(?:(?:detected|recogni[sz]ed|identified|shows? up|showing up) as|negotiat\w* (?:to|at|as)|falls? back to|fell back to|识别(?:为|成)|认成)(?:\s(?:a|an|only|just|the))*\s?$/i;
 // Verbs a throughput takes too ("iperf shows 1 Gbps"): a link's only when a link word comes shortly before.
-const SHOW_VERB = String.raw`(?:shows?(?: up)?(?: as)?|showing|displays?|reports?|runs?|running|ran|stuck|capped|limited|locked|is|was|(?:only )?(?:gets?|getting|got|have|has)|显示|变成|只有)`;
+const SHOW_VERB = String.raw`(?:shows?(?: up)?(?: as)?|showing|displays?|reports?|runs?|running|ran|stuck|capped|limited|locked|is|was|(?:only )?(?:gets?|getting|got|have|has|having)|显示|变成|只有)`;
 // Those verbs name a link's speed only in a sentence about the link, not about the throughput.
 const LINK_WORDS =
   /\b(?:link|speed|ethtool|port|interface|NIC|adapter|card|switch|negotiat\w*|duplex|gigabit|connection)\b|网卡|端口|网口|连接/i;
@@ -137,7 +137,7 @@ const NEGOTIATED_AFTER = [
   // "1Gbps link speed", "100M full duplex" (not "the 1GbE link was the bottleneck": that names a link, not what it negotiated).
   String.raw`\s?(?:link speed|full[ -]duplex|half[ -]duplex)\b`,
 ];
-const CAPABLE_NOUN = String.raw`(?:[\s-](?:capable\s)?(?:port|ports|network|networks|switch|switches|partner|card|cards|NIC|NICs|adapter|adapters|connectivity|uplink|router|modem|interface|interfaces|capable|ready)\b|端口|网口|网卡|交换机)`;
+const CAPABLE_NOUN = String.raw`(?:[\s-](?:capable\s)?(?:port|ports|network|networks|switch|switches|partner|card|cards|NIC|NICs|adapter|adapters|connectivity|uplink|router|modem|interface|interfaces|capable|ready)\b|的?(?:端口|网口|网卡|交换机|接口))`;
 // "supports 2.5G", "should link at 10G", "rated for 5Gbps", "is a 10G port" (noun above).
 const CAPABLE_BEFORE = String.raw`(?:supports?|supported|should(?: be| have| link| negotiate| connect| run| come up| sync)*(?: at| to| as)?|expected(?: to \w+)?(?: at)?|capable of|rated (?:for|at)|up to|instead of|rather than|not|never|(?:port|switch|NIC|card|network|partner|other end|both ends|router|adapter)(?: port)? (?:is|are|supports?|can do|does|runs at)(?: a| an)?)\s?`;
 // "a gigabit switch", "both ends are gigabit": gigabit with no number before it is 1000 Mb/s.
@@ -154,6 +154,18 @@ function speedMbps(match: RegExpMatchArray): number | null {
   return LINK_RATES_MBPS.has(mbps) ? mbps : null;
 }
 
+/**
+ * Chinese names a link speed by its order of magnitude: 百兆 (100M), 千兆 (gigabit), 万兆 (10G), and
+ * "2500兆". They are written as the speeds the patterns read ("被默认在千兆状态" is "defaulted to 1000M").
+ */
+function withArabicSpeeds(text: string): string {
+  return text
+    .replace(/百兆/g, '100M')
+    .replace(/千兆/g, '1000M')
+    .replace(/万兆/g, '10G')
+    .replace(/(\d)\s?兆/g, '$1M');
+}
+
 /** Speeds the text's outputs show, added to what its words state (the Speed: ethtool printed, a NIC model's only speed). */
 export interface ObservedSpeeds {
   negotiatedMbps?: number | null;
@@ -166,7 +178,7 @@ export interface ObservedSpeeds {
  * as the words "it links at 100M" would be.
  */
 export function statedLinkDownshift(prose: string, deviceText = '', observed: ObservedSpeeds = {}): StatedDownshift | null {
-  const text = flatProse(prose);
+  const text = withArabicSpeeds(flatProse(prose));
   const negotiated: number[] = [];
   const capable: number[] = [];
   const scan = (pattern: string, into: number[], negatable = false, context?: (text: string, at: number) => boolean) => {

@@ -11,6 +11,7 @@ import { askFor } from './ask-for.js';
 import { reportVerdict } from '../report/verdict.js';
 import { benchFromRuns, runRate } from './bench.js';
 import { statedCpuCount, statedLinkSpeedMbps, statedNicModel } from '../parsers/prose.js';
+import { readSlotLimit } from '../parsers/pcie-slot.js';
 import { segment, type IgnoredText, type Segment } from './segment.js';
 import { UsageError } from '../util/errors.js';
 import { kernelLogOfText } from './kernel-text.js';
@@ -79,6 +80,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
   const statedMtu = statedJumboMtu(segmentation.prose);
   const toolAtOneCore = readToolAtOneCore(text);
   const pinnedTest = readPinnedTest(text);
+  const slotLimit = readSlotLimit(text, stated || null);
   const triedWithoutEffect = statedTriedWithoutEffect(segmentation.prose);
   const cpuFrequencyEvidence = statedCpuFrequencyEvidence(segmentation.prose);
   const singleQueueReported = statedSingleQueue(segmentation.prose);
@@ -165,6 +167,7 @@ export async function analyzeText(text: string, options: TextAnalysisOptions): P
           framesCut,
           toolAtOneCore,
           // A mailer may have moved the command's interface argument to the next line: then the text's only interface.
+          slotBelowPort: slotLimit && { ...slotLimit, interface: iface },
           testPinnedToOneCpu: pinnedTestShortOfLink(
             pinnedTest && { ...pinnedTest, interface: pinnedTest.interface ?? iface },
             stated || shownSpeed,

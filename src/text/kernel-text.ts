@@ -44,7 +44,9 @@ function rejoinWrapped(text: string, isStart: (line: string) => boolean, mayGoOn
   const raw = text.replace(/\r\n?/g, '\n').split('\n');
   // The width of the last piece when it may go on on the next line; -1 when it may not.
   let openLength = -1;
-  for (const { text: line, number } of normalize(text).lines) {
+  for (const { text: unstamped, number, stamp } of normalize(text).lines) {
+    // The syslog stamp normalize() took off gives each event its time ("dropped 5 s after it came up").
+    const line = stamp && isStart(stamp + unstamped) ? stamp + unstamped : unstamped;
     const width = Math.max(line.length, raw[number - 1]?.length ?? 0);
     if (isStart(line)) {
       out.push(line);

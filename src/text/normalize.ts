@@ -14,6 +14,8 @@ export interface SourceLine {
   /** 1-based line number in the text as given. */
   number: number;
   text: string;
+  /** The terminal or log timestamp taken off the line's start, when one was: a kernel log's times are evidence. */
+  stamp?: string;
 }
 
 export interface Normalized {
@@ -69,13 +71,15 @@ export function normalize(text: string): Normalized {
   const lines: SourceLine[] = [];
   for (let index = 0; index < raw.length; index += 1) {
     let line = raw[index]!;
+    let stamp: string | undefined;
     if (quoted && QUOTING.test(line)) {
       line = line.replace(QUOTING, '');
       repairs.add('email quoting (> )');
     }
     for (const pattern of TIMESTAMPS) {
       if (pattern.test(line) && timestampedRun(raw, index, pattern)) {
-        line = line.replace(pattern, '');
+        stamp = pattern.exec(line)![0];
+        line = line.slice(stamp.length);
         repairs.add('terminal timestamps');
         break;
       }
@@ -84,7 +88,7 @@ export function normalize(text: string): Normalized {
       repairs.add('pager prompts (--More--)');
       continue;
     }
-    lines.push({ number: index + 1, text: line.trimEnd() });
+    lines.push({ number: index + 1, text: line.trimEnd(), ...(stamp ? { stamp } : {}) });
   }
   return { lines, repairs: [...repairs] };
 }

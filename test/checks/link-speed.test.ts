@@ -152,6 +152,36 @@ describe('link-speed check', () => {
     expect(result.findings[0]).toMatchObject({ symptom: 'no-carrier', message: 'lan12 has no link (no carrier)' });
   });
 
+  it("a speed ethtool cannot resolve under the partner's advertisement is no link; an unknown speed alone is not", async () => {
+    const heard = [
+      'Settings for sfp1:',
+      '\tSupported link modes:   Not reported',
+      '\tSupports auto-negotiation: No',
+      '\tLink partner advertised link modes:  1000baseT/Full',
+      '\t                                     100baseT/Full',
+      '\tSpeed: Unknown!',
+      '\tDuplex: Unknown! (255)',
+    ].join('\n');
+    const noLink = await tester.run(
+      {
+        'ethtool.settings': parseEthtoolSettings(heard),
+        'net.device': netDevice('sfp1', { carrier: null, operstate: null, speedMbps: null }),
+      },
+      { interfaces: [{ name: 'sfp1' }] },
+    );
+    expect(noLink.findings).toEqual([expect.objectContaining({ symptom: 'no-carrier', severity: 'warning', subject: 'sfp1' })]);
+    // A guest's virtio port prints "Speed: Unknown!" with no partner: nothing to say about its link.
+    const virtio = heard.replace(/\tLink partner.*\n.*\n/, '');
+    const guest = await tester.run(
+      {
+        'ethtool.settings': parseEthtoolSettings(virtio),
+        'net.device': netDevice('sfp1', { carrier: null, operstate: null, speedMbps: null }),
+      },
+      { interfaces: [{ name: 'sfp1' }] },
+    );
+    expect(guest.findings).toEqual([]);
+  });
+
   it('fails a port that supports 10GBASE-T but advertises only up to 1000baseT, at 1G (real capture: e1000e-settings-1)', async () => {
     const result = await tester.run({
       'ethtool.settings': settingsOf('ethtool/e1000e-settings-1.txt'),

@@ -12,6 +12,7 @@ export function ticketReports(over: Partial<TicketReports> = {}): TicketReports 
     framesCut: null,
     toolAtOneCore: null,
     testPinnedToOneCpu: null,
+    slotBelowPort: null,
     triedWithoutEffect: { offloads: false, rings: false, flowControl: false, mtu: false },
     cpuFrequencyEvidence: false,
     singleQueueReported: false,

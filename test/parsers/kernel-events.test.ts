@@ -185,4 +185,37 @@ describe('parseKernelEvents: quoted echoes', () => {
     ].join('\n');
     expect(parseKernelEvents(text).events).toEqual([expect.objectContaining({ kind: 'link-flap', interface: 'enp1s0f2', count: 2 })]);
   });
+
+  it('reads a link message that opens with the port name and driver details, and calls a drop seconds after "up" short-lived', () => {
+    const text = [
+      'Mar  2 08:01:40 kernel: lan2 (Int switch port: 2) (Logical Port: 2) (phyId: 4) Link DOWN.',
+      'Mar  2 08:01:44 kernel: eth1 (Int switch port: 1) (phyId: 3) Link Up at 1000 mbps full duplex AN: On',
+      'Mar  2 08:01:52 kernel: eth1 (Int switch port: 1) (phyId: 3) Link DOWN.',
+      'Mar  2 09:30:00 kernel: eth1: Link is Up - 10Gbps/Full',
+      'Mar  2 11:00:00 kernel: eth1: Link is Down',
+      'Mar  2 11:00:09 kernel: eth1: Link is Up - 10Gbps/Full',
+    ].join('\n');
+    const flaps = parseKernelEvents(text).events;
+    expect(flaps).toEqual([
+      expect.objectContaining({ kind: 'link-flap', interface: 'eth1', detail: 'short-lived', count: 1 }),
+      expect.objectContaining({ kind: 'link-flap', interface: 'eth1', detail: null, count: 1 }),
+    ]);
+    // "lan2" is no kernel-style name: a switch port's label names no interface of this host.
+    expect(flaps.some((event) => event.interface === 'lan2')).toBe(false);
+  });
+
+  it('times a short-lived link in seconds since boot as well', () => {
+    const text = [
+      '[ 900.1] r8169 0000:02:00.0 enp2s0: Link is Up - 1Gbps/Full',
+      '[ 905.0] r8169 0000:02:00.0 enp2s0: Link is Down',
+      '[ 990.0] r8169 0000:02:00.0 enp2s0: Link is Up - 1Gbps/Full',
+      '[ 9000.0] r8169 0000:02:00.0 enp2s0: Link is Down',
+      '[ 9100.0] r8169 0000:02:00.0 enp2s0: Link is Up - 1Gbps/Full',
+    ].join('\n');
+    const details = parseKernelEvents(text).events.map((event) => [event.detail, event.count]);
+    expect(details).toEqual([
+      ['short-lived', 1],
+      [null, 1],
+    ]);
+  });
 });

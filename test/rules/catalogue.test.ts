@@ -25,6 +25,7 @@ function cured(...settings: Array<'backlog' | 'socketBuffers' | 'queues'>) {
 
 /** tcpdump's "truncated-ip - 7502 bytes missing! (..., length 9000)" on the receiver. */
 const cut = { packets: 1, packetBytes: 9000, deliveredBytes: 1498, captureBytes: 262144 };
+const slot = { lanes: 4, gen: 2, slotGbps: 16, portMbps: 40_000, line: 'Type: x4 PCI Express 2', interface: null };
 const pinned = { tool: 'benchmark', cpu: 0, interface: null, linkMbps: 40000 };
 
 const table: Record<string, { fires: Case; quiet: Case }> = {
@@ -32,6 +33,11 @@ const table: Record<string, { fires: Case; quiet: Case }> = {
   ...eventCases,
   'pcie-aspm-l1': { fires: { findings: [x.aspm, x.nicDrops] }, quiet: { findings: [x.aspm] } },
   'pcie-bandwidth-below-port': { fires: { findings: [x.pcieBelow] }, quiet: { findings: [x.pcieDowngraded] } },
+  'pcie-slot-below-port-reported': {
+    fires: { findings: [], facts: { 'ticket.reports': { slotBelowPort: slot } } },
+    // lspci's own link reading speaks instead (rule pcie-bandwidth-below-port).
+    quiet: { findings: [x.pcieBelow], facts: { 'ticket.reports': { slotBelowPort: slot } } },
+  },
   'pcie-upstream-port-limits': { fires: { findings: [x.upstream] }, quiet: { findings: [x.upstream, x.pcieBelow] } },
   'pcie-shared-link-below-ports': { fires: { findings: [x.shared] }, quiet: { findings: [x.pcieDowngraded] } },
   'pcie-link-downgraded': { fires: { findings: [x.pcieDowngraded] }, quiet: { findings: [x.upstream] } },

@@ -38,6 +38,14 @@ describe('kernel log lines in a pasted text', () => {
     expect(kernelLogOfText('[ 1.0] e1000e: eth0 NIC Link is Down\nThen it came back.')).toContain('Down\nThen');
   });
 
+  it('keeps the syslog dates normalize takes off the other outputs: they time the events', () => {
+    const log = ['Jun 14 13:37:12 kernel: eth3: Link is Up - 1Gbps/Full', 'Jun 14 13:37:17 kernel: eth3: Link is Down'].join('\n');
+    expect(kernelLogOfText(log)).toBe(log);
+    expect(kernelLogOfText(log.replace(/^/gm, '> '))).toBe(log);
+    // A stamp that makes no kernel line start ("12:00:01 "), is still taken off.
+    expect(kernelLogOfText('12:00:01 eth0 is fine\n12:00:02 eth1 too')).toBe('eth0 is fine\neth1 too');
+  });
+
   it('does not join the next kernel line, an indented line or an empty one to a long kernel line', () => {
     const text = ['[    1.000000] ' + 'x'.repeat(70), '[    2.000000] next line', '  indented', '', 'prose'].join('\n');
     expect(kernelLogOfText(text).split('\n')).toEqual([
